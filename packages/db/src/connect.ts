@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { acquireLock } from './lockfile.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything that runs queries: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite'; memory: true };
+
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+/** Any constant: serialises migrations when several instances start against one PostgreSQL. */
+const MIGRATION_LOCK = 7_414_021;
+
+/** Opens the database and applies pending migrations before returning. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : openPglite(target);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries in flight see their own error.
+  });
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS });
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  } finally {
+    client.release();
+  }
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => void (await pool.query('SELECT 1')),
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(target: { dataDir: string } | { memory: true }): Promise<Database> {
+  let release = () => {};
+  let client: PGlite;
+  if ('dataDir' in target) {
+    mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
+    const dir = join(target.dataDir, 'pgdata');
+    release = acquireLock(`${dir}.lock`);
+    try {
+      client = await PGlite.create(dir);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    ping: async () => void (await client.query('SELECT 1')),
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+/** Rows of a raw `db.execute(sql…)` result; both drivers return `{ rows }`. */
+export async function queryRows<T>(executor: Executor, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

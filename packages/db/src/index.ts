@@ -1,0 +1,12 @@
+export * from './connect.ts';
+export * as schema from './schema.ts';
+export type { Environment, Permission, KeyKind } from './schema.ts';
+export * from './repos/tenant.ts';
+export * from './repos/clients.ts';
+export * from './repos/api-keys.ts';
+export * from './repos/flows.ts';
+export * from './repos/cases.ts';
+export * from './repos/sessions.ts';
+export * from './repos/journal.ts';
+export * from './repos/idempotency.ts';
+export * from './repos/api-usage.ts';

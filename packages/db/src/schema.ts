@@ -1,0 +1,165 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { CaseState, CaseStatus, FlowDefinition } from '@idv/domain';
+
+/** 'sandbox' or 'prod' (the value the webhook object carries). Every tenant row has both columns. */
+export type Environment = 'sandbox' | 'prod';
+export type Permission = 'personal_data' | 'decisions';
+export type KeyKind = 'integration' | 'console';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const clients = pgTable('clients', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    kind: text('kind').$type<KeyKind>().notNull().default('integration'),
+    name: text('name'),
+    /** sha256 of the secret; the secret itself is never stored. */
+    secretHash: text('secret_hash').notNull(),
+    /** First characters of the secret, shown in listings so people can tell keys apart. */
+    secretPrefix: text('secret_prefix').notNull(),
+    /** The request-signing secret, sealed with the master key (the service must recompute HMACs). */
+    signingSecretSealed: text('signing_secret_sealed').notNull(),
+    permissions: jsonb('permissions').$type<Permission[]>().notNull(),
+    createdBy: text('created_by'),
+    createdAt: ts('created_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash').on(t.secretHash), index('api_keys_tenant').on(t.clientId, t.environment, t.id)],
+);
+
+export const flows = pgTable(
+  'flows',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    name: text('name').notNull(),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').$type<FlowDefinition>().notNull(),
+    /** draft → active → retired; at most one active version per name. */
+    status: text('status').$type<'draft' | 'active' | 'retired'>().notNull(),
+    createdAt: ts('created_at').notNull(),
+    activatedAt: ts('activated_at'),
+  },
+  (t) => [
+    uniqueIndex('flows_version').on(t.clientId, t.environment, t.name, t.version),
+    uniqueIndex('flows_one_active').on(t.clientId, t.environment, t.name).where(sql`status = 'active'`),
+  ],
+);
+
+export const cases = pgTable(
+  'cases',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    flowId: text('flow_id').notNull().references(() => flows.id),
+    flowName: text('flow_name').notNull(),
+    flowVersion: integer('flow_version').notNull(),
+    country: text('country').notNull(),
+    externalRef: text('external_ref'),
+    /** What the client declared, sealed: personal data is never stored in clear. */
+    declaredSealed: text('declared_sealed'),
+    state: text('state').$type<CaseState>().notNull(),
+    status: text('status').$type<CaseStatus>().notNull(),
+    journeyStarted: smallint('journey_started').notNull().default(0),
+    checks: jsonb('checks').$type<unknown[]>().notNull().default([]),
+    duplicates: jsonb('duplicates').$type<string[]>().notNull().default([]),
+    decision: jsonb('decision').$type<Record<string, unknown> | null>(),
+    resubmission: jsonb('resubmission').$type<{ steps: string[] } | null>(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    index('cases_tenant_id').on(t.clientId, t.environment, t.id),
+    index('cases_tenant_ref').on(t.clientId, t.environment, t.externalRef),
+    index('cases_tenant_status').on(t.clientId, t.environment, t.status, t.id),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    /** sha256 of the journey token; the token is in the url returned once and nowhere else. */
+    tokenHash: text('token_hash').notNull(),
+    locale: text('locale').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash').on(t.tokenHash), index('sessions_case').on(t.caseId)],
+);
+
+/** The case journal: who did what to a case and when, written in the same transaction as the act. */
+export const caseJournal = pgTable(
+  'case_journal',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('case_journal_case').on(t.caseId, t.id)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    apiKeyId: text('api_key_id').notNull(),
+    key: text('key').notNull(),
+    /** sha256 of method, target and raw body: a reuse with another request is refused. */
+    requestHash: text('request_hash').notNull(),
+    state: text('state').$type<'running' | 'done'>().notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: ts('created_at').notNull(),
+    /** When a running request is presumed dead (its process crashed) and may be taken over. */
+    lockedUntil: ts('locked_until').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_expiry').on(t.expiresAt)],
+);
+
+/** Integration calls per day and response code (console calls are not counted). */
+export const apiUsageDaily = pgTable(
+  'api_usage_daily',
+  {
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    statusCode: smallint('status_code').notNull(),
+    calls: bigint('calls', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment, t.day, t.statusCode] })],
+);

@@ -1,0 +1,77 @@
+/**
+ * Every error code the service returns, with its HTTP status and type. The API builds its error
+ * responses from this table, and the documentation site renders one page per code from it, so a
+ * code can never exist without its documentation.
+ */
+export type ErrorType =
+  | 'validation_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'idempotency_error'
+  | 'invalid_request_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+export interface ErrorEntry {
+  status: number;
+  type: ErrorType;
+  /** One sentence: what happened. */
+  title: string;
+  /** What the caller should do about it. */
+  remedy: string;
+}
+
+const e = (status: number, type: ErrorType, title: string, remedy: string): ErrorEntry => ({ status, type, title, remedy });
+
+export const ERROR_CATALOGUE = {
+  // Request shape
+  parameter_missing: e(422, 'validation_error', 'A required field or parameter is missing.', 'Send the field named in error.field.'),
+  parameter_invalid: e(422, 'validation_error', 'A field or parameter has a value outside what the route accepts.', 'Correct the value of error.field; the API reference gives its type and bounds.'),
+  parameter_unknown: e(422, 'validation_error', 'The request carries a field the route does not know.', 'Remove error.field; unknown fields are rejected rather than ignored so that typos never pass silently.'),
+  invalid_json: e(422, 'validation_error', 'The request body is not valid JSON.', 'Send a JSON document encoded in UTF-8.'),
+  invalid_country: e(422, 'validation_error', 'The country is not an assigned ISO 3166-1 alpha-2 code.', 'Send two upper-case letters of an existing country, such as FR or DE.'),
+  invalid_date: e(422, 'validation_error', 'The value is not a real calendar date.', 'Send a date as YYYY-MM-DD that exists in the calendar.'),
+  unknown_flow: e(422, 'validation_error', 'No activated flow has that name.', 'Use the name of a flow activated for this client and environment (the demo client has standard).'),
+  country_not_accepted: e(422, 'validation_error', 'The flow accepts no document from that country.', 'Open the case with a country the flow accepts, or change the flow.'),
+  permission_not_held: e(422, 'validation_error', 'A key cannot grant a permission it does not hold itself.', 'Create the key with a key that holds every permission requested.'),
+  unsupported_document_type: e(422, 'validation_error', 'The document type or issuing country is not accepted by the flow.', 'Ask the person for a document the flow accepts.'),
+  idempotency_key_missing: e(422, 'validation_error', 'This creation requires an Idempotency-Key header.', 'Send a new UUID in Idempotency-Key for each intention, and the same one when you retry it.'),
+  idempotency_key_invalid: e(422, 'validation_error', 'The Idempotency-Key header is malformed.', 'Send 8 to 255 visible ASCII characters; a UUID is recommended.'),
+  // Idempotency
+  idempotency_key_reused: e(422, 'idempotency_error', 'This Idempotency-Key was already used with a different request.', 'Use a new key for a new intention; retry with exactly the same method, path and body.'),
+  idempotency_request_in_progress: e(409, 'idempotency_error', 'The first request with this Idempotency-Key is still running.', 'Retry after a short delay: the stored response will then be replayed.'),
+  // Authentication and permissions
+  api_key_missing: e(401, 'authentication_error', 'No API key was sent.', 'Send Authorization: Bearer <API key>.'),
+  api_key_invalid: e(401, 'authentication_error', 'The API key is unknown or malformed.', 'Check the key; secrets are shown once at creation and cannot be recovered.'),
+  api_key_revoked: e(401, 'authentication_error', 'The API key has been revoked.', 'Create a new key and use it instead.'),
+  signature_missing: e(401, 'authentication_error', 'This creation must be signed: X-Service-Timestamp or X-Service-Signature is missing.', 'Sign the request as described in the authentication guide.'),
+  signature_expired: e(401, 'authentication_error', 'X-Service-Timestamp is more than 300 seconds away from the service clock.', 'Sign with the current time and keep your server clock synchronised.'),
+  signature_invalid: e(401, 'authentication_error', 'X-Service-Signature does not match the request.', 'HMAC-SHA256 with the key signing secret over timestamp.METHOD.target.body, with the body exactly as sent.'),
+  permission_denied: e(403, 'permission_error', 'The API key lacks the permission this route requires.', 'Use a key created with the permission named in the message.'),
+  console_credential_required: e(403, 'permission_error', 'Only a console credential may act for an operator.', 'Call this route from the console server with its credential.'),
+  reauth_required: e(403, 'permission_error', 'This action requires a recent re-authentication of the operator.', 'Re-authenticate with the identity provider and send the proof in X-Service-Reauthenticated-At.'),
+  // Resources
+  route_not_found: e(404, 'not_found_error', 'No route has this path.', 'Check the path against the API reference; every path starts with /v1.'),
+  resource_not_found: e(404, 'not_found_error', 'No such resource for this client and environment.', 'Check the identifier; resources of other clients or of the other environment are never visible.'),
+  method_not_allowed: e(405, 'invalid_request_error', 'The path exists but not with this method.', 'Use one of the methods listed in the Allow header.'),
+  payload_too_large: e(413, 'invalid_request_error', 'The request body is larger than the route accepts.', 'Send a smaller body; the limit is given in the message.'),
+  unsupported_media_type: e(415, 'invalid_request_error', 'The request body has a content type the route does not accept.', 'Send Content-Type: application/json.'),
+  // Case life cycle
+  case_not_awaiting_applicant: e(409, 'conflict_error', 'The case no longer waits for the person, so no journey link can be issued.', 'Read the case: the message says where it stands.'),
+  case_not_in_review: e(409, 'conflict_error', 'The case is not in review, so it cannot be decided.', 'Read the case: the message says where it stands.'),
+  case_open: e(409, 'conflict_error', 'Personal data can be erased only once the case is closed.', 'Wait for the decision, or for the case to expire.'),
+  lock_expired: e(409, 'conflict_error', 'The review lock was lost after thirty minutes of inactivity.', 'Claim the task again.'),
+  revision_changes_nothing: e(409, 'conflict_error', 'The revision would leave the decision as it is.', 'Revise only to change the outcome or its reason.'),
+  // Service
+  rate_limited: e(429, 'rate_limit_error', 'Too many requests.', 'Wait for the number of seconds in Retry-After.'),
+  internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),
+  service_unavailable: e(503, 'api_error', 'The service is starting or shutting down.', 'Retry after a short delay.'),
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function errorEntry(code: ErrorCode): ErrorEntry {
+  return ERROR_CATALOGUE[code];
+}

@@ -1,0 +1,146 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * A flow is a named, versioned definition of what a case asks of the person and how it is
+ * decided. Only an activated version accepts new cases; a case keeps the version it was opened
+ * with, so editing a flow never changes the rules of cases already running.
+ */
+export const JOURNEY_STEPS = ['consent', 'applicant', 'questionnaire', 'document', 'face'] as const;
+export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_licence', 'residence_permit', 'visa'] as const;
+export const APPLICANT_FIELDS = ['given_names', 'surname', 'birth_date', 'email', 'phone', 'nationality', 'address'] as const;
+export const LIVENESS_CHALLENGES = ['turn_left', 'turn_right', 'look_up', 'look_down'] as const;
+export const LOCALES = ['en', 'fr', 'de', 'es'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+const Text = Type.String({ minLength: 1, maxLength: 500 });
+const Localised = Type.Object(
+  { en: Text, fr: Type.Optional(Text), de: Type.Optional(Text), es: Type.Optional(Text) },
+  { additionalProperties: false, description: 'Text per locale; English is required and is the fallback' },
+);
+
+export const FlowDefinitionSchema = Type.Object(
+  {
+    steps: Type.Array(Type.Union(JOURNEY_STEPS.map((s) => Type.Literal(s))), { minItems: 1, uniqueItems: true }),
+    applicant: Type.Object(
+      {
+        fields: Type.Array(
+          Type.Object(
+            { name: Type.Union(APPLICANT_FIELDS.map((f) => Type.Literal(f))), required: Type.Boolean() },
+            { additionalProperties: false },
+          ),
+          { maxItems: APPLICANT_FIELDS.length },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    questionnaire: Type.Object(
+      {
+        questions: Type.Array(
+          Type.Object(
+            {
+              id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' }),
+              label: Localised,
+              answers: Type.Array(
+                Type.Object(
+                  {
+                    id: Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' }),
+                    label: Localised,
+                    points: Type.Integer({ minimum: 0, maximum: 100 }),
+                    flag: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' })),
+                  },
+                  { additionalProperties: false },
+                ),
+                { minItems: 2, maxItems: 20 },
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 50 },
+        ),
+        review_threshold: Type.Integer({ minimum: 0, description: 'Total points at or above which the case goes to review' }),
+      },
+      { additionalProperties: false },
+    ),
+    documents: Type.Array(
+      Type.Object(
+        {
+          country: Type.String({ pattern: '^([A-Z]{2}|\\*)$', description: 'ISO 3166-1 alpha-2, or * for any country' }),
+          types: Type.Array(Type.Union(DOCUMENT_TYPES.map((t) => Type.Literal(t))), { minItems: 1, uniqueItems: true }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 300 },
+    ),
+    liveness: Type.Object(
+      { challenges: Type.Array(Type.Union(LIVENESS_CHALLENGES.map((c) => Type.Literal(c))), { maxItems: 4, uniqueItems: true }) },
+      { additionalProperties: false },
+    ),
+    checks: Type.Object(
+      {
+        face_match_max_distance: Type.Number({ minimum: 0, maximum: 2 }),
+        face_review_max_distance: Type.Number({ minimum: 0, maximum: 2 }),
+        min_age: Type.Integer({ minimum: 0, maximum: 120 }),
+      },
+      { additionalProperties: false },
+    ),
+    decision: Type.Object(
+      {
+        on_attention: Type.Union([Type.Literal('review'), Type.Literal('reject')]),
+        max_resubmissions: Type.Integer({ minimum: 0, maximum: 5 }),
+        review_due_hours: Type.Integer({ minimum: 1, maximum: 24 * 30 }),
+      },
+      { additionalProperties: false },
+    ),
+    double_validation: Type.Boolean(),
+    case_lifetime_hours: Type.Integer({ minimum: 1, maximum: 24 * 90 }),
+    retention: Type.Object(
+      {
+        images_days: Type.Integer({ minimum: 1, maximum: 3650 }),
+        data_days: Type.Integer({ minimum: 1, maximum: 3650 }),
+      },
+      { additionalProperties: false },
+    ),
+    capture: Type.Object({ allow_file_upload: Type.Boolean() }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+export type FlowDefinition = Static<typeof FlowDefinitionSchema>;
+
+export const FLOW_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
+
+/** Schema errors plus the rules a schema cannot say; an empty list means the definition is usable. */
+export function validateFlowDefinition(def: unknown): string[] {
+  if (!Value.Check(FlowDefinitionSchema, def)) {
+    return [...Value.Errors(FlowDefinitionSchema, def)].slice(0, 20).map((e) => `${e.path || '/'}: ${e.message}`);
+  }
+  const errors: string[] = [];
+  const steps = def.steps;
+  const needs = (step: (typeof JOURNEY_STEPS)[number]) => steps.includes(step);
+  if (needs('questionnaire') && def.questionnaire.questions.length === 0) errors.push('/questionnaire: the questionnaire step needs questions');
+  if (needs('applicant') && def.applicant.fields.length === 0) errors.push('/applicant: the applicant step needs fields');
+  if (needs('face') && !needs('document')) errors.push('/steps: the face step compares with the document and needs the document step');
+  if (steps.indexOf('consent') > 0) errors.push('/steps: consent must come first');
+  if (def.checks.face_match_max_distance > def.checks.face_review_max_distance) {
+    errors.push('/checks: face_match_max_distance must not exceed face_review_max_distance');
+  }
+  const countries = def.documents.map((d) => d.country);
+  if (new Set(countries).size !== countries.length) errors.push('/documents: each country may appear once');
+  const fields = def.applicant.fields.map((f) => f.name);
+  if (new Set(fields).size !== fields.length) errors.push('/applicant/fields: each field may appear once');
+  for (const q of def.questionnaire.questions) {
+    const ids = q.answers.map((a) => a.id);
+    if (new Set(ids).size !== ids.length) errors.push(`/questionnaire/${q.id}: answer ids must be unique`);
+  }
+  return errors;
+}
+
+/** Document types the flow accepts for an issuing country (exact country first, then the `*` entry). */
+export function acceptedDocumentTypes(def: FlowDefinition, country: string): readonly DocumentType[] {
+  const exact = def.documents.find((d) => d.country === country);
+  return (exact ?? def.documents.find((d) => d.country === '*'))?.types ?? [];
+}
+
+export function acceptsCountry(def: FlowDefinition, country: string): boolean {
+  return acceptedDocumentTypes(def, country).length > 0;
+}

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Prefixed, time-sortable identifiers: `<prefix>_<10 chars of milliseconds><16 random chars>`,
+ * Crockford base32 in lower case. Lexical order is creation order (to the millisecond), which
+ * lets an id serve as the pagination cursor.
+ */
+export const ID_PREFIXES = [
+  'cli', 'case', 'ses', 'key', 'whe', 'dlv', 'evt', 'op', 'tsk', 'grt', 'pc', 'req', 'flw', 'jrn', 'job',
+] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(chars: number): string {
+  const bytes = randomBytes(chars);
+  let out = '';
+  for (let i = 0; i < chars; i++) out += ALPHABET[bytes[i] & 31];
+  return out;
+}
+
+export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+  return `${prefix}_${encodeTime(now)}${encodeRandom(16)}`;
+}
+
+const ID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** True when `value` has the shape of an id with that prefix (no database lookup). */
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+}

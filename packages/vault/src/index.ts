@@ -1,0 +1,2 @@
+export * from './master-keyring.ts';
+export * from './secrets.ts';

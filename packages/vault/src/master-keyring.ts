@@ -1,0 +1,64 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Secrets at rest sealed with AES-256-GCM under a master key from configuration. The sealed form
+ * names the key that sealed it (`v1.<key id>.<iv|ciphertext|tag>`), so a new master key can be
+ * introduced while values sealed under the previous ones still open (rotation without downtime).
+ * The associated data binds a sealed value to its place (for example `api_key:<id>:signing`), so a
+ * value copied into another row does not open.
+ */
+export class MasterKeyring {
+  private readonly current: { id: string; key: Buffer };
+  private readonly byId: Map<string, Buffer>;
+
+  constructor(currentKey: Buffer, previousKeys: Buffer[] = []) {
+    for (const k of [currentKey, ...previousKeys]) {
+      if (k.length !== 32) throw new Error('a master key must be 32 bytes');
+    }
+    this.current = { id: keyId(currentKey), key: currentKey };
+    this.byId = new Map([currentKey, ...previousKeys].map((k) => [keyId(k), k]));
+  }
+
+  get currentKeyId(): string {
+    return this.current.id;
+  }
+
+  seal(plaintext: Buffer | string, aad: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
+    cipher.setAAD(Buffer.from(aad));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return `v1.${this.current.id}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
+  }
+
+  open(sealed: string, aad: string): Buffer {
+    const [version, id, payload] = sealed.split('.');
+    if (version !== 'v1' || !id || !payload) throw new Error('not a sealed value');
+    const key = this.byId.get(id);
+    if (!key) throw new Error(`sealed under unknown master key ${id}`);
+    const raw = Buffer.from(payload, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(aad));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+  }
+
+  openText(sealed: string, aad: string): string {
+    return this.open(sealed, aad).toString('utf8');
+  }
+}
+
+function keyId(key: Buffer): string {
+  return createHash('sha256').update('idv-master-key-id').update(key).digest('hex').slice(0, 12);
+}
+
+/** Parses a base64 (standard or url-safe) master key and insists on 256 bits. */
+export function parseMasterKey(text: string): Buffer {
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== 32) throw new Error('must be 32 bytes encoded in base64 (openssl rand -base64 32)');
+  return key;
+}
+
+export function generateMasterKey(): string {
+  return randomBytes(32).toString('base64');
+}
