@@ -1,39 +1,33 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { newId, type FlowDefinition } from '@idv/domain';
-import type { Db, Executor } from '../connect.ts';
+import type { Executor } from '../connect.ts';
 import { flows } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 
 export type FlowRow = typeof flows.$inferSelect;
 
-/** Adds the next version of a flow (as a draft), optionally activating it at once. */
+/** Adds the next version of a flow (as a draft), optionally activating it; run it inside a transaction. */
 export async function createFlowVersion(
-  db: Db,
+  tx: Executor,
   tenant: Tenant,
   name: string,
   definition: FlowDefinition,
   now: Date,
   activate: boolean,
 ): Promise<FlowRow> {
-  return db.transaction(async (tx) => {
-    const [{ next }] = await tx
-      .select({ next: sql<number>`coalesce(max(${flows.version}), 0) + 1` })
-      .from(flows)
-      .where(and(tenantFilter(flows, tenant), eq(flows.name, name)));
-    const [row] = await tx
-      .insert(flows)
-      .values({ id: newId('flw', now.getTime()), ...tenant, name, version: Number(next), definition, status: 'draft', createdAt: now })
-      .returning();
-    return activate ? activateVersion(tx, tenant, name, row.version, now) : row;
-  });
+  const [{ next }] = await tx
+    .select({ next: sql<number>`coalesce(max(${flows.version}), 0) + 1` })
+    .from(flows)
+    .where(and(tenantFilter(flows, tenant), eq(flows.name, name)));
+  const [row] = await tx
+    .insert(flows)
+    .values({ id: newId('flw', now.getTime()), ...tenant, name, version: Number(next), definition, status: 'draft', createdAt: now })
+    .returning();
+  return activate ? activateFlowVersion(tx, tenant, name, row.version, now) : row;
 }
 
-/** Retires the active version (if any) and activates the named one, in one transaction. */
-export async function activateFlowVersion(db: Db, tenant: Tenant, name: string, version: number, now: Date) {
-  return db.transaction((tx) => activateVersion(tx, tenant, name, version, now));
-}
-
-async function activateVersion(tx: Executor, tenant: Tenant, name: string, version: number, now: Date): Promise<FlowRow> {
+/** Retires the active version (if any) and activates the named one; run it inside a transaction. */
+export async function activateFlowVersion(tx: Executor, tenant: Tenant, name: string, version: number, now: Date): Promise<FlowRow> {
   const same = and(tenantFilter(flows, tenant), eq(flows.name, name));
   await tx.update(flows).set({ status: 'retired' }).where(and(same, eq(flows.status, 'active')));
   const [row] = await tx

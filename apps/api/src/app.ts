@@ -1,0 +1,113 @@
+import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Db } from '@idv/db';
+import { newId } from '@idv/domain';
+import type { MasterKeyring } from '@idv/vault';
+import type { Config } from './config.ts';
+import type { App, AppContext } from './context.ts';
+import { installAuth } from './http/auth.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { installJsonBody } from './http/json-body.ts';
+import { installNotFound } from './http/method-not-allowed.ts';
+import { installSignatureCheck } from './http/signature.ts';
+import { UsageRecorder } from './http/usage-recorder.ts';
+import { registerHealth } from './routes/health.ts';
+import { registerRoutes } from './routes/index.ts';
+import { registerOpenApi } from './routes/openapi.ts';
+import { SHARED_SCHEMAS } from './schemas/shared.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface BuildOptions {
+  config: Config;
+  db: Db;
+  keyring: MasterKeyring;
+  /** The service clock; tests pass a controllable one. */
+  now?: () => Date;
+  /** False until the process is ready, and again while it shuts down. */
+  ready?: () => Promise<boolean>;
+  logger?: boolean;
+}
+
+/** JSON API bodies are small; image uploads get their own limits on their own routes. */
+const BODY_LIMIT = 64 * 1024;
+
+/**
+ * Bodies are validated strictly (no type coercion: "12" is not a number), while query strings,
+ * path and headers are coerced from text. Unknown fields are refused (removeAdditional: false).
+ */
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  for (const schema of SHARED_SCHEMAS) ajv.addSchema(schema);
+  return ajv;
+}
+
+export async function build(options: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+  const { config, db, keyring } = options;
+  const now = options.now ?? (() => new Date());
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-service-signature"]', 'req.headers["idempotency-key"]'],
+    },
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>() as App;
+
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Identity verification service',
+        version: '0.1.0',
+        description:
+          'Cases, journey links, keys and usage. Every call carries Authorization: Bearer <API key>; creations are signed ' +
+          '(X-Service-Timestamp, X-Service-Signature v2) and idempotent (Idempotency-Key). Errors share one shape: see the Error schema.',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  const usage = new UsageRecorder(db);
+  const ctx: AppContext = {
+    config,
+    db,
+    keyring,
+    now,
+    usage,
+    idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl },
+  };
+
+  installErrorHandling(app, config.docsUrl);
+  installNotFound(app);
+  installJsonBody(app);
+  installAuth(app, db);
+  installSignatureCheck(app, keyring, config.signatureToleranceS, now);
+  usage.install(app, now);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  registerHealth(app, options.ready ?? (async () => true));
+  registerOpenApi(app);
+  registerRoutes(app, ctx);
+  await app.ready();
+  return { app, ctx };
+}

@@ -1,0 +1,54 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { createClient, createFlowVersion, queryRows, type Db } from '@idv/db';
+import { STANDARD_FLOW } from '@idv/domain';
+import type { MasterKeyring } from '@idv/vault';
+import { issueApiKey } from './services/api-keys.ts';
+
+export interface DemoCredentials {
+  client_id: string;
+  flow_name: string;
+  api_key: { id: string; secret: string; signing_secret: string };
+}
+
+/** Any constant: keeps two instances starting on one empty database from both creating a demo client. */
+const BOOTSTRAP_LOCK = 7_414_022;
+
+/**
+ * On the first start against an empty database: a demo client in the sandbox with the activated
+ * flow `standard` and one sandbox key holding both permissions. Returns null when clients exist.
+ */
+export async function bootstrapDemoClient(db: Db, keyring: MasterKeyring, now: Date): Promise<DemoCredentials | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
+    const [{ n }] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM clients`);
+    if (Number(n) > 0) return null;
+    const client = await createClient(tx, 'Demo client', now);
+    const tenant = { clientId: client.id, environment: 'sandbox' as const };
+    const flow = await createFlowVersion(tx, tenant, 'standard', STANDARD_FLOW, now, true);
+    const key = await issueApiKey(tx, keyring, {
+      ...tenant,
+      name: 'demo',
+      permissions: ['personal_data', 'decisions'],
+      createdBy: 'system:bootstrap',
+      now,
+    });
+    return { client_id: client.id, flow_name: flow.name, api_key: { id: key.row.id, secret: key.secret, signing_secret: key.signingSecret } };
+  });
+}
+
+export function credentialsPath(dataDir: string): string {
+  return join(dataDir, 'bootstrap-credentials.json');
+}
+
+/** Written once, readable by the owner only; later starts leave it as it is. */
+export function writeCredentials(dataDir: string, creds: DemoCredentials): string {
+  const path = credentialsPath(dataDir);
+  writeFileSync(path, JSON.stringify(creds, null, 2) + '\n', { mode: 0o600 });
+  return path;
+}
+
+export function hasCredentialsFile(dataDir: string): boolean {
+  return existsSync(credentialsPath(dataDir));
+}

@@ -1,0 +1,20 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Db } from '@idv/db';
+import type { MasterKeyring } from '@idv/vault';
+import type { Config } from './config.ts';
+import type { IdempotencySettings } from './http/idempotent.ts';
+import type { UsageRecorder } from './http/usage-recorder.ts';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What route handlers need; built once in app.ts. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  keyring: MasterKeyring;
+  now: () => Date;
+  usage: UsageRecorder;
+  idempotency: IdempotencySettings;
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { findApiKeyBySecretHash, type ApiKeyRow, type Permission, type Tenant, type Db } from '@idv/db';
+import { constantTimeEqual, secretHash } from '@idv/vault';
+import { ApiError } from './api-error.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'none' for public routes (health, contract); every other route needs an API key. */
+    auth?: 'none' | 'key';
+    /** Key permission the route requires. */
+    permission?: Permission;
+    /** Signed creation: timestamp + HMAC signature + Idempotency-Key. */
+    signed?: boolean;
+  }
+  interface FastifyRequest {
+    auth?: { key: ApiKeyRow; tenant: Tenant };
+  }
+}
+
+const BEARER = /^Bearer (sk_(?:sandbox|live)_[A-Za-z0-9_-]{43})$/;
+
+/** The authenticated key of a request on a route that requires one. */
+export function authOf(req: FastifyRequest): { key: ApiKeyRow; tenant: Tenant } {
+  if (!req.auth) throw new Error(`route ${req.routeOptions.url} used authOf without authentication`);
+  return req.auth;
+}
+
+/**
+ * Authenticates every keyed route on each request from the database (no cache), so that a
+ * revoked key stops working on the next request on every instance.
+ */
+export function installAuth(app: FastifyInstance, db: Db): void {
+  app.addHook('onRequest', async (req) => {
+    const config = req.routeOptions.config;
+    if (!req.routeOptions.url || config.auth === 'none') return;
+    const header = req.headers.authorization;
+    if (!header) throw new ApiError('api_key_missing');
+    const match = BEARER.exec(header);
+    if (!match) throw new ApiError('api_key_invalid', 'The Authorization header must be "Bearer <API key>".');
+    const hash = secretHash(match[1]);
+    const key = await findApiKeyBySecretHash(db, hash);
+    // The lookup is by hash; the comparison below keeps the final check constant-time anyway.
+    if (!key || !constantTimeEqual(key.secretHash, hash)) throw new ApiError('api_key_invalid');
+    if (key.revokedAt) throw new ApiError('api_key_revoked');
+    req.auth = { key, tenant: { clientId: key.clientId, environment: key.environment } };
+    if (config.permission && !key.permissions.includes(config.permission)) {
+      throw new ApiError('permission_denied', `This route requires a key with the permission ${config.permission}.`);
+    }
+  });
+}

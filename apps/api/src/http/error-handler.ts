@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from './api-error.ts';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Dotted field name of a schema error: `/declared/birth_date` → `declared.birth_date`. */
+function fieldOf(issue: AjvIssue): string | undefined {
+  const parts = issue.instancePath.split('/').filter(Boolean);
+  if (issue.keyword === 'required') parts.push(String(issue.params.missingProperty));
+  if (issue.keyword === 'additionalProperties') parts.push(String(issue.params.additionalProperty));
+  return parts.length ? parts.join('.') : undefined;
+}
+
+function fromValidation(issues: AjvIssue[], context: string | undefined): ApiError {
+  const issue = issues[0];
+  const field = fieldOf(issue);
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  switch (issue.keyword) {
+    case 'required':
+      return new ApiError('parameter_missing', `The ${where} ${field} is required.`, field);
+    case 'additionalProperties':
+      return new ApiError('parameter_unknown', `The ${where} ${field} is not accepted by this route.`, field);
+    default:
+      return new ApiError(
+        'parameter_invalid',
+        field ? `The ${where} ${field} ${issue.message ?? 'is invalid'}.` : `The request ${issue.message ?? 'is invalid'}.`,
+        field,
+      );
+  }
+}
+
+/** Maps anything thrown while handling a request to an ApiError; unknown errors become internal_error. */
+export function toApiError(err: FastifyError | ApiError | Error): ApiError {
+  if (err instanceof ApiError) return err;
+  const fe = err as FastifyError;
+  if (fe.validation) return fromValidation(fe.validation as AjvIssue[], fe.validationContext);
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', fe.message);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_json', 'The body is empty but the content type says JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('bad_request', 'Content-Length does not match the body.');
+  }
+  if (fe.statusCode === 413) return new ApiError('payload_too_large', fe.message);
+  if (fe.statusCode === 415) return new ApiError('unsupported_media_type', fe.message);
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return new ApiError('bad_request', fe.message);
+  return new ApiError('internal_error');
+}
+
+export function installErrorHandling(app: FastifyInstance, docsUrl: string): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err);
+    if (apiError.status >= 500) req.log.error({ err }, 'request failed');
+    reply.headers(apiError.headers).code(apiError.status).send(errorBody(apiError, req.id, docsUrl));
+  });
+}

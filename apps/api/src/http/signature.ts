@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { signRequest } from '@idv/sdk';
+import type { MasterKeyring } from '@idv/vault';
+import { constantTimeEqual } from '@idv/vault';
+import { ApiError } from './api-error.ts';
+import { authOf } from './auth.ts';
+
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
+
+/**
+ * Signed creations: checked after the body is read (the HMAC covers the raw bytes) and before the
+ * body is validated, so a tampered body is refused as such. Several `v2=` values separated by
+ * commas are accepted, which lets a client roll its signing secret without a gap.
+ */
+export function installSignatureCheck(app: FastifyInstance, keyring: MasterKeyring, toleranceS: number, now: () => Date): void {
+  app.addHook('preValidation', async (req) => {
+    if (!req.routeOptions.config.signed) return;
+    const { key } = authOf(req);
+    const timestamp = req.headers['x-service-timestamp'];
+    const signature = req.headers['x-service-signature'];
+    if (typeof timestamp !== 'string' || typeof signature !== 'string') throw new ApiError('signature_missing');
+    if (!/^\d{1,12}$/.test(timestamp)) {
+      throw new ApiError('signature_invalid', 'X-Service-Timestamp must be Unix time in seconds.');
+    }
+    const candidates = signature
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => /^v2=[0-9a-f]{64}$/.test(s));
+    if (candidates.length === 0) throw new ApiError('signature_invalid', 'X-Service-Signature must be v2=<64 hex digits>.');
+    const secret = keyring.openText(key.signingSecretSealed, `api_key:${key.id}:signing`);
+    const expected = signRequest(secret, timestamp, req.method, req.url, req.rawBody ?? '');
+    // Compare against every candidate (no early exit) so timing says nothing about which one matched.
+    const valid = candidates.map((c) => constantTimeEqual(c, expected)).includes(true);
+    if (!valid) throw new ApiError('signature_invalid');
+    if (Math.abs(now().getTime() / 1000 - Number(timestamp)) > toleranceS) throw new ApiError('signature_expired');
+    const idem = req.headers['idempotency-key'];
+    if (idem === undefined) throw new ApiError('idempotency_key_missing', undefined, 'Idempotency-Key');
+    if (typeof idem !== 'string' || !IDEMPOTENCY_KEY.test(idem)) {
+      throw new ApiError('idempotency_key_invalid', undefined, 'Idempotency-Key');
+    }
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { addApiUsage, type Db, type UsageIncrement } from '@idv/db';
+
+/**
+ * Counts integration calls per day and response code. Counts are summed in memory and flushed
+ * every second (and at shutdown) with additive upserts, so several instances add up correctly and
+ * the hot path pays no extra write per request. A crash loses at most one second of counts.
+ */
+export class UsageRecorder {
+  private pending = new Map<string, UsageIncrement>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  record(clientId: string, environment: UsageIncrement['environment'], at: Date, statusCode: number): void {
+    this.add({ clientId, environment, day: at.toISOString().slice(0, 10), statusCode, calls: 1 });
+  }
+
+  private add(inc: UsageIncrement): void {
+    const id = `${inc.clientId}|${inc.environment}|${inc.day}|${inc.statusCode}`;
+    const entry = this.pending.get(id);
+    if (entry) entry.calls += inc.calls;
+    else this.pending.set(id, { ...inc });
+  }
+
+  flush(): Promise<void> {
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.flushing = this.flushing.then(() => addApiUsage(this.db, batch)).catch((err) => {
+      // Keep the counts for the next flush rather than lose them on a transient failure.
+      for (const inc of batch) this.add(inc);
+      throw err;
+    });
+    return this.flushing;
+  }
+
+  install(app: FastifyInstance, now: () => Date): void {
+    app.addHook('onResponse', async (req, reply) => {
+      const key = req.auth?.key;
+      if (key && key.kind === 'integration') this.record(key.clientId, key.environment, now(), reply.statusCode);
+    });
+    this.timer = setInterval(() => this.flush().catch((err) => app.log.warn({ err }, 'usage flush failed')), 1000);
+    this.timer.unref();
+    app.addHook('onClose', async () => {
+      if (this.timer) clearInterval(this.timer);
+      await this.flush().catch((err) => app.log.warn({ err }, 'usage flush failed at shutdown'));
+    });
+  }
+}

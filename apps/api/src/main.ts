@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { openDatabase } from '@idv/db';
+import { MasterKeyring } from '@idv/vault';
+import { createDocsServer } from '@idv/docs';
+import { build } from './app.ts';
+import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from './bootstrap.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { localMasterKey } from './master-key-file.ts';
+
+/** The whole service in one process on the embedded default (or PostgreSQL with DATABASE_URL). */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  let masterKey = config.masterKey;
+  if (!masterKey) {
+    const local = localMasterKey(config.dataDir);
+    if (local.created) console.warn(`No MASTER_KEY set: generated one in ${local.path} (set MASTER_KEY in production).`);
+    masterKey = local.key;
+  }
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  const keyring = new MasterKeyring(masterKey, config.previousMasterKeys);
+
+  const demo = await bootstrapDemoClient(database.db, keyring, new Date());
+  if (demo) {
+    const path = writeCredentials(config.dataDir, demo);
+    console.log(`Created the demo client (sandbox). Its credentials are shown once here and kept in ${path}:`);
+    console.log(JSON.stringify(demo, null, 2));
+  } else if (!hasCredentialsFile(config.dataDir)) {
+    console.log(`The database already has clients; no demo credentials in ${credentialsPath(config.dataDir)}.`);
+  }
+
+  let stopping = false;
+  const { app } = await build({
+    config,
+    db: database.db,
+    keyring,
+    ready: async () => !stopping && (await database.ping().then(() => true)),
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const docs = await listenOnUrlPort(createDocsServer(config.apiBaseUrl), config.docsUrl, config.host);
+  app.log.info({ database: database.kind, api: config.apiBaseUrl, docs: config.docsUrl }, 'service started');
+
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took over 15 s; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    await app.close();
+    await new Promise((r) => docs.close(r));
+    await database.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Serves a companion app on the port of its configured URL (journey, console and docs each have an origin). */
+function listenOnUrlPort(server: Server, url: string, host: string): Promise<Server> {
+  const u = new URL(url);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { authOf } from '../../http/auth.ts';
+import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { issueApiKey } from '../../services/api-keys.ts';
+import { ApiKeyCreatedSchema, PermissionSchema, presentApiKey } from './schemas.ts';
+
+export function registerCreateApiKey(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/api-keys',
+    {
+      schema: {
+        operationId: 'createApiKey',
+        tags: ['api keys'],
+        summary: 'Create a key in the environment of the calling key; its secrets are returned once',
+        body: Type.Object(
+          {
+            name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+            permissions: Type.Optional(Type.Array(PermissionSchema, { uniqueItems: true, maxItems: 2, description: 'None by default' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Ref(ApiKeyCreatedSchema), ...errorResponses(...BODY_ERRORS, 'permission_not_held') },
+      },
+    },
+    async (req, reply) => {
+      const { key, tenant } = authOf(req);
+      const permissions = req.body?.permissions ?? [];
+      const missing = permissions.filter((p) => !key.permissions.includes(p));
+      if (missing.length) {
+        throw new ApiError('permission_not_held', `The calling key does not hold ${missing.join(', ')}.`, 'permissions');
+      }
+      const issued = await issueApiKey(ctx.db, ctx.keyring, {
+        ...tenant,
+        name: req.body?.name,
+        permissions,
+        createdBy: `key:${key.id}`,
+        now: ctx.now(),
+      });
+      return reply.code(201).send({ ...presentApiKey(issued.row), secret: issued.secret, signing_secret: issued.signingSecret });
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import { listApiKeys } from '@idv/db';
+import type { App, AppContext } from '../../context.ts';
+import { authOf } from '../../http/auth.ts';
+import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
+import { ApiKeyListSchema, presentApiKey } from './schemas.ts';
+
+export function registerListApiKeys(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/api-keys',
+    {
+      schema: {
+        operationId: 'listApiKeys',
+        tags: ['api keys'],
+        summary: 'Keys of this client and environment, newest first, without secrets',
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+            starting_after: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Id of the last key of the previous page' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref(ApiKeyListSchema), ...errorResponses(...VALIDATION_ERRORS) },
+      },
+    },
+    async (req) => {
+      const limit = req.query.limit ?? 20;
+      const rows = await listApiKeys(ctx.db, authOf(req).tenant, limit, req.query.starting_after);
+      return page(rows, limit, presentApiKey);
+    },
+  );
+}

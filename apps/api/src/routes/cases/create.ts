@@ -1,0 +1,71 @@
+import { Type } from '@sinclair/typebox';
+import { appendJournal, findActiveFlow, insertCase } from '@idv/db';
+import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { authOf } from '../../http/auth.ts';
+import { runIdempotent } from '../../http/idempotent.ts';
+import { presentCaseCreated } from '../../presenters/case.ts';
+import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
+import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+
+const HOUR = 3_600_000;
+
+export function registerCreateCase(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/cases',
+    {
+      config: { signed: true },
+      schema: {
+        operationId: 'createCase',
+        tags: ['cases'],
+        summary: 'Open a case for a person to verify (signed, idempotent)',
+        headers: SignedHeaders,
+        body: NewCaseSchema,
+        response: {
+          201: Type.Ref(CaseCreatedSchema),
+          ...errorResponses(...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted'),
+        },
+      },
+    },
+    (req, reply) =>
+      runIdempotent(ctx.idempotency, req, reply, async (tx) => {
+        const { key, tenant } = authOf(req);
+        const body = req.body;
+        if (!isCountryCode(body.country)) {
+          throw new ApiError('invalid_country', `${body.country} is not an assigned ISO 3166-1 alpha-2 code.`, 'country');
+        }
+        const flow = await findActiveFlow(tx, tenant, body.flow_name);
+        if (!flow) throw new ApiError('unknown_flow', `No activated flow is named ${body.flow_name}.`, 'flow_name');
+        if (!acceptsCountry(flow.definition, body.country)) {
+          throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');
+        }
+        const now = ctx.now();
+        const id = newId('case', now.getTime());
+        const declared = body.declared && Object.keys(body.declared).length > 0 ? body.declared : null;
+        const row = await insertCase(tx, {
+          id,
+          ...tenant,
+          flowId: flow.id,
+          flowName: flow.name,
+          flowVersion: flow.version,
+          country: body.country,
+          externalRef: body.external_ref ?? null,
+          declaredSealed: declared ? ctx.keyring.seal(JSON.stringify(declared), `case:${id}:declared`) : null,
+          state: 'awaiting_applicant',
+          status: statusOf('awaiting_applicant', false),
+          createdAt: now,
+          updatedAt: now,
+          expiresAt: new Date(now.getTime() + flow.definition.case_lifetime_hours * HOUR),
+        });
+        await appendJournal(tx, tenant, {
+          caseId: id,
+          actor: `key:${key.id}`,
+          action: 'case.created',
+          detail: { flow_id: flow.id },
+          at: now,
+        });
+        return { status: 201, body: presentCaseCreated(row) };
+      }),
+  );
+}

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { listCases } from '@idv/db';
+import type { App, AppContext } from '../../context.ts';
+import { authOf } from '../../http/auth.ts';
+import { presentCase } from '../../presenters/case.ts';
+import { CaseListQuerySchema, CaseListSchema } from '../../schemas/case.ts';
+import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
+
+export function registerListCases(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/cases',
+    {
+      schema: {
+        operationId: 'listCases',
+        tags: ['cases'],
+        summary: 'Cases of this client and environment, newest first',
+        querystring: CaseListQuerySchema,
+        response: { 200: Type.Ref(CaseListSchema), ...errorResponses(...VALIDATION_ERRORS) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const limit = q.limit ?? 20;
+      const rows = await listCases(ctx.db, authOf(req).tenant, {
+        externalRef: q.external_ref,
+        q: q.q,
+        status: q.status,
+        country: q.country,
+        createdAfter: q.created_after ? new Date(q.created_after) : undefined,
+        createdBefore: q.created_before ? new Date(q.created_before) : undefined,
+        cursor: q.cursor,
+        limit,
+      });
+      return page(rows, limit, presentCase);
+    },
+  );
+}

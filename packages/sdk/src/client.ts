@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { signedHeaders } from './sign-request.ts';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  signingSecret: string;
+  /** Attempts for network errors, 409 in progress, 429 and 5xx; the same Idempotency-Key is reused. */
+  maxAttempts?: number;
+}
+
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { error?: { code?: string; message?: string; field?: string; request_id?: string } },
+  ) {
+    super(`${status} ${body.error?.code ?? ''}: ${body.error?.message ?? ''}`);
+  }
+  get code(): string | undefined {
+    return this.body.error?.code;
+  }
+}
+
+/**
+ * A small client for integrators: bearer key on every call; signed creations carry a fresh
+ * Idempotency-Key per intention, kept across retries so a retry never creates twice.
+ */
+export class IdvClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  async request<T>(method: string, target: string, body?: unknown, opts: { signed?: boolean; idempotencyKey?: string } = {}): Promise<T> {
+    const raw = body === undefined ? '' : JSON.stringify(body);
+    const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+    const attempts = this.options.maxAttempts ?? 3;
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}` };
+      if (raw) headers['content-type'] = 'application/json';
+      if (opts.signed) Object.assign(headers, signedHeaders(this.options.signingSecret, method, target, raw, idempotencyKey));
+      let res: Response;
+      try {
+        res = await fetch(this.options.baseUrl + target, { method, headers, body: raw || undefined, redirect: 'manual' });
+      } catch (err) {
+        if (attempt >= attempts) throw err;
+        await delay(attempt);
+        continue;
+      }
+      const text = await res.text();
+      const parsed = text ? JSON.parse(text) : undefined;
+      if (res.ok) return parsed as T;
+      const retriable = res.status === 409 && parsed?.error?.code === 'idempotency_request_in_progress';
+      if ((retriable || res.status === 429 || res.status >= 500) && attempt < attempts) {
+        await delay(attempt);
+        continue;
+      }
+      throw new ApiRequestError(res.status, parsed ?? {});
+    }
+  }
+
+  createCase(body: { flow_name: string; country: string; external_ref?: string; declared?: Record<string, string> }) {
+    return this.request<{ id: string; status: string; expires_at: string }>('POST', '/v1/cases', body, { signed: true });
+  }
+
+  getCase(id: string) {
+    return this.request<Record<string, unknown>>('GET', `/v1/cases/${encodeURIComponent(id)}`);
+  }
+
+  createSession(body: { case_id: string; locale?: string }) {
+    return this.request<{ id: string; url: string; expires_at: string }>('POST', '/v1/sessions', body, { signed: true });
+  }
+}
+
+function delay(attempt: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+}

@@ -1,0 +1,2 @@
+export * from './sign-request.ts';
+export * from './client.ts';
