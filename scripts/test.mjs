@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Runs the whole suite on each database (PGlite, then PostgreSQL), and prints one closing line
+// "N passed, N failed" over both runs. Usage: node scripts/test.mjs [pglite|postgres] [file filter]
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const backends = ['pglite', 'postgres'].filter((b) => !process.argv[2] || process.argv[2] === b || process.argv[2] === 'all');
+const filter = process.argv[3];
+
+function findTests(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) findTests(path, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+const files = findTests(root).filter((f) => !filter || f.includes(filter)).sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const backend of backends) {
+  console.log(`\n=== ${files.length} test files on ${backend} ===`);
+  const code = await new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+      { cwd: root, env: { ...process.env, TEST_DB: backend }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const text = chunk.toString();
+      for (const [, kind, n] of text.matchAll(/^ℹ (pass|fail|skipped|todo) (\d+)$/gm)) {
+        if (kind === 'pass') passed += Number(n);
+        else if (kind === 'fail') failed += Number(n);
+        else skipped += Number(n);
+      }
+    });
+    child.on('close', resolve);
+  });
+  if (code !== 0 && failed === 0) failed += 1; // a crash before any summary still fails the run
+}
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);
