@@ -1,0 +1,163 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  activateFlowVersion,
+  createClient,
+  createFlowVersion,
+  findClient,
+  listClients,
+  listFlows,
+  openDatabase,
+  type Database,
+  type Environment,
+  type KeyKind,
+  type Permission,
+} from '@idv/db';
+import { FLOW_NAME_PATTERN, STANDARD_FLOW, validateFlowDefinition, type FlowDefinition } from '@idv/domain';
+import { MasterKeyring } from '@idv/vault';
+import { ConfigError, loadConfig } from '../config.ts';
+import { localMasterKey } from '../master-key-file.ts';
+import { issueApiKey } from '../services/api-keys.ts';
+
+const USAGE = `Administration of the service (works on the embedded database in DATA_DIR, or on DATABASE_URL).
+With the embedded database, stop the service first: PGlite allows one process.
+
+  npm run admin -- client create --name <name>
+  npm run admin -- client list
+  npm run admin -- key create --client <cli_…> --environment sandbox|prod [--permissions personal_data,decisions]
+                              [--name <label>] [--kind integration|console]
+  npm run admin -- flow template                    prints the standard flow definition, to copy and edit
+  npm run admin -- flow create --client <cli_…> --environment sandbox|prod --name <flow> --file <definition.json> [--activate]
+  npm run admin -- flow activate --client <cli_…> --environment sandbox|prod --name <flow> --version <n>
+  npm run admin -- flow list --client <cli_…> --environment sandbox|prod
+
+Secrets of a new key are printed once, as JSON; only their hash (and the sealed signing secret) are kept.`;
+
+class UsageError extends Error {}
+
+const ENVIRONMENTS: Environment[] = ['sandbox', 'prod'];
+const PERMISSIONS: Permission[] = ['personal_data', 'decisions'];
+const KINDS: KeyKind[] = ['integration', 'console'];
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
+  if (!value || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function required(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<unknown> {
+  const { positionals, values } = parseOrExplain(argv);
+  const [noun, verb] = positionals;
+  if (values.help || !noun) throw new UsageError('');
+  if (noun === 'flow' && verb === 'template') return STANDARD_FLOW;
+
+  const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const masterKey = config.masterKey ?? localMasterKey(config.dataDir).key;
+  const keyring = new MasterKeyring(masterKey, config.previousMasterKeys);
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, poolSize: 2 } : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  try {
+    return await run(database, keyring, noun, verb, values);
+  } finally {
+    await database.close();
+  }
+}
+
+function parseOrExplain(argv: string[]) {
+  try {
+    return parse(argv);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      client: { type: 'string' },
+      environment: { type: 'string' },
+      permissions: { type: 'string' },
+      kind: { type: 'string' },
+      file: { type: 'string' },
+      version: { type: 'string' },
+      activate: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+}
+
+async function run(
+  { db }: Database,
+  keyring: MasterKeyring,
+  noun: string,
+  verb: string | undefined,
+  values: Record<string, string | boolean | undefined>,
+): Promise<unknown> {
+  const str = (k: string) => values[k] as string | undefined;
+  const now = new Date();
+  const tenant = async () => {
+    const clientId = required('client', str('client'));
+    if (!(await findClient(db, clientId))) throw new UsageError(`no client ${clientId}`);
+    return { clientId, environment: oneOf('environment', str('environment'), ENVIRONMENTS) };
+  };
+  switch (`${noun} ${verb}`) {
+    case 'client create':
+      return createClient(db, required('name', str('name')), now);
+    case 'client list':
+      return listClients(db);
+    case 'key create': {
+      const t = await tenant();
+      const permissions = (str('permissions') ?? '').split(',').filter(Boolean).map((p) => oneOf('permissions', p, PERMISSIONS));
+      const kind = str('kind') ? oneOf('kind', str('kind'), KINDS) : 'integration';
+      const key = await issueApiKey(db, keyring, { ...t, kind, name: str('name'), permissions, createdBy: 'admin', now });
+      return { id: key.row.id, environment: key.row.environment, kind, permissions: key.row.permissions, secret: key.secret, signing_secret: key.signingSecret };
+    }
+    case 'flow create': {
+      const t = await tenant();
+      const name = required('name', str('name'));
+      if (!new RegExp(FLOW_NAME_PATTERN).test(name)) throw new UsageError('--name must be lower case letters, digits, _ or -');
+      const definition = JSON.parse(readFileSync(required('file', str('file')), 'utf8')) as FlowDefinition;
+      const problems = validateFlowDefinition(definition);
+      if (problems.length) throw new UsageError(`the flow definition is invalid:\n  ${problems.join('\n  ')}`);
+      const row = await db.transaction((tx) => createFlowVersion(tx, t, name, definition, now, Boolean(values.activate)));
+      return { id: row.id, name: row.name, version: row.version, status: row.status };
+    }
+    case 'flow activate': {
+      const t = await tenant();
+      const version = Number(required('version', str('version')));
+      if (!Number.isInteger(version) || version < 1) throw new UsageError('--version must be a positive integer');
+      const row = await db.transaction((tx) => activateFlowVersion(tx, t, required('name', str('name')), version, now));
+      return { id: row.id, name: row.name, version: row.version, status: row.status };
+    }
+    case 'flow list':
+      return (await listFlows(db, await tenant())).map((f) => ({ id: f.id, name: f.name, version: f.version, status: f.status }));
+    default:
+      throw new UsageError(`unknown command: ${noun} ${verb ?? ''}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (result) => {
+    console.log(JSON.stringify(result, null, 2));
+  },
+  (err) => {
+    if (err instanceof UsageError) {
+      if (err.message) console.error(`error: ${err.message}\n`);
+      console.error(USAGE);
+    } else if (err instanceof ConfigError) {
+      console.error(err.message);
+    } else {
+      console.error(`error: ${err instanceof Error ? err.message : err}`);
+    }
+    process.exit(2);
+  },
+);
