@@ -57,7 +57,9 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    return503OnClosing: true,
+    // Requests that arrive on open connections while closing are served (the database closes after
+    // the server), rather than answered with Fastify's own 503 body outside the error shape.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   const bodyAjv = makeAjv(false);
@@ -75,6 +77,13 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
           'Cases, journey links, keys and usage. Every call carries Authorization: Bearer <API key>; creations are signed ' +
           '(X-Service-Timestamp, X-Service-Signature v2) and idempotent (Idempotency-Key). Errors share one shape: see the Error schema.',
       },
+      servers: [
+        {
+          url: '{base_url}',
+          description: 'The API_BASE_URL of a deployment',
+          variables: { base_url: { default: 'http://localhost:8080' } },
+        },
+      ],
       components: {
         securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…' } },
       },

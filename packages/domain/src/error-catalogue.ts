@@ -11,7 +11,6 @@ export type ErrorType =
   | 'conflict_error'
   | 'idempotency_error'
   | 'invalid_request_error'
-  | 'rate_limit_error'
   | 'api_error';
 
 export interface ErrorEntry {
@@ -65,9 +64,7 @@ export const ERROR_CATALOGUE = {
   lock_expired: e(409, 'conflict_error', 'The review lock was lost after thirty minutes of inactivity.', 'Claim the task again.'),
   revision_changes_nothing: e(409, 'conflict_error', 'The revision would leave the decision as it is.', 'Revise only to change the outcome or its reason.'),
   // Service
-  rate_limited: e(429, 'rate_limit_error', 'Too many requests.', 'Wait for the number of seconds in Retry-After.'),
   internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),
-  service_unavailable: e(503, 'api_error', 'The service is starting or shutting down.', 'Retry after a short delay.'),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

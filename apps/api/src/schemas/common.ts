@@ -20,7 +20,7 @@ export const ErrorRef = Type.Ref(ErrorSchema);
 
 /** Error responses of a route, grouped by status, each listing the codes it may carry. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  const all: ErrorCode[] = [...codes, 'api_key_missing', 'api_key_invalid', 'api_key_revoked', 'rate_limited', 'internal_error'];
+  const all: ErrorCode[] = [...codes, 'api_key_missing', 'api_key_invalid', 'api_key_revoked', 'internal_error'];
   return publicErrorResponses(...all);
 }
 
