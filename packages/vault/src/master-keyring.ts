@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { aeadOpen, aeadSeal } from './aead.ts';
 
 /**
  * Secrets at rest sealed with AES-256-GCM under a master key from configuration. The sealed form
@@ -24,11 +25,12 @@ export class MasterKeyring {
   }
 
   seal(plaintext: Buffer | string, aad: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
-    cipher.setAAD(Buffer.from(aad));
-    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    return `v1.${this.current.id}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
+    return `v1.${this.current.id}.${aeadSeal(this.current.key, plaintext, aad).toString('base64url')}`;
+  }
+
+  /** True when the value was sealed under an older master key and should be re-sealed. */
+  isStale(sealed: string): boolean {
+    return sealed.split('.')[1] !== this.current.id;
   }
 
   open(sealed: string, aad: string): Buffer {
@@ -36,11 +38,7 @@ export class MasterKeyring {
     if (version !== 'v1' || !id || !payload) throw new Error('not a sealed value');
     const key = this.byId.get(id);
     if (!key) throw new Error(`sealed under unknown master key ${id}`);
-    const raw = Buffer.from(payload, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-    decipher.setAAD(Buffer.from(aad));
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    return aeadOpen(key, Buffer.from(payload, 'base64url'), aad);
   }
 
   openText(sealed: string, aad: string): string {
