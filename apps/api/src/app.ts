@@ -99,7 +99,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     keyring,
     now,
     usage,
-    idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl },
+    idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl, keyring },
   };
 
   installErrorHandling(app, config.docsUrl);

@@ -7,6 +7,7 @@ import {
   type Db,
   type Tx,
 } from '@idv/db';
+import type { MasterKeyring } from '@idv/vault';
 import { ApiError, errorBody } from './api-error.ts';
 import { authOf } from './auth.ts';
 
@@ -16,11 +17,23 @@ export interface IdempotencySettings {
   lockMs: number;
   retainMs: number;
   docsUrl: string;
+  /** Stored responses may carry secrets returned once (journey links, signing secrets): sealed at rest. */
+  keyring: MasterKeyring;
 }
 
 export interface Outcome {
   status: number;
   body: unknown;
+}
+
+const sealAad = (apiKeyId: string, idem: string) => `idempotency:${apiKeyId}:${idem}`;
+
+function sealBody(s: IdempotencySettings, apiKeyId: string, idem: string, body: unknown): { sealed: string } {
+  return { sealed: s.keyring.seal(JSON.stringify(body), sealAad(apiKeyId, idem)) };
+}
+
+function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored: unknown): unknown {
+  return JSON.parse(s.keyring.openText((stored as { sealed: string }).sealed, sealAad(apiKeyId, idem)));
 }
 
 /**
@@ -49,19 +62,19 @@ export async function runIdempotent(
     case 'in_progress':
       throw new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
     case 'replay':
-      await reply.header('idempotent-replayed', 'true').code(reservation.status).send(reservation.body);
+      await reply.header('idempotent-replayed', 'true').code(reservation.status).send(openBody(s, key.id, idem, reservation.body));
       return;
   }
   try {
     const outcome = await s.db.transaction(async (tx) => {
       const result = await work(tx);
-      await completeIdempotencyKey(tx, key.id, idem, result.status, result.body);
+      await completeIdempotencyKey(tx, key.id, idem, result.status, sealBody(s, key.id, idem, result.body));
       return result;
     });
     await reply.code(outcome.status).send(outcome.body);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) {
-      await completeIdempotencyKey(s.db, key.id, idem, err.status, errorBody(err, req.id, s.docsUrl));
+      await completeIdempotencyKey(s.db, key.id, idem, err.status, sealBody(s, key.id, idem, errorBody(err, req.id, s.docsUrl)));
     } else {
       await releaseIdempotencyKey(s.db, key.id, idem);
     }
