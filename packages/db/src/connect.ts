@@ -21,6 +21,12 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (delivered at commit). On PostgreSQL this holds
+   * one connection of its own, reopened after a loss; callers must also poll, since a
+   * notification sent while the connection was down is gone. Returns a function that stops.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     db,
     kind: 'postgres',
     ping: async () => void (await pool.query('SELECT 1')),
+    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     close: () => pool.end(),
   };
 }
@@ -82,10 +89,52 @@ async function openPglite(target: { dataDir: string } | { memory: true }): Promi
     db: db as unknown as Db,
     kind: 'pglite',
     ping: async () => void (await client.query('SELECT 1')),
+    listen: async (channel, onNotify) => {
+      const unsubscribe = await client.listen(channel, () => onNotify());
+      return () => unsubscribe();
+    },
     close: async () => {
       await client.close();
       release();
     },
+  };
+}
+
+const RELISTEN_DELAY_MS = 1000;
+
+async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    const reconnect = () => {
+      if (stopped || current !== client) return;
+      current = null;
+      client.end().catch(() => {});
+      retry = setTimeout(() => void connect().catch(() => {}), RELISTEN_DELAY_MS);
+    };
+    client.on('error', reconnect);
+    client.on('end', reconnect);
+    client.on('notification', () => onNotify());
+    current = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      // Whatever was committed while no connection listened is picked up by the caller's next poll;
+      // a wake-up now shortens that gap after a reconnection.
+      onNotify();
+    } catch {
+      reconnect(); // keeps trying in the background; polling covers the gap
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }
 

@@ -1,6 +1,6 @@
 export * from './connect.ts';
 export * as schema from './schema.ts';
-export type { Environment, Permission, KeyKind } from './schema.ts';
+export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus } from './schema.ts';
 export * from './repos/tenant.ts';
 export * from './repos/clients.ts';
 export * from './repos/api-keys.ts';
@@ -10,3 +10,7 @@ export * from './repos/sessions.ts';
 export * from './repos/journal.ts';
 export * from './repos/idempotency.ts';
 export * from './repos/api-usage.ts';
+export * from './repos/webhook-outbox.ts';
+export * from './repos/webhook-endpoints.ts';
+export * from './repos/webhook-deliveries.ts';
+export * from './repos/webhook-dispatch.ts';

@@ -163,3 +163,95 @@ export const apiUsageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.clientId, t.environment, t.day, t.statusCode] })],
 );
+
+export type WebhookEndpointStatus = 'active' | 'suspended';
+/**
+ * pending: not attempted yet; retrying: failed at least once, next attempt at next_attempt_at;
+ * succeeded: a 2xx came back; failed: eight failures, no more automatic attempts (replayable).
+ */
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** The signing secret, sealed with the master key (aad `webhook_endpoint:<id>:secret`): it is needed to sign. */
+    secretSealed: text('secret_sealed').notNull(),
+    status: text('status').$type<WebhookEndpointStatus>().notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    suspendedAt: ts('suspended_at'),
+  },
+  (t) => [index('webhook_endpoints_tenant').on(t.clientId, t.environment, t.id)],
+);
+
+/** The outbox: one row per event, written in the transaction of the state change that causes it. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    type: text('type').notNull(),
+    objectId: text('object_id').notNull(),
+    /** The exact body every delivery of this event sends (and signs). */
+    body: text('body').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+  },
+  (t) => [index('webhook_events_tenant').on(t.clientId, t.environment, t.id)],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id),
+    eventId: text('event_id').notNull().references(() => webhookEvents.id),
+    eventType: text('event_type').notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull(),
+    /** Failed and successful attempts recorded so far. */
+    attemptCount: integer('attempt_count').notNull().default(0),
+    /** When the next attempt is due; null once succeeded or failed. */
+    nextAttemptAt: ts('next_attempt_at'),
+    /** A worker's claim: the attempt in flight belongs to claim_token until locked_until (then it may be taken over). */
+    lockedUntil: ts('locked_until'),
+    claimToken: text('claim_token'),
+    lastAttemptAt: ts('last_attempt_at'),
+    lastResponseStatus: smallint('last_response_status'),
+    lastError: text('last_error'),
+    deliveredAt: ts('delivered_at'),
+    /** The delivery this one replays (a replay is a new delivery of the same event). */
+    replayOf: text('replay_of'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_tenant').on(t.clientId, t.environment, t.id),
+    index('webhook_deliveries_endpoint').on(t.endpointId, t.id),
+    index('webhook_deliveries_event').on(t.eventId),
+    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`status IN ('pending', 'retrying')`),
+  ],
+);
+
+/** Every attempt of every delivery, as the worker saw it (no response body is kept). */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: ts('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    responseStatus: smallint('response_status'),
+    /** Null on a 2xx; otherwise a short code: http_status, redirect, timeout, connection_refused… */
+    error: text('error'),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);

@@ -5,3 +5,4 @@ export * from './flow.ts';
 export * from './standard-flow.ts';
 export * from './error-catalogue.ts';
 export * from './calendar.ts';
+export * from './webhook-events.ts';

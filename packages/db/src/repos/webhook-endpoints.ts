@@ -1,0 +1,67 @@
+import { and, count, desc, eq, gt, inArray, lt } from 'drizzle-orm';
+import type { Executor } from '../connect.ts';
+import { webhookDeliveries, webhookEndpoints } from '../schema.ts';
+import { tenantFilter, type Tenant } from './tenant.ts';
+import { notifyDispatcher } from './webhook-outbox.ts';
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+export async function insertWebhookEndpoint(tx: Executor, row: typeof webhookEndpoints.$inferInsert): Promise<WebhookEndpointRow> {
+  const [inserted] = await tx.insert(webhookEndpoints).values(row).returning();
+  return inserted;
+}
+
+export async function findWebhookEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointRow | null> {
+  const [row] = await db.select().from(webhookEndpoints).where(and(tenantFilter(webhookEndpoints, tenant), eq(webhookEndpoints.id, id)));
+  return row ?? null;
+}
+
+export async function countWebhookEndpoints(db: Executor, tenant: Tenant): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(tenantFilter(webhookEndpoints, tenant));
+  return Number(row.n);
+}
+
+/** Newest first; returns up to limit + 1 rows so the caller can tell whether more follow. */
+export async function listWebhookEndpoints(db: Executor, tenant: Tenant, limit: number, startingAfter?: string) {
+  const where = startingAfter
+    ? and(tenantFilter(webhookEndpoints, tenant), lt(webhookEndpoints.id, startingAfter))
+    : tenantFilter(webhookEndpoints, tenant);
+  return db.select().from(webhookEndpoints).where(where).orderBy(desc(webhookEndpoints.id)).limit(limit + 1);
+}
+
+/**
+ * Reactivates an endpoint. The deliveries that waited (pending, or retrying with a later time)
+ * become due at once; the dispatcher is woken when the transaction commits. Resuming an active
+ * endpoint changes nothing. Returns null when there is no such endpoint.
+ */
+export async function resumeWebhookEndpoint(tx: Executor, tenant: Tenant, id: string, now: Date): Promise<WebhookEndpointRow | null> {
+  const endpoint = await findWebhookEndpoint(tx, tenant, id);
+  if (!endpoint || endpoint.status === 'active') return endpoint;
+  const [resumed] = await tx
+    .update(webhookEndpoints)
+    .set({ status: 'active', suspendedAt: null, updatedAt: now })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  await tx
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: now })
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, id),
+        inArray(webhookDeliveries.status, ['pending', 'retrying']),
+        gt(webhookDeliveries.nextAttemptAt, now),
+      ),
+    );
+  await notifyDispatcher(tx);
+  return resumed;
+}
+
+/** Suspends an endpoint after a delivery's last failure; a no-op when it is already suspended. */
+export async function suspendWebhookEndpoint(tx: Executor, id: string, now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(webhookEndpoints)
+    .set({ status: 'suspended', suspendedAt: now, updatedAt: now })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.status, 'active')))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
