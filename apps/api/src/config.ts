@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseMasterKey } from '@idv/vault';
+import { DEFAULT_WEBHOOK_SETTINGS, RETRY_COUNT, type WebhookSettings } from '@idv/webhooks';
 
 export interface Config {
   port: number;
@@ -19,6 +20,10 @@ export interface Config {
   signatureToleranceS: number;
   idempotencyLockMs: number;
   idempotencyRetainMs: number;
+  /** Webhook dispatcher settings; the spec's values are the defaults (WEBHOOK_* variables). */
+  webhooks: WebhookSettings;
+  /** Run the webhook dispatcher inside this process (default); false when separate workers run (`npm run worker`). */
+  runWorker: boolean;
 }
 
 export class ConfigError extends Error {
@@ -65,6 +70,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   };
 
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const retryDelays = (name: string): readonly number[] => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs;
+    const delays = raw.split(',').map((d) => Number(d.trim()));
+    if (delays.length !== RETRY_COUNT || delays.some((d) => !Number.isInteger(d) || d < 1 || d > 7 * 24 * 3_600_000)) {
+      problems.push(`${name} must list ${RETRY_COUNT} delays in milliseconds separated by commas (got "${raw}")`);
+      return DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs;
+    }
+    return delays;
+  };
+
   const port = int('PORT', 8080, 0, 65535);
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
@@ -101,7 +125,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signatureToleranceS: int('SIGNATURE_TOLERANCE_S', 300, 1, 3600),
     idempotencyLockMs: int('IDEMPOTENCY_LOCK_MS', 60_000, 100, 3_600_000),
     idempotencyRetainMs: int('IDEMPOTENCY_RETAIN_MS', 24 * 3_600_000, 1000, 7 * 24 * 3_600_000),
+    webhooks: {
+      ...DEFAULT_WEBHOOK_SETTINGS,
+      retryDelaysMs: retryDelays('WEBHOOK_RETRY_DELAYS_MS'),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_SETTINGS.timeoutMs, 50, 30_000),
+      pollMs: int('WEBHOOK_POLL_MS', DEFAULT_WEBHOOK_SETTINGS.pollMs, 10, 60_000),
+      concurrency: int('WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_SETTINGS.concurrency, 1, 256),
+      leaseMs: int('WEBHOOK_LEASE_MS', DEFAULT_WEBHOOK_SETTINGS.leaseMs, 1_000, 3_600_000),
+      allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    },
+    runWorker: bool('RUN_WORKER', true),
   };
+  // A lease shorter than an attempt would let a second worker send a delivery still in flight.
+  if (config.webhooks.leaseMs < 2 * config.webhooks.timeoutMs) problems.push('WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

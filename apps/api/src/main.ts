@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { openDatabase } from '@idv/db';
 import { MasterKeyring } from '@idv/vault';
 import { createDocsServer } from '@idv/docs';
+import { WebhookDispatcher } from '@idv/worker';
 import { build } from './app.ts';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -50,7 +51,13 @@ async function main(): Promise<void> {
   });
   await app.listen({ port: config.port, host: config.host });
   const docs = await listenOnUrlPort(createDocsServer(config.apiBaseUrl), config.docsUrl, config.host);
-  app.log.info({ database: database.kind, api: config.apiBaseUrl, docs: config.docsUrl }, 'service started');
+  // The webhook dispatcher, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only).
+  const dispatcher = config.runWorker
+    ? new WebhookDispatcher({ db: database.db, keyring, settings: config.webhooks, listen: database.listen, log: app.log })
+    : null;
+  await dispatcher?.start();
+  if (!dispatcher && database.kind === 'pglite') app.log.warn('RUN_WORKER=false with the embedded database: no webhook will be sent');
+  app.log.info({ database: database.kind, api: config.apiBaseUrl, docs: config.docsUrl, worker: Boolean(dispatcher) }, 'service started');
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -61,8 +68,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    await app.close();
-    await new Promise((r) => docs.close(r));
+    // Requests and attempts in flight finish (and are recorded) before the database closes.
+    await Promise.all([app.close(), dispatcher?.stop(), new Promise((r) => docs.close(r))]);
     await database.close();
     clearTimeout(force);
     process.exit(0);

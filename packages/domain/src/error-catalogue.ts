@@ -34,6 +34,8 @@ export const ERROR_CATALOGUE = {
   unknown_flow: e(422, 'validation_error', 'No activated flow has that name.', 'Use the name of a flow activated for this client and environment (the demo client has standard).'),
   country_not_accepted: e(422, 'validation_error', 'The flow accepts no document from that country.', 'Open the case with a country the flow accepts, or change the flow.'),
   unsupported_document_type: e(422, 'validation_error', 'The document type or issuing country is not accepted by the flow.', 'Ask the person for a document the flow accepts.'),
+  unknown_event_type: e(422, 'validation_error', 'An event name is not in the webhook event catalogue.', 'Subscribe only to events listed by GET /v1/webhook-events.'),
+  webhook_url_refused: e(422, 'validation_error', 'The url is not accepted as a webhook destination.', 'In production use an https url whose host resolves to public addresses only; in the sandbox http is accepted for localhost. No user name or password in the url.'),
   idempotency_key_missing: e(422, 'validation_error', 'This creation requires an Idempotency-Key header.', 'Send a new UUID in Idempotency-Key for each intention, and the same one when you retry it.'),
   idempotency_key_invalid: e(422, 'validation_error', 'The Idempotency-Key header is malformed.', 'Send 8 to 255 visible ASCII characters; a UUID is recommended.'),
   // Idempotency
@@ -63,6 +65,10 @@ export const ERROR_CATALOGUE = {
   case_open: e(409, 'conflict_error', 'Personal data can be erased only once the case is closed.', 'Wait for the decision, or for the case to expire.'),
   lock_expired: e(409, 'conflict_error', 'The review lock was lost after thirty minutes of inactivity.', 'Claim the task again.'),
   revision_changes_nothing: e(409, 'conflict_error', 'The revision would leave the decision as it is.', 'Revise only to change the outcome or its reason.'),
+  // Webhooks
+  webhook_endpoint_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of webhook endpoints (16).', 'Subscribe an existing endpoint to more events rather than declaring another one.'),
+  webhook_endpoint_suspended: e(409, 'conflict_error', 'The webhook endpoint is suspended after eight failed attempts of a delivery; nothing is sent to it.', 'Fix the receiver, then POST /v1/webhook-endpoints/{endpoint_id}/resume: deliveries that waited are sent at once.'),
+  webhook_delivery_scheduled: e(409, 'conflict_error', 'The delivery is still scheduled for another attempt, so a replay would send it twice.', 'Wait for its next attempt (next_attempt_at), or replay it once it has succeeded or failed.'),
   // Service
   internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),
 } as const satisfies Record<string, ErrorEntry>;

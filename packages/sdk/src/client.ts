@@ -67,6 +67,35 @@ export class IdvClient {
   createSession(body: { case_id: string; locale?: string }) {
     return this.request<{ id: string; url: string; expires_at: string }>('POST', '/v1/sessions', body, { signed: true });
   }
+
+  /** The response carries the signing secret, once: keep it for verifyWebhook. */
+  createWebhookEndpoint(body: { url: string; events: string[] }) {
+    return this.request<{ id: string; url: string; events: string[]; status: string; secret: string }>(
+      'POST',
+      '/v1/webhook-endpoints',
+      body,
+      { signed: true },
+    );
+  }
+
+  sendWebhookTest(endpointId: string) {
+    return this.request<{ id: string; status: string }>('POST', `/v1/webhook-endpoints/${encodeURIComponent(endpointId)}/test`);
+  }
+
+  resumeWebhookEndpoint(endpointId: string) {
+    return this.request<{ id: string; status: string }>('POST', `/v1/webhook-endpoints/${encodeURIComponent(endpointId)}/resume`);
+  }
+
+  getWebhookDelivery(deliveryId: string) {
+    return this.request<{ id: string; status: string; body: string; attempt_count: number }>(
+      'GET',
+      `/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}`,
+    );
+  }
+
+  replayWebhookDelivery(deliveryId: string) {
+    return this.request<{ id: string; replay_of: string }>('POST', `/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}/replay`);
+  }
 }
 
 function delay(attempt: number): Promise<void> {

@@ -1,2 +1,3 @@
 export * from './sign-request.ts';
 export * from './client.ts';
+export * from './webhooks.ts';

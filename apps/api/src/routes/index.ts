@@ -8,6 +8,16 @@ import { registerGetCase } from './cases/get.ts';
 import { registerListCases } from './cases/list.ts';
 import { registerCreateSession } from './sessions/create.ts';
 import { registerGetSession } from './sessions/get.ts';
+import { registerGetWebhookDelivery } from './webhook-deliveries/get.ts';
+import { registerListWebhookDeliveries } from './webhook-deliveries/list.ts';
+import { registerReplayWebhookDelivery } from './webhook-deliveries/replay.ts';
+import { registerCreateWebhookEndpoint } from './webhook-endpoints/create.ts';
+import { registerListEndpointDeliveries } from './webhook-endpoints/deliveries.ts';
+import { registerListWebhookEndpoints } from './webhook-endpoints/list.ts';
+import { registerReplayEndpointDelivery } from './webhook-endpoints/replay.ts';
+import { registerResumeWebhookEndpoint } from './webhook-endpoints/resume.ts';
+import { registerTestWebhookEndpoint } from './webhook-endpoints/test.ts';
+import { registerListWebhookEvents } from './webhook-events/list.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -19,4 +29,14 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateSession(app, ctx);
   registerGetSession(app, ctx);
   registerGetApiUsage(app, ctx);
+  registerCreateWebhookEndpoint(app, ctx);
+  registerListWebhookEndpoints(app, ctx);
+  registerListEndpointDeliveries(app, ctx);
+  registerReplayEndpointDelivery(app, ctx);
+  registerResumeWebhookEndpoint(app, ctx);
+  registerTestWebhookEndpoint(app, ctx);
+  registerListWebhookDeliveries(app, ctx);
+  registerGetWebhookDelivery(app, ctx);
+  registerReplayWebhookDelivery(app, ctx);
+  registerListWebhookEvents(app);
 }

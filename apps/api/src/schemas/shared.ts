@@ -13,6 +13,18 @@ import {
   ResubmissionSchema,
 } from './case.ts';
 import { ErrorSchema } from './common.ts';
+import {
+  WebhookAttemptSchema,
+  WebhookDeliveryDetailSchema,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointCreatedSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookEventBodySchema,
+  WebhookEventTypeInfoSchema,
+  WebhookEventTypeListSchema,
+} from './webhooks.ts';
 
 /** Every schema with an $id, registered once on the app (and so named in the OpenAPI document). */
 export const SHARED_SCHEMAS: TSchema[] = [
@@ -31,4 +43,14 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiUsageSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointCreatedSchema,
+  WebhookEndpointListSchema,
+  WebhookDeliverySchema,
+  WebhookAttemptSchema,
+  WebhookDeliveryDetailSchema,
+  WebhookDeliveryListSchema,
+  WebhookEventBodySchema,
+  WebhookEventTypeInfoSchema,
+  WebhookEventTypeListSchema,
 ];

@@ -1,0 +1,2 @@
+export * from './dispatcher.ts';
+export * from './send.ts';

@@ -1,0 +1,62 @@
+import pino from 'pino';
+import { openDatabase } from '@idv/db';
+import { MasterKeyring } from '@idv/vault';
+import { ConfigError, loadConfig, type Config } from '@idv/api/config';
+import { WebhookDispatcher } from './dispatcher.ts';
+
+/**
+ * A worker process on its own (`npm run worker`): any number of them may run beside the API
+ * instances (started with RUN_WORKER=false) against one PostgreSQL. The embedded database
+ * belongs to a single process, so with it the dispatcher runs inside `npm start` instead.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (!config.databaseUrl || !config.masterKey) {
+    console.error('A separate worker needs DATABASE_URL (PostgreSQL) and MASTER_KEY; with the embedded database the worker runs inside npm start.');
+    process.exit(1);
+  }
+  const log = pino({ level: config.logLevel, base: { service: 'worker' } });
+  // One connection per delivery in flight is never needed (sends hold none); a few cover claims and records.
+  const database = await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: 4 });
+  const dispatcher = new WebhookDispatcher({
+    db: database.db,
+    keyring: new MasterKeyring(config.masterKey, config.previousMasterKeys),
+    settings: config.webhooks,
+    listen: database.listen,
+    log,
+  });
+  await dispatcher.start();
+  log.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
+    const force = setTimeout(() => {
+      log.error({}, 'worker shutdown took over 15 s; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    await dispatcher.stop();
+    await database.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
