@@ -12,12 +12,15 @@ import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/method-not-allowed.ts';
+import { installOperatorAuth } from './http/operator.ts';
 import { installSignatureCheck } from './http/signature.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
 import { registerHealth } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './schemas/shared.ts';
+import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
+import { ReauthVerifier } from './services/reauth.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -30,6 +33,8 @@ export interface BuildOptions {
   /** False until the process is ready, and again while it shuts down. */
   ready?: () => Promise<boolean>;
   logger?: boolean;
+  /** Relaunches the journey after a resubmission decision; tests pass a failing one. */
+  journey?: JourneyRelauncher;
 }
 
 /** JSON API bodies are small; image uploads get their own limits on their own routes. */
@@ -52,7 +57,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   const app = Fastify({
     logger: options.logger === false ? false : {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-service-signature"]', 'req.headers["idempotency-key"]'],
+      redact: ['req.headers.authorization', 'req.headers["x-service-signature"]', 'req.headers["idempotency-key"]', 'req.headers["x-service-reauthenticated-at"]'],
     },
     genReqId: () => newId('req'),
     requestIdHeader: false,
@@ -99,6 +104,8 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     keyring,
     now,
     usage,
+    reauth: config.reauth ? new ReauthVerifier(config.reauth, now) : null,
+    journey: options.journey ?? builtInJourneyRelauncher,
     idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl, keyring },
   };
 
@@ -107,6 +114,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   installJsonBody(app);
   installAuth(app, db);
   installSignatureCheck(app, keyring, config.signatureToleranceS, now);
+  installOperatorAuth(app, ctx);
   usage.install(app, now);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

@@ -20,10 +20,25 @@ export interface Config {
   signatureToleranceS: number;
   idempotencyLockMs: number;
   idempotencyRetainMs: number;
+  /**
+   * Verification of operator re-authentication (X-Service-Reauthenticated-At carries an OIDC ID
+   * token of the console's identity provider): null when OIDC_* variables are not set, and then
+   * every action that needs a re-authentication is refused.
+   */
+  reauth: ReauthConfig | null;
   /** Webhook dispatcher settings; the spec's values are the defaults (WEBHOOK_* variables). */
   webhooks: WebhookSettings;
   /** Run the webhook dispatcher inside this process (default); false when separate workers run (`npm run worker`). */
   runWorker: boolean;
+}
+
+export interface ReauthConfig {
+  issuer: string;
+  jwksUrl: string;
+  /** The console's client id at the identity provider (the ID token's `aud`). */
+  audience: string;
+  /** How old `auth_time` may be, in seconds (spec: five minutes). */
+  maxAgeS: number;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signatureToleranceS: int('SIGNATURE_TOLERANCE_S', 300, 1, 3600),
     idempotencyLockMs: int('IDEMPOTENCY_LOCK_MS', 60_000, 100, 3_600_000),
     idempotencyRetainMs: int('IDEMPOTENCY_RETAIN_MS', 24 * 3_600_000, 1000, 7 * 24 * 3_600_000),
+    reauth: null,
     webhooks: {
       ...DEFAULT_WEBHOOK_SETTINGS,
       retryDelaysMs: retryDelays('WEBHOOK_RETRY_DELAYS_MS'),
@@ -138,6 +154,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   // A lease shorter than an attempt would let a second worker send a delivery still in flight.
   if (config.webhooks.leaseMs < 2 * config.webhooks.timeoutMs) problems.push('WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS');
+  config.reauth = reauthConfig(env, problems);
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** OIDC_ISSUER, OIDC_JWKS_URL and OIDC_AUDIENCE go together: all three or none. */
+function reauthConfig(env: NodeJS.ProcessEnv, problems: string[]): ReauthConfig | null {
+  const names = ['OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE'] as const;
+  const given = names.filter((n) => env[n]);
+  if (given.length === 0) return null;
+  if (given.length < names.length) {
+    problems.push(`${names.filter((n) => !env[n]).join(', ')} must be set with ${given.join(', ')} (all three or none)`);
+    return null;
+  }
+  const httpUrl = (name: string): string => {
+    const raw = env[name]!;
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    } catch {
+      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+    }
+    return raw;
+  };
+  const audience = env.OIDC_AUDIENCE!;
+  if (audience.length > 255) problems.push('OIDC_AUDIENCE must be at most 255 characters');
+  const rawAge = env.REAUTH_MAX_AGE_S;
+  let maxAgeS = 300;
+  if (rawAge !== undefined && rawAge !== '') {
+    maxAgeS = Number(rawAge);
+    if (!Number.isInteger(maxAgeS) || maxAgeS < 30 || maxAgeS > 3600) {
+      problems.push(`REAUTH_MAX_AGE_S must be an integer from 30 to 3600 (got "${rawAge}")`);
+      maxAgeS = 300;
+    }
+  }
+  return { issuer: httpUrl('OIDC_ISSUER'), jwksUrl: httpUrl('OIDC_JWKS_URL'), audience, maxAgeS };
 }

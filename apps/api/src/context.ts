@@ -6,6 +6,8 @@ import type { MasterKeyring } from '@idv/vault';
 import type { Config } from './config.ts';
 import type { IdempotencySettings } from './http/idempotent.ts';
 import type { UsageRecorder } from './http/usage-recorder.ts';
+import type { JourneyRelauncher } from './services/journey.ts';
+import type { ReauthVerifier } from './services/reauth.ts';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -17,4 +19,7 @@ export interface AppContext {
   now: () => Date;
   usage: UsageRecorder;
   idempotency: IdempotencySettings;
+  /** Null when re-authentication is not configured: actions that need it are refused. */
+  reauth: ReauthVerifier | null;
+  journey: JourneyRelauncher;
 }

@@ -1,6 +1,6 @@
 export * from './connect.ts';
 export * as schema from './schema.ts';
-export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus } from './schema.ts';
+export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus, TaskStatusColumn } from './schema.ts';
 export * from './repos/tenant.ts';
 export * from './repos/clients.ts';
 export * from './repos/api-keys.ts';
@@ -14,3 +14,6 @@ export * from './repos/webhook-outbox.ts';
 export * from './repos/webhook-endpoints.ts';
 export * from './repos/webhook-deliveries.ts';
 export * from './repos/webhook-dispatch.ts';
+export * from './repos/operators.ts';
+export * from './repos/review-tasks.ts';
+export * from './repos/case-outcomes.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   date,
   index,
   integer,
@@ -254,4 +255,144 @@ export const webhookAttempts = pgTable(
     error: text('error'),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);
+
+// ---------------------------------------------------------------- operators and review
+
+export type OperatorRoleColumn = 'administrator' | 'supervisor' | 'reviewer' | 'support';
+export type SensitivityColumn = 'standard' | 'sensitive' | 'restricted';
+export type TaskStatusColumn = 'open' | 'second_validation' | 'escalated' | 'closed';
+
+/**
+ * The client's operators and their clearances. The service does not authenticate them: the
+ * console presents the identity provider's subject, attached at the first resolve that carries
+ * the invitation token (kept only as a hash, returned once at invitation).
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    role: text('role').$type<OperatorRoleColumn>().notNull(),
+    /** ISO 3166-1 alpha-2 codes, or ["*"] for every country. */
+    countries: jsonb('countries').$type<string[]>().notNull(),
+    sensitivity: text('sensitivity').$type<SensitivityColumn>().notNull(),
+    status: text('status').$type<'invited' | 'active' | 'revoked'>().notNull(),
+    /** The identity provider's `sub`, attached at the first resolve. */
+    subject: text('subject'),
+    invitationHash: text('invitation_hash'),
+    invitationExpiresAt: ts('invitation_expires_at'),
+    lastConnectionAt: ts('last_connection_at'),
+    createdBy: text('created_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    index('operators_tenant').on(t.clientId, t.environment, t.id),
+    uniqueIndex('operators_subject').on(t.clientId, t.environment, t.subject).where(sql`subject IS NOT NULL`),
+    uniqueIndex('operators_invitation').on(t.invitationHash).where(sql`invitation_hash IS NOT NULL`),
+  ],
+);
+
+/** A case in review: one task per stay in review, with its risk, due date, lock and status. */
+export const reviewTasks = pgTable(
+  'review_tasks',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    /** Copied from the case: the clearance filter runs on the task alone. */
+    country: text('country').notNull(),
+    /** 0 standard, 1 sensitive, 2 restricted (the order of SENSITIVITY_LEVELS), compared with <=. */
+    sensitivityRank: smallint('sensitivity_rank').notNull(),
+    riskScore: smallint('risk_score').notNull(),
+    dueAt: ts('due_at').notNull(),
+    status: text('status').$type<TaskStatusColumn>().notNull(),
+    doubleValidation: boolean('double_validation').notNull(),
+    /** Codes saying why the case went to review (no personal data). */
+    reasons: jsonb('reasons').$type<string[]>().notNull(),
+    lockedBy: text('locked_by'),
+    lockExpiresAt: ts('lock_expires_at'),
+    /** approve, reject or resubmit once concluded; null when the case left review otherwise. */
+    outcome: text('outcome'),
+    closedBy: text('closed_by'),
+    closedAt: ts('closed_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    index('review_tasks_queue').on(t.clientId, t.environment, t.riskScore.desc(), t.dueAt, t.id).where(sql`status <> 'closed'`),
+    index('review_tasks_status').on(t.clientId, t.environment, t.status, t.riskScore.desc(), t.dueAt, t.id),
+    index('review_tasks_created').on(t.clientId, t.environment, t.createdAt),
+    index('review_tasks_closed').on(t.clientId, t.environment, t.closedAt),
+    index('review_tasks_case').on(t.caseId),
+    uniqueIndex('review_tasks_one_active').on(t.caseId).where(sql`status <> 'closed'`),
+  ],
+);
+
+/** Each outcome given on a task, by an operator (`op:<id>`) or a key (`key:<id>`); one per actor and task. */
+export const reviewDecisions = pgTable(
+  'review_decisions',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    taskId: text('task_id').notNull().references(() => reviewTasks.id),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    actor: text('actor').notNull(),
+    outcome: text('outcome').$type<'approve' | 'reject' | 'resubmit'>().notNull(),
+    reasonCode: text('reason_code'),
+    steps: jsonb('steps').$type<string[] | null>(),
+    /** A free comment is personal data: sealed with the master keyring (aad `review_decision:<id>:comment`). */
+    commentSealed: text('comment_sealed'),
+    /** What the decision did to the task: concluded, await_second_validation or escalate. */
+    effect: text('effect').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('review_decisions_actor').on(t.taskId, t.actor), index('review_decisions_case').on(t.caseId, t.id)],
+);
+
+/**
+ * A field entered by an operator from the image, kept beside the value read (never over it).
+ * Previous and entered values are personal data: sealed (aad `review_correction:<id>`).
+ */
+export const reviewCorrections = pgTable(
+  'review_corrections',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    taskId: text('task_id').notNull().references(() => reviewTasks.id),
+    actor: text('actor').notNull(),
+    field: text('field').notNull(),
+    sealed: text('sealed').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('review_corrections_case').on(t.caseId, t.id)],
+);
+
+/** Revisions of decided cases by a supervisor. */
+export const caseRevisions = pgTable(
+  'case_revisions',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    taskId: text('task_id').notNull().references(() => reviewTasks.id),
+    actor: text('actor').notNull(),
+    previousOutcome: text('previous_outcome').notNull(),
+    previousReasonCode: text('previous_reason_code'),
+    outcome: text('outcome').notNull(),
+    reasonCode: text('reason_code'),
+    commentSealed: text('comment_sealed'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('case_revisions_case').on(t.caseId, t.id)],
 );

@@ -52,6 +52,17 @@ export const ERROR_CATALOGUE = {
   permission_not_held: e(403, 'permission_error', 'A key cannot grant a permission it does not hold itself.', 'Create the key with a key that holds every permission requested.'),
   console_credential_required: e(403, 'permission_error', 'Only a console credential may act for an operator.', 'Call this route from the console server with its credential.'),
   reauth_required: e(403, 'permission_error', 'This action requires a recent re-authentication of the operator.', 'Re-authenticate with the identity provider and send the proof in X-Service-Reauthenticated-At.'),
+  reauth_invalid: e(403, 'permission_error', 'The re-authentication proof is not a valid identity token of this operator.', 'Send the ID token the identity provider issued at the re-authentication, unchanged, for the operator named in X-Service-Operator.'),
+  // Operators
+  operator_required: e(401, 'authentication_error', 'This route acts for an operator: X-Service-Operator is missing or malformed.', 'Send X-Service-Operator: <operator id> as returned by POST /v1/operators/resolve.'),
+  operator_unknown: e(401, 'authentication_error', 'No active operator has this id for this client and environment.', 'Resolve the signed-in subject with POST /v1/operators/resolve and use the id it returns.'),
+  operator_revoked: e(403, 'permission_error', 'The operator has been revoked.', 'An administrator must invite the person again.'),
+  operator_role_insufficient: e(403, 'permission_error', 'The role of the operator does not allow this action.', 'Ask an administrator for a clearance with the role named in the message.'),
+  operator_already_revoked: e(409, 'conflict_error', 'The operator was already revoked.', 'Nothing to do: the operator has no access.'),
+  operator_self_change: e(409, 'conflict_error', 'An administrator cannot revoke or change their own clearance.', 'Ask another administrator.'),
+  invitation_invalid: e(404, 'not_found_error', 'The invitation token is unknown, expired, revoked or already used.', 'Ask an administrator for a new invitation.'),
+  subject_unknown: e(404, 'not_found_error', 'No operator is attached to this subject.', 'Present the invitation token at the first sign-in, or ask an administrator for an invitation.'),
+  subject_already_attached: e(409, 'conflict_error', 'This subject is already attached to another operator.', 'Sign in with the account of the invitation, or ask an administrator.'),
   // Resources
   route_not_found: e(404, 'not_found_error', 'No route has this path.', 'Check the path against the API reference; every path starts with /v1.'),
   resource_not_found: e(404, 'not_found_error', 'No such resource for this client and environment.', 'Check the identifier; resources of other clients or of the other environment are never visible.'),
@@ -65,11 +76,20 @@ export const ERROR_CATALOGUE = {
   case_open: e(409, 'conflict_error', 'Personal data can be erased only once the case is closed.', 'Wait for the decision, or for the case to expire.'),
   lock_expired: e(409, 'conflict_error', 'The review lock was lost after thirty minutes of inactivity.', 'Claim the task again.'),
   revision_changes_nothing: e(409, 'conflict_error', 'The revision would leave the decision as it is.', 'Revise only to change the outcome or its reason.'),
+  case_not_decided: e(409, 'conflict_error', 'Only a decided case (approved or rejected) can be revised.', 'Read the case: the message says where it stands.'),
+  // Review tasks
+  task_closed: e(409, 'conflict_error', 'The review task is closed: its case has been concluded or has left review.', 'Read the case record for the outcome.'),
+  task_locked: e(409, 'conflict_error', 'Another operator holds the lock of this task.', 'Take another task; the lock lapses after thirty minutes of inactivity.'),
+  lock_not_held: e(409, 'conflict_error', 'This operator does not hold the lock of the task.', 'Claim the task first.'),
+  decision_already_recorded: e(409, 'conflict_error', 'This operator already recorded a different decision on this task.', 'A decision cannot be changed by retrying; a supervisor may revise a decided case.'),
+  double_validation_same_operator: e(409, 'conflict_error', 'The second validation must come from another operator.', 'Leave the task to a colleague.'),
+  journey_relaunch_failed: e(502, 'api_error', 'The decision is recorded but the journey could not be relaunched.', 'Retry the same call: the decision is not recorded twice and the relaunch is attempted again.'),
   // Webhooks
   webhook_endpoint_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of webhook endpoints (16).', 'Subscribe an existing endpoint to more events rather than declaring another one.'),
   webhook_endpoint_suspended: e(409, 'conflict_error', 'The webhook endpoint is suspended after eight failed attempts of a delivery; nothing is sent to it.', 'Fix the receiver, then POST /v1/webhook-endpoints/{endpoint_id}/resume: deliveries that waited are sent at once.'),
   webhook_delivery_scheduled: e(409, 'conflict_error', 'The delivery is still scheduled for another attempt, so a replay would send it twice.', 'Wait for its next attempt (next_attempt_at), or replay it once it has succeeded or failed.'),
   // Service
+  identity_provider_unavailable: e(503, 'api_error', 'The identity provider keys could not be fetched to verify the re-authentication.', 'Retry shortly; if it persists, check OIDC_JWKS_URL.'),
   internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),
 } as const satisfies Record<string, ErrorEntry>;
 

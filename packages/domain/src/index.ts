@@ -6,3 +6,5 @@ export * from './standard-flow.ts';
 export * from './error-catalogue.ts';
 export * from './calendar.ts';
 export * from './webhook-events.ts';
+export * from './operators.ts';
+export * from './review.ts';

@@ -1,4 +1,6 @@
 import type { App, AppContext } from '../context.ts';
+import { registerOperatorRoutes } from './operators/index.ts';
+import { registerReviewRoutes } from './reviews/index.ts';
 import { registerCreateApiKey } from './api-keys/create.ts';
 import { registerListApiKeys } from './api-keys/list.ts';
 import { registerRevokeApiKey } from './api-keys/revoke.ts';
@@ -39,4 +41,6 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerGetWebhookDelivery(app, ctx);
   registerReplayWebhookDelivery(app, ctx);
   registerListWebhookEvents(app);
+  registerOperatorRoutes(app, ctx);
+  registerReviewRoutes(app, ctx);
 }

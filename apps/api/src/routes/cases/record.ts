@@ -1,0 +1,56 @@
+import { Type } from '@sinclair/typebox';
+import { appendJournal, decisionsOfCase, findCase, revisionsOfCase, tasksOfCase } from '@idv/db';
+import { coversCountry, mayShowDecisions } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { operatorOf } from '../../http/operator.ts';
+import { presentCase } from '../../presenters/case.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { caseScreenParts, taskWithinClearance } from '../../services/review.ts';
+import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
+import { presentRevision } from '../reviews/revision.ts';
+import { CaseRecordSchema, presentDecision, presentTaskItem } from '../reviews/schemas.ts';
+import { CaseParams } from './get.ts';
+
+export function registerCaseRecord(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/cases/:case_id/record',
+    {
+      config: { operator: { ability: 'review' } },
+      schema: {
+        operationId: 'getCaseRecord',
+        tags: ['reviews'],
+        summary: 'The case record (Op; journaled as a consultation): state, decisions, reviews, revisions, masked identity. Decided cases remain readable',
+        params: CaseParams,
+        response: { 200: Type.Ref(CaseRecordSchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found') },
+      },
+    },
+    async (req) => {
+      const { operator, tenant, actor } = operatorOf(req);
+      const now = ctx.now();
+      return ctx.db.transaction(async (tx) => {
+        const row = await findCase(tx, tenant, req.params.case_id);
+        const tasks = row ? await tasksOfCase(tx, tenant, row.id) : [];
+        // Within the clearance: the case's country, and the sensitivity of every review it had.
+        if (!row || !coversCountry(operator, row.country) || !tasks.every((t) => taskWithinClearance(operator, t))) {
+          throw new ApiError('resource_not_found', 'No such case.', 'case_id');
+        }
+        await appendJournal(tx, tenant, { caseId: row.id, actor, action: 'case.consulted', detail: { via: 'record' }, at: now });
+        const decisions = await decisionsOfCase(tx, tenant, row.id);
+        const hiddenTasks = new Set(
+          tasks
+            .filter((t) => t.status !== 'closed' && !mayShowDecisions(t.doubleValidation, decisions.some((d) => d.taskId === t.id && d.actor === actor)))
+            .map((t) => t.id),
+        );
+        return {
+          object: 'case_record' as const,
+          case: presentCase(row),
+          reviews: tasks.map((t) => presentTaskItem(t, now)),
+          decisions: decisions.filter((d) => !hiddenTasks.has(d.taskId)).map(presentDecision),
+          revisions: (await revisionsOfCase(tx, tenant, row.id)).map(presentRevision),
+          ...(await caseScreenParts(tx, ctx.keyring, tenant, row)),
+        };
+      });
+    },
+  );
+}

@@ -1,0 +1,13 @@
+import type { ErrorCode } from '@idv/domain';
+
+/** What any operator-bound route may answer before its own work. */
+export const OPERATOR_ROUTE_ERRORS: ErrorCode[] = [
+  'console_credential_required',
+  'operator_required',
+  'operator_unknown',
+  'operator_revoked',
+  'operator_role_insufficient',
+];
+
+/** Plus, on routes that need a recent re-authentication. */
+export const REAUTH_ROUTE_ERRORS: ErrorCode[] = [...OPERATOR_ROUTE_ERRORS, 'reauth_required', 'reauth_invalid', 'identity_provider_unavailable'];

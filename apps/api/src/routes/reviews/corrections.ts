@@ -1,0 +1,80 @@
+import { Type } from '@sinclair/typebox';
+import { appendJournal, correctionsOfCase, insertCorrection, updateTask } from '@idv/db';
+import { lockDeadline, lockPosition, newId, type CorrectableField } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { operatorOf } from '../../http/operator.ts';
+import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { lockRefusal, taskForOperator } from '../../services/review.ts';
+import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
+import { CorrectionRecordedSchema, FieldCorrectionSchema, TaskParams } from './schemas.ts';
+
+interface SealedCorrection {
+  previous: string | null;
+  value: string;
+  comment: string | null;
+}
+
+const aad = (id: string) => `review_correction:${id}`;
+
+export function registerAddCorrection(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/reviews/:task_id/corrections',
+    {
+      config: { operator: { ability: 'review' } },
+      schema: {
+        operationId: 'addReviewCorrection',
+        tags: ['reviews'],
+        summary:
+          'Enter a field from the image, under the operator’s lock. The service reads the previous value itself; the entry is kept as a sealed ' +
+          'annotation beside the value read, which is never overwritten',
+        params: TaskParams,
+        body: Type.Ref(FieldCorrectionSchema),
+        response: {
+          201: Type.Ref(CorrectionRecordedSchema),
+          ...errorResponses(...BODY_ERRORS, ...OPERATOR_ROUTE_ERRORS, 'resource_not_found', 'task_closed', 'lock_expired', 'lock_not_held', 'task_locked'),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { operator, tenant, actor } = operatorOf(req);
+      const body = req.body as { field: CorrectableField; value: string; comment?: string };
+      const now = ctx.now();
+      const recorded = await ctx.db.transaction(async (tx) => {
+        const task = await taskForOperator(tx, tenant, operator, req.params.task_id, true);
+        if (task.status === 'closed') throw new ApiError('task_closed');
+        const position = lockPosition(task, operator.id, now);
+        if (position !== 'held') throw lockRefusal(position, task);
+        // The previous value is what the service holds for the field, never what the console says it was:
+        // the latest annotation of the field (the document reading itself arrives with the checks engine).
+        const earlier = (await correctionsOfCase(tx, tenant, task.caseId)).filter((c) => c.field === body.field).at(-1);
+        const previous = earlier ? (JSON.parse(ctx.keyring.openText(earlier.sealed, aad(earlier.id))) as SealedCorrection).value : null;
+        const id = newId('cor', now.getTime());
+        const sealed: SealedCorrection = { previous, value: body.value, comment: body.comment ?? null };
+        const row = await insertCorrection(tx, {
+          id,
+          ...tenant,
+          caseId: task.caseId,
+          taskId: task.id,
+          actor,
+          field: body.field,
+          sealed: ctx.keyring.seal(JSON.stringify(sealed), aad(id)),
+          createdAt: now,
+        });
+        const extended = await updateTask(tx, tenant, task.id, { lockExpiresAt: lockDeadline(now), updatedAt: now });
+        await appendJournal(tx, tenant, { caseId: task.caseId, actor, action: 'review.correction_added', detail: { task_id: task.id, correction_id: id, field: body.field }, at: now });
+        return { row, previousPresent: previous !== null, lockExpiresAt: extended.lockExpiresAt! };
+      });
+      return reply.code(201).send({
+        id: recorded.row.id,
+        object: 'field_correction' as const,
+        task_id: recorded.row.taskId,
+        case_id: recorded.row.caseId,
+        field: body.field,
+        previous_value_present: recorded.previousPresent,
+        created_at: recorded.row.createdAt.toISOString(),
+        lock_expires_at: recorded.lockExpiresAt.toISOString(),
+      });
+    },
+  );
+}

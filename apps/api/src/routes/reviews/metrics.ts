@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { reviewMetrics } from '@idv/db';
+import { reviewAlerts } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { operatorOf } from '../../http/operator.ts';
+import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { clearanceOf } from '../../services/review.ts';
+import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
+import { ReviewMetricsSchema } from './schemas.ts';
+
+const DAY = 86_400_000;
+const DEFAULT_WINDOW_DAYS = 30;
+const MAX_WINDOW_DAYS = 366;
+
+export function registerReviewMetrics(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/reviews/metrics',
+    {
+      config: { operator: { ability: 'metrics' } },
+      schema: {
+        operationId: 'reviewMetrics',
+        tags: ['reviews'],
+        summary: 'Volumes, decision times, outcomes, overdue tasks and alerts (supervisor or administrator), within the clearance',
+        querystring: Type.Object(
+          {
+            since: Type.Optional(
+              Type.String({ format: 'date-time', maxLength: 40, description: 'Start of the period; default thirty days ago; at most 366 days ago' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref(ReviewMetricsSchema), ...errorResponses(...VALIDATION_ERRORS, ...OPERATOR_ROUTE_ERRORS) },
+      },
+    },
+    async (req) => {
+      const { operator, tenant } = operatorOf(req);
+      const now = ctx.now();
+      const since = req.query.since ? new Date(req.query.since) : new Date(now.getTime() - DEFAULT_WINDOW_DAYS * DAY);
+      if (since > now) throw new ApiError('parameter_invalid', 'The query parameter since is in the future.', 'since');
+      if (now.getTime() - since.getTime() > MAX_WINDOW_DAYS * DAY) {
+        throw new ApiError('parameter_invalid', `The query parameter since must be within the last ${MAX_WINDOW_DAYS} days.`, 'since');
+      }
+      const m = await reviewMetrics(ctx.db, tenant, clearanceOf(operator), since, now);
+      return {
+        object: 'review_metrics' as const,
+        since: since.toISOString(),
+        until: now.toISOString(),
+        volumes: { opened: m.opened, closed: m.closed, closed_by_operators: m.closed_by_operators, closed_by_keys: m.closed_by_keys },
+        outcomes: {
+          approved: m.approved,
+          rejected: m.rejected,
+          resubmission_requested: m.resubmission_requested,
+          closed_without_decision: m.closed_without_decision,
+        },
+        decision_time_seconds: { p50: m.decision_seconds_p50, p90: m.decision_seconds_p90, average: m.decision_seconds_avg },
+        overdue: { now: m.overdue_now, oldest_due_at: m.oldest_overdue_due_at?.toISOString() ?? null, closed_after_due_date: m.closed_overdue },
+        double_validation: { started: m.second_validations, escalated: m.escalations },
+        revisions: m.revisions,
+        alerts: reviewAlerts(m),
+      };
+    },
+  );
+}

@@ -1,0 +1,93 @@
+import { Type } from '@sinclair/typebox';
+import { appendJournal, findCaseForUpdate, insertRevision, reviseCaseDecision } from '@idv/db';
+import { decisionProblem, newId, revisionProblem } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { operatorOf } from '../../http/operator.ts';
+import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { taskForOperator } from '../../services/review.ts';
+import { REAUTH_ROUTE_ERRORS } from '../operators/errors.ts';
+import { RevisionRecordedSchema, RevisionSchema, TaskParams } from './schemas.ts';
+
+export function registerReviseReview(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/reviews/:task_id/revision',
+    {
+      config: { operator: { ability: 'revise', reauth: true } },
+      schema: {
+        operationId: 'reviseReview',
+        tags: ['reviews'],
+        summary:
+          'Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; ' +
+          'a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing',
+        params: TaskParams,
+        body: Type.Ref(RevisionSchema),
+        response: {
+          201: Type.Ref(RevisionRecordedSchema),
+          ...errorResponses(...BODY_ERRORS, ...REAUTH_ROUTE_ERRORS, 'resource_not_found', 'case_not_decided', 'revision_changes_nothing'),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { operator, tenant, actor } = operatorOf(req);
+      const body = req.body as { outcome: 'approve' | 'reject'; reason_code?: string; comment?: string };
+      const problem = decisionProblem({ outcome: body.outcome, reason_code: body.reason_code ?? null });
+      if (problem) throw new ApiError('parameter_invalid', problem[1], problem[0]);
+      const now = ctx.now();
+      const row = await ctx.db.transaction(async (tx) => {
+        const task = await taskForOperator(tx, tenant, operator, req.params.task_id);
+        const caseRow = (await findCaseForUpdate(tx, tenant, task.caseId))!;
+        const current = caseRow.decision as { outcome: 'approved' | 'rejected'; reason_code: string | null } | null;
+        const refusal = revisionProblem(caseRow.state, current ? { outcome: current.outcome, reasonCode: current.reason_code } : null, body);
+        if (refusal === 'case_not_decided') {
+          throw new ApiError('case_not_decided', `The case is ${caseRow.state} (status ${caseRow.status}); only a decided case can be revised.`);
+        }
+        if (refusal) throw new ApiError(refusal);
+        const outcome = body.outcome === 'approve' ? 'approved' : 'rejected';
+        const id = newId('rev', now.getTime());
+        const revision = await insertRevision(tx, {
+          id,
+          ...tenant,
+          caseId: caseRow.id,
+          taskId: task.id,
+          actor,
+          previousOutcome: current!.outcome,
+          previousReasonCode: current!.reason_code ?? null,
+          outcome,
+          reasonCode: body.reason_code ?? null,
+          commentSealed: body.comment ? ctx.keyring.seal(body.comment, `case_revision:${id}:comment`) : null,
+          createdAt: now,
+        });
+        await appendJournal(tx, tenant, { caseId: caseRow.id, actor, action: 'review.revision_recorded', detail: { task_id: task.id, revision_id: id }, at: now });
+        await reviseCaseDecision(tx, tenant, caseRow, { outcome, reasonCode: body.reason_code ?? null, actor }, now);
+        return revision;
+      });
+      return reply.code(201).send(presentRevision(row));
+    },
+  );
+}
+
+export function presentRevision(r: {
+  id: string;
+  caseId: string;
+  taskId: string;
+  actor: string;
+  outcome: string;
+  reasonCode: string | null;
+  previousOutcome: string;
+  previousReasonCode: string | null;
+  createdAt: Date;
+}) {
+  return {
+    id: r.id,
+    object: 'revision' as const,
+    case_id: r.caseId,
+    task_id: r.taskId,
+    revised_by: r.actor,
+    outcome: r.outcome as 'approved' | 'rejected',
+    reason_code: r.reasonCode,
+    previous_outcome: r.previousOutcome as 'approved' | 'rejected',
+    previous_reason_code: r.previousReasonCode,
+    created_at: r.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,298 @@
+import { Type } from '@sinclair/typebox';
+import type { ReviewDecisionRow, ReviewTaskRow } from '@idv/db';
+import {
+  CORRECTABLE_FIELDS,
+  OPERATOR_OUTCOMES,
+  REASON_CODE_LIST,
+  RESUBMISSION_STEPS,
+  SENSITIVITY_LEVELS,
+  TASK_STATUSES,
+  isOverdue,
+} from '@idv/domain';
+import { CaseSchema, CaseStateSchema, CaseStatusSchema, literals } from '../../schemas/case.ts';
+import { Timestamp } from '../../schemas/common.ts';
+
+export const TaskStatusSchema = literals(TASK_STATUSES);
+const ReasonCodeSchema = literals(REASON_CODE_LIST);
+
+export const TaskLockSchema = Type.Object(
+  {
+    object: Type.Literal('task_lock'),
+    task_id: Type.String(),
+    operator_id: Type.String(),
+    expires_at: Type.String({ format: 'date-time', description: 'Thirty minutes after the last activity under the lock' }),
+  },
+  { $id: 'TaskLock' },
+);
+
+const taskFields = {
+  id: Type.String({ examples: ['tsk_01m7ym09t80f4fggxqxy1yr50c'] }),
+  object: Type.Literal('review_task'),
+  case_id: Type.String(),
+  status: TaskStatusSchema,
+  risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
+  due_at: Timestamp,
+  overdue: Type.Boolean(),
+  country: Type.String(),
+  sensitivity: literals(SENSITIVITY_LEVELS),
+  reasons: Type.Array(Type.String(), { description: 'Why the case needs a person (codes, no personal data)' }),
+  double_validation: Type.Boolean({ description: 'Two different operators must give the same outcome' }),
+  lock: Type.Union([
+    Type.Object({ operator_id: Type.String(), expires_at: Timestamp }, { description: 'The live lock, if any' }),
+    Type.Null(),
+  ]),
+  outcome: Type.Union([literals(OPERATOR_OUTCOMES), Type.Null()]),
+  created_at: Timestamp,
+  closed_at: Type.Union([Timestamp, Type.Null()]),
+};
+
+export const ReviewTaskItemSchema = Type.Object(taskFields, { $id: 'ReviewTaskItem' });
+
+export const ReviewDecisionSchema = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('review_decision'),
+    task_id: Type.String(),
+    case_id: Type.String(),
+    decided_by: Type.String({ description: 'op:<operator_id> or key:<key_id>' }),
+    outcome: literals(OPERATOR_OUTCOMES),
+    reason_code: Type.Union([Type.String(), Type.Null()]),
+    steps: Type.Union([Type.Array(literals(RESUBMISSION_STEPS)), Type.Null()]),
+    effect: literals(['concluded', 'await_second_validation', 'escalate'] as const),
+    has_comment: Type.Boolean({ description: 'Comments are personal data and are not returned here' }),
+    created_at: Timestamp,
+  },
+  { $id: 'ReviewDecision' },
+);
+
+export const ReviewTaskSchema = Type.Object(
+  {
+    ...taskFields,
+    decisions: Type.Array(Type.Ref(ReviewDecisionSchema), {
+      description: 'Under double validation, empty until this operator has given their own outcome',
+    }),
+    decisions_hidden: Type.Boolean({ description: 'True when decisions exist that this operator may not see yet' }),
+  },
+  { $id: 'ReviewTask' },
+);
+
+export const ReviewTaskListSchema = Type.Object(
+  {
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Ref(ReviewTaskItemSchema)),
+    has_more: Type.Boolean(),
+    next_cursor: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+  },
+  { $id: 'ReviewTaskList', description: 'Sorted by risk (highest first) then due date (earliest first); the order is fixed' },
+);
+
+export const ReviewSummarySchema = Type.Object(
+  {
+    object: Type.Literal('review_summary'),
+    as_of: Timestamp,
+    active: Type.Integer({ description: 'Tasks not closed, within the clearance' }),
+    open: Type.Integer(),
+    second_validation: Type.Integer(),
+    escalated: Type.Integer(),
+    overdue: Type.Integer(),
+    unclaimed: Type.Integer(),
+    locked: Type.Integer(),
+    locked_by_me: Type.Integer(),
+    high_risk: Type.Integer({ description: 'Risk score of 70 or more' }),
+  },
+  { $id: 'ReviewSummary', description: 'Counters over the whole queue within the operator’s clearance, not the loaded page' },
+);
+
+const Seconds = Type.Union([Type.Number(), Type.Null()]);
+
+export const ReviewMetricsSchema = Type.Object(
+  {
+    object: Type.Literal('review_metrics'),
+    since: Timestamp,
+    until: Timestamp,
+    volumes: Type.Object({
+      opened: Type.Integer(),
+      closed: Type.Integer(),
+      closed_by_operators: Type.Integer(),
+      closed_by_keys: Type.Integer(),
+    }),
+    outcomes: Type.Object({
+      approved: Type.Integer(),
+      rejected: Type.Integer(),
+      resubmission_requested: Type.Integer(),
+      closed_without_decision: Type.Integer(),
+    }),
+    decision_time_seconds: Type.Object({ p50: Seconds, p90: Seconds, average: Seconds }, { description: 'From task opening to conclusion' }),
+    overdue: Type.Object({ now: Type.Integer(), oldest_due_at: Type.Union([Timestamp, Type.Null()]), closed_after_due_date: Type.Integer() }),
+    double_validation: Type.Object({ started: Type.Integer(), escalated: Type.Integer() }),
+    revisions: Type.Integer(),
+    alerts: Type.Array(
+      Type.Object({
+        code: literals(['overdue_tasks', 'backlog_growing', 'frequent_disagreements', 'slow_decisions'] as const),
+        severity: literals(['warning', 'critical'] as const),
+        message: Type.String(),
+      }),
+    ),
+  },
+  { $id: 'ReviewMetrics', description: 'Indicators within the operator’s clearance' },
+);
+
+export const OperatorDecisionSchema = Type.Object(
+  {
+    outcome: literals(OPERATOR_OUTCOMES),
+    reason_code: Type.Optional(ReasonCodeSchema),
+    steps: Type.Optional(Type.Array(literals(RESUBMISSION_STEPS), { minItems: 1, maxItems: 2, uniqueItems: true })),
+    comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Kept sealed; erased with the case’s personal data' })),
+  },
+  { additionalProperties: false, $id: 'OperatorDecision' },
+);
+
+export const CaseDecisionBodySchema = Type.Object(
+  {
+    outcome: literals(OPERATOR_OUTCOMES),
+    reason_code: Type.Optional(ReasonCodeSchema),
+    steps: Type.Optional(Type.Array(literals(RESUBMISSION_STEPS), { minItems: 1, maxItems: 2, uniqueItems: true })),
+  },
+  { additionalProperties: false, $id: 'CaseDecision' },
+);
+
+export const DecisionRecordedSchema = Type.Object(
+  {
+    object: Type.Literal('decision_recorded'),
+    decision: Type.Ref(ReviewDecisionSchema),
+    task: Type.Union([Type.Object({ id: Type.String(), status: TaskStatusSchema }), Type.Null()]),
+    case: Type.Object({ id: Type.String(), state: CaseStateSchema, status: CaseStatusSchema }),
+    concluded: Type.Boolean({ description: 'False while a double validation waits for its second operator or a supervisor' }),
+  },
+  { $id: 'DecisionRecorded' },
+);
+
+export const FieldCorrectionSchema = Type.Object(
+  {
+    field: literals(CORRECTABLE_FIELDS),
+    value: Type.String({ minLength: 1, maxLength: 200 }),
+    comment: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  },
+  { additionalProperties: false, $id: 'FieldCorrection' },
+);
+
+export const CorrectionRecordedSchema = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('field_correction'),
+    task_id: Type.String(),
+    case_id: Type.String(),
+    field: literals(CORRECTABLE_FIELDS),
+    previous_value_present: Type.Boolean({ description: 'Whether a value was read (or entered) before; the values stay masked' }),
+    created_at: Timestamp,
+    lock_expires_at: Timestamp,
+  },
+  { $id: 'CorrectionRecorded' },
+);
+
+export const RevisionSchema = Type.Object(
+  {
+    outcome: literals(['approve', 'reject'] as const),
+    reason_code: Type.Optional(ReasonCodeSchema),
+    comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  },
+  { additionalProperties: false, $id: 'Revision' },
+);
+
+export const RevisionRecordedSchema = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('revision'),
+    case_id: Type.String(),
+    task_id: Type.String(),
+    revised_by: Type.String(),
+    outcome: literals(['approved', 'rejected'] as const),
+    reason_code: Type.Union([Type.String(), Type.Null()]),
+    previous_outcome: literals(['approved', 'rejected'] as const),
+    previous_reason_code: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp,
+  },
+  { $id: 'RevisionRecorded' },
+);
+
+const MaskedSubject = Type.Object(
+  {
+    masked: Type.Literal(true),
+    declared_fields: Type.Array(Type.String(), { description: 'Paths of what the client declared; values need an unmask' }),
+    corrected_fields: Type.Array(Type.String(), { description: 'Paths entered by operators as annotations' }),
+  },
+  { description: 'The subject is masked: paths, not values' },
+);
+
+const CorrectionItem = Type.Object({ id: Type.String(), field: Type.String(), entered_by: Type.String(), created_at: Timestamp });
+const JournalItem = Type.Object({ actor: Type.String(), action: Type.String(), at: Timestamp });
+
+export const ReviewCaseSchema = Type.Object(
+  {
+    object: Type.Literal('review_case'),
+    task: Type.Ref(ReviewTaskSchema),
+    case: Type.Ref(CaseSchema),
+    subject: MaskedSubject,
+    corrections: Type.Array(CorrectionItem),
+    journal: Type.Array(JournalItem, { description: 'The latest 100 entries, newest first' }),
+  },
+  { $id: 'ReviewCase', description: 'Everything the case screen shows, in one call (one consultation in the journal)' },
+);
+
+export const CaseRecordSchema = Type.Object(
+  {
+    object: Type.Literal('case_record'),
+    case: Type.Ref(CaseSchema),
+    reviews: Type.Array(Type.Ref(ReviewTaskItemSchema)),
+    decisions: Type.Array(Type.Ref(ReviewDecisionSchema), { description: 'Decisions of open double validations stay hidden until this operator gave theirs' }),
+    revisions: Type.Array(Type.Ref(RevisionRecordedSchema)),
+    subject: MaskedSubject,
+    corrections: Type.Array(CorrectionItem),
+    journal: Type.Array(JournalItem, { description: 'The latest 100 entries, newest first' }),
+  },
+  { $id: 'CaseRecord' },
+);
+
+export const TaskParams = Type.Object({ task_id: Type.String({ maxLength: 64 }) });
+
+export function presentLock(task: ReviewTaskRow, now: Date) {
+  return task.lockedBy && task.lockExpiresAt && task.lockExpiresAt > now
+    ? { operator_id: task.lockedBy, expires_at: task.lockExpiresAt.toISOString() }
+    : null;
+}
+
+export function presentTaskItem(task: ReviewTaskRow, now: Date) {
+  return {
+    id: task.id,
+    object: 'review_task' as const,
+    case_id: task.caseId,
+    status: task.status,
+    risk_score: task.riskScore,
+    due_at: task.dueAt.toISOString(),
+    overdue: isOverdue(task, now),
+    country: task.country,
+    sensitivity: SENSITIVITY_LEVELS[task.sensitivityRank],
+    reasons: task.reasons,
+    double_validation: task.doubleValidation,
+    lock: presentLock(task, now),
+    outcome: (task.outcome as 'approve' | 'reject' | 'resubmit' | null) ?? null,
+    created_at: task.createdAt.toISOString(),
+    closed_at: task.closedAt?.toISOString() ?? null,
+  };
+}
+
+export function presentDecision(d: ReviewDecisionRow) {
+  return {
+    id: d.id,
+    object: 'review_decision' as const,
+    task_id: d.taskId,
+    case_id: d.caseId,
+    decided_by: d.actor,
+    outcome: d.outcome,
+    reason_code: d.reasonCode,
+    steps: (d.steps as ('document' | 'face')[] | null) ?? null,
+    effect: d.effect as 'concluded' | 'await_second_validation' | 'escalate',
+    has_comment: d.commentSealed !== null,
+    created_at: d.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,254 @@
+import {
+  concludeCase,
+  correctionsOfCase,
+  decisionsOfTask,
+  findActiveTaskOfCase,
+  findCaseForUpdate,
+  findTask,
+  findTaskForUpdate,
+  insertDecision,
+  latestJournal,
+  updateTask,
+  appendJournal,
+  type CaseRow,
+  type ClearanceFilter,
+  type Executor,
+  type OperatorRow,
+  type ReviewCorrectionRow,
+  type ReviewDecisionRow,
+  type ReviewTaskRow,
+  type Tenant,
+} from '@idv/db';
+import {
+  SENSITIVITY_LEVELS,
+  decisionProblem,
+  lockPosition,
+  mayShowDecisions,
+  mayWorkOnTask,
+  newId,
+  nextTaskStep,
+  sameDecision,
+  sensitivityRank,
+  withinClearance,
+  type DecisionInput,
+  type LockPosition,
+  type OperatorOutcome,
+} from '@idv/domain';
+import type { MasterKeyring } from '@idv/vault';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../http/api-error.ts';
+import { presentDecision, presentTaskItem } from '../routes/reviews/schemas.ts';
+
+export function clearanceOf(op: OperatorRow): ClearanceFilter {
+  return { countries: op.countries, maxSensitivityRank: sensitivityRank(op.sensitivity) };
+}
+
+export function taskWithinClearance(op: OperatorRow, task: ReviewTaskRow): boolean {
+  return withinClearance(op, { country: task.country, sensitivity: SENSITIVITY_LEVELS[task.sensitivityRank] });
+}
+
+/**
+ * The task of the path as this operator may see it: another client's task, and a task outside the
+ * operator's countries or above their sensitivity, are answered alike (404), so the queue reveals
+ * nothing beyond the clearance. With `forUpdate`, the row stays locked until the transaction ends.
+ */
+export async function taskForOperator(db: Executor, tenant: Tenant, op: OperatorRow, taskId: string, forUpdate = false): Promise<ReviewTaskRow> {
+  const task = forUpdate ? await findTaskForUpdate(db, tenant, taskId) : await findTask(db, tenant, taskId);
+  if (!task || !taskWithinClearance(op, task)) throw new ApiError('resource_not_found', 'No such review task.', 'task_id');
+  return task;
+}
+
+export function lockRefusal(position: Exclude<LockPosition, 'held'>, task: ReviewTaskRow): ApiError {
+  switch (position) {
+    case 'lost':
+      return new ApiError('lock_expired', `The lock lapsed at ${task.lockExpiresAt?.toISOString()} after thirty minutes of inactivity; claim the task again.`);
+    case 'other':
+      return new ApiError('task_locked', `Another operator holds the lock until ${task.lockExpiresAt?.toISOString()} at the latest.`);
+    case 'free':
+      return new ApiError('lock_not_held', 'Claim the task first.');
+  }
+}
+
+/** Decisions of a task as this actor may see them (double validation hides them until the actor gave theirs). */
+export function visibleDecisions(task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string) {
+  const own = decisions.some((d) => d.actor === actor);
+  const show = mayShowDecisions(task.doubleValidation, own);
+  return { decisions: show ? decisions.map(presentDecision) : [], decisions_hidden: !show && decisions.length > 0 };
+}
+
+export function presentTask(task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string, now: Date) {
+  return { ...presentTaskItem(task, now), ...visibleDecisions(task, decisions, actor) };
+}
+
+export function maskedSubject(keyring: MasterKeyring, row: CaseRow, corrections: ReviewCorrectionRow[]) {
+  // Only the names of the declared fields are read, to say what can be compared; values stay sealed.
+  const declared = row.declaredSealed ? Object.keys(JSON.parse(keyring.openText(row.declaredSealed, `case:${row.id}:declared`))) : [];
+  return {
+    masked: true as const,
+    declared_fields: declared.map((k) => `declared.${k}`).sort(),
+    corrected_fields: [...new Set(corrections.map((c) => c.field))].sort(),
+  };
+}
+
+export async function caseScreenParts(db: Executor, keyring: MasterKeyring, tenant: Tenant, row: CaseRow) {
+  const corrections = await correctionsOfCase(db, tenant, row.id);
+  const journal = await latestJournal(db, tenant, row.id, 100);
+  return {
+    subject: maskedSubject(keyring, row, corrections),
+    corrections: corrections.map((c) => ({ id: c.id, field: c.field, entered_by: c.actor, created_at: c.createdAt.toISOString() })),
+    journal: journal.map((j) => ({ actor: j.actor, action: j.action, at: j.at.toISOString() })),
+  };
+}
+
+// ---------------------------------------------------------------- decisions
+
+export interface DecisionBody extends DecisionInput {
+  comment?: string;
+}
+
+export interface DecisionResult {
+  decision: ReviewDecisionRow;
+  task: ReviewTaskRow | null;
+  case: CaseRow;
+  replayed: boolean;
+  concluded: boolean;
+}
+
+function checkDecisionBody(body: DecisionInput): void {
+  const problem = decisionProblem(body);
+  if (problem) throw new ApiError('parameter_invalid', problem[1], problem[0]);
+}
+
+const stepsOf = (body: DecisionInput) => (body.outcome === 'resubmit' ? [...(body.steps ?? [])].sort() : null);
+
+/**
+ * An operator's outcome on a task, in one transaction: the case row is locked first, then the
+ * task (the same order as a key's decision), so concurrent decisions serialise. A retry by the
+ * same operator finds their decision and replays it, whatever happened to the task since; a
+ * different outcome from the same operator is refused.
+ */
+export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op: OperatorRow, taskId: string, body: DecisionBody): Promise<DecisionResult> {
+  checkDecisionBody(body);
+  const actor = `op:${op.id}`;
+  const now = ctx.now();
+  const result = await ctx.db.transaction(async (tx) => {
+    const seen = await taskForOperator(tx, tenant, op, taskId);
+    const caseRow = await findCaseForUpdate(tx, tenant, seen.caseId);
+    const task = await taskForOperator(tx, tenant, op, taskId, true);
+    if (!caseRow) throw new Error(`task ${task.id} names a missing case`);
+    const decisions = await decisionsOfTask(tx, tenant, task.id);
+    const input = { outcome: body.outcome, reasonCode: body.reason_code ?? null, steps: stepsOf(body) };
+    const mine = decisions.find((d) => d.actor === actor);
+    if (mine) {
+      if (!sameDecision(mine, input)) throw new ApiError('decision_already_recorded');
+      return { decision: mine, task, case: caseRow, replayed: true, concluded: mine.effect === 'concluded' };
+    }
+    if (task.status === 'closed') throw new ApiError('task_closed');
+    const refusal = mayWorkOnTask(op.role, task, false);
+    if (refusal === 'escalated_needs_supervisor') {
+      throw new ApiError('operator_role_insufficient', 'The operators disagreed: a supervisor or an administrator decides this task.');
+    }
+    if (refusal) throw new ApiError('operator_role_insufficient');
+    const position = lockPosition(task, op.id, now);
+    if (position !== 'held') throw lockRefusal(position, task);
+    const step = nextTaskStep(task, decisions, { actor, ...input });
+    const effect = step.kind === 'conclude' ? 'concluded' : step.kind;
+    const id = newId('dec', now.getTime());
+    const decision = await insertDecision(tx, {
+      id,
+      ...tenant,
+      taskId: task.id,
+      caseId: caseRow.id,
+      actor,
+      outcome: input.outcome,
+      reasonCode: input.reasonCode,
+      steps: input.steps,
+      commentSealed: body.comment ? ctx.keyring.seal(body.comment, `review_decision:${id}:comment`) : null,
+      effect,
+      createdAt: now,
+    });
+    await appendJournal(tx, tenant, {
+      caseId: caseRow.id,
+      actor,
+      action: 'review.decision_recorded',
+      detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect },
+      at: now,
+    });
+    const release = { lockedBy: null, lockExpiresAt: null, updatedAt: now };
+    if (step.kind === 'conclude') {
+      const moved = await concludeCase(tx, tenant, caseRow, { ...step.decision, actor }, now);
+      const closed = await updateTask(tx, tenant, task.id, { ...release, status: 'closed', outcome: input.outcome, closedBy: actor, closedAt: now });
+      return { decision, task: closed, case: moved, replayed: false, concluded: true };
+    }
+    const status = step.kind === 'escalate' ? 'escalated' : 'second_validation';
+    const updated = await updateTask(tx, tenant, task.id, { ...release, status });
+    return { decision, task: updated, case: caseRow, replayed: false, concluded: false };
+  });
+  await relaunchIfResubmitted(ctx, tenant, result);
+  return result;
+}
+
+/** After the commit: a concluded resubmission is handed to the journey; a failure fails the call, the decision stays. */
+export async function relaunchIfResubmitted(ctx: AppContext, tenant: Tenant, r: DecisionResult): Promise<void> {
+  if (!r.concluded || r.decision.outcome !== 'resubmit') return;
+  try {
+    await ctx.journey.relaunch(tenant, r.case.id, r.decision.steps ?? []);
+  } catch {
+    throw new ApiError('journey_relaunch_failed');
+  }
+}
+
+/**
+ * A key's decision (permission decisions): alone, without lock, clearance or double validation.
+ * Runs in the caller's (idempotent) transaction; the task of the case, if any, is closed by it.
+ */
+export async function recordKeyDecision(
+  ctx: AppContext,
+  tx: Executor,
+  tenant: Tenant,
+  keyId: string,
+  caseId: string,
+  body: DecisionInput,
+): Promise<DecisionResult> {
+  const actor = `key:${keyId}`;
+  const now = ctx.now();
+  const caseRow = await findCaseForUpdate(tx, tenant, caseId);
+  if (!caseRow) throw new ApiError('resource_not_found', 'No such case.', 'case_id');
+  if (caseRow.state !== 'in_review') {
+    throw new ApiError('case_not_in_review', `The case is ${caseRow.state} (status ${caseRow.status}); only a case in review can be decided.`, 'case_id');
+  }
+  checkDecisionBody(body);
+  const task = await findActiveTaskOfCase(tx, tenant, caseRow.id);
+  if (!task) throw new Error(`case ${caseRow.id} is in review without a task`);
+  const input = { outcome: body.outcome as OperatorOutcome, reasonCode: body.reason_code ?? null, steps: stepsOf(body) };
+  const id = newId('dec', now.getTime());
+  const decision = await insertDecision(tx, { id, ...tenant, taskId: task.id, caseId: caseRow.id, actor, ...input, commentSealed: null, effect: 'concluded', createdAt: now });
+  await appendJournal(tx, tenant, {
+    caseId: caseRow.id,
+    actor,
+    action: 'review.decision_recorded',
+    detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect: 'concluded' },
+    at: now,
+  });
+  const moved = await concludeCase(tx, tenant, caseRow, { ...input, actor }, now);
+  const closed = await updateTask(tx, tenant, task.id, {
+    status: 'closed',
+    outcome: input.outcome,
+    closedBy: actor,
+    closedAt: now,
+    lockedBy: null,
+    lockExpiresAt: null,
+    updatedAt: now,
+  });
+  return { decision, task: closed, case: moved, replayed: false, concluded: true };
+}
+
+export function presentDecisionRecorded(r: DecisionResult) {
+  return {
+    object: 'decision_recorded' as const,
+    decision: presentDecision(r.decision),
+    task: r.task ? { id: r.task.id, status: r.task.status } : null,
+    case: { id: r.case.id, state: r.case.state, status: r.case.status },
+    concluded: r.concluded,
+  };
+}
