@@ -165,9 +165,10 @@ describe('server failures', () => {
     } else {
       database = await openDatabase({ kind: 'pglite', memory: true });
     }
-    const demo = (await bootstrapDemoClient(database.db, t.ctx.keyring, t.clock.now()))!;
-    const { app } = await build({ config: t.config, db: database.db, keyring: t.ctx.keyring, now: t.clock.now, logger: false });
+    let app: Awaited<ReturnType<typeof build>>['app'] | undefined;
     try {
+      const demo = (await bootstrapDemoClient(database.db, t.ctx.keyring, t.clock.now()))!;
+      app = (await build({ config: t.config, db: database.db, keyring: t.ctx.keyring, now: t.clock.now, logger: false })).app;
       await database.close();
       for (const [method, url] of [['GET', '/v1/cases'], ['GET', '/v1/api-keys'], ['POST', '/v1/api-keys'], ['GET', '/v1/api-usage']]) {
         const res = await app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${demo.api_key.secret}` } });
@@ -177,7 +178,8 @@ describe('server failures', () => {
       // Liveness does not depend on the database.
       assert.equal((await app.inject({ method: 'GET', url: '/livez' })).statusCode, 200);
     } finally {
-      await app.close();
+      if (app) await app.close();
+      else await database.close();
       await dropDb();
     }
   });

@@ -1,0 +1,116 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { build } from '@idv/api';
+import { openDatabase, type Database } from '@idv/db';
+import { signedHeaders } from '@idv/sdk';
+import { MasterKeyring, generateMasterKey } from '@idv/vault';
+import { loadConfig } from '../../apps/api/src/config.ts';
+import { localMasterKey } from '../../apps/api/src/master-key-file.ts';
+import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
+import { runNode } from '../helpers/processes.ts';
+
+/** `npm run admin -- …` (apps/api/src/admin/cli.ts) on the database of TEST_DB, and its keys and flows used through the API. */
+
+const CLI = 'apps/api/src/admin/cli.ts';
+let dataDir: string;
+let env: Record<string, string>;
+let dropDb = async () => {};
+
+before(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'idv-admin-'));
+  env = { DATA_DIR: dataDir };
+  if (TEST_DB === 'postgres') {
+    const created = await createPostgresDatabase();
+    dropDb = created.dropDb;
+    env = { ...env, DATABASE_URL: created.url, MASTER_KEY: generateMasterKey() };
+  }
+});
+after(async () => {
+  await dropDb();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function admin(...args: string[]): Promise<{ code: number | string; out: string; err: string }> {
+  const proc = runNode(CLI, args, env);
+  const code = await proc.exited;
+  return { code, out: proc.stdout(), err: proc.stderr() };
+}
+async function adminJson<T>(...args: string[]): Promise<T> {
+  const res = await admin(...args);
+  assert.equal(res.code, 0, `${args.join(' ')}: ${res.err}`);
+  return JSON.parse(res.out) as T;
+}
+
+describe(`admin command on ${TEST_DB}`, () => {
+  test('creates a client, a production flow and a production key that work through the API', async () => {
+    const client = await adminJson<{ id: string; name: string }>('client', 'create', '--name', 'Acme Bank');
+    assert.match(client.id, /^cli_/);
+    assert.equal(client.name, 'Acme Bank');
+    const template = await admin('flow', 'template');
+    assert.equal(template.code, 0);
+    const file = join(dataDir, 'flow.json');
+    writeFileSync(file, template.out);
+    const flow = await adminJson<{ name: string; version: number; status: string }>(
+      'flow', 'create', '--client', client.id, '--environment', 'prod', '--name', 'onboarding', '--file', file, '--activate',
+    );
+    assert.deepEqual({ name: flow.name, version: flow.version, status: flow.status }, { name: 'onboarding', version: 1, status: 'active' });
+    const key = await adminJson<{ id: string; environment: string; permissions: string[]; secret: string; signing_secret: string }>(
+      'key', 'create', '--client', client.id, '--environment', 'prod', '--permissions', 'personal_data',
+    );
+    assert.match(key.secret, /^sk_live_[A-Za-z0-9_-]{43}$/);
+    assert.equal(key.environment, 'prod');
+    assert.deepEqual(key.permissions, ['personal_data']);
+    const listed = await adminJson<{ id: string }[]>('client', 'list');
+    assert.deepEqual(listed.map((c) => c.id), [client.id]);
+    const flows = await adminJson<{ name: string; status: string }[]>('flow', 'list', '--client', client.id, '--environment', 'prod');
+    assert.deepEqual(flows.map((f) => [f.name, f.status]), [['onboarding', 'active']]);
+
+    // The key and the flow, through the API on the same database.
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', DOCS_URL: 'http://docs.test' });
+    const masterKey = config.masterKey ?? localMasterKey(dataDir).key;
+    const database: Database = await openDatabase(config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, poolSize: 2 } : { kind: 'pglite', dataDir });
+    let app: Awaited<ReturnType<typeof build>>['app'] | undefined;
+    try {
+      app = (await build({ config, db: database.db, keyring: new MasterKeyring(masterKey), logger: false })).app;
+      const body = JSON.stringify({ flow_name: 'onboarding', country: 'FR' });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/cases',
+        payload: body,
+        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', ...signedHeaders(key.signing_secret, 'POST', '/v1/cases', body, randomUUID()) },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().flow_name, 'onboarding');
+      const grant = await app.inject({
+        method: 'POST',
+        url: '/v1/api-keys',
+        payload: { permissions: ['decisions'] },
+        headers: { authorization: `Bearer ${key.secret}` },
+      });
+      assert.equal(grant.statusCode, 403, 'the key holds only personal_data');
+    } finally {
+      await app?.close();
+      await database.close();
+    }
+  });
+
+  test('refuses bad usage with exit code 2 and the usage text', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /npm run admin/],
+      [['client', 'create'], /--name is required/],
+      [['key', 'create', '--client', 'cli_nobody', '--environment', 'prod'], /no client cli_nobody/],
+    ];
+    // One after the other: PGlite allows one process at a time.
+    for (const [args, pattern] of cases) {
+      const res = await admin(...args);
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.out}${res.err}`);
+      assert.match(res.err, pattern);
+    }
+    const clients = await adminJson<unknown[]>('client', 'list');
+    assert.equal(clients.length, 1, 'nothing was created by the refused commands');
+  });
+});

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a child process: ours without the variables the service reads, plus those given. */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'API_BASE_URL', 'JOURNEY_URL', 'CONSOLE_URL', 'DOCS_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT']) {
+    delete base[name];
+  }
+  return { ...base, ...env };
+}
+
+export interface Proc {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+/** Runs `node --import tsx <script> …args` from the repository root. */
+export function runNode(script: string, args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (err += c));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Polls a URL until it answers 200, or fails when the process ends first or after the deadline. */
+export async function waitUntilReady(proc: Proc, url: string, deadlineMs = 90_000): Promise<void> {
+  let ended: number | string | null = null;
+  void proc.exited.then((code) => (ended = code));
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    if (ended !== null) throw new Error(`the process ended (${ended}) before ready:\n${proc.stdout()}\n${proc.stderr()}`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not ready after ${deadlineMs} ms:\n${proc.stdout()}\n${proc.stderr()}`);
+}
+
+/** Stops a process we started, if it still runs, and waits for its end. */
+export async function stop(proc: Proc | null | undefined): Promise<void> {
+  if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  proc.child.kill('SIGTERM');
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
+  await proc.exited;
+  clearTimeout(timer);
+}
