@@ -159,5 +159,7 @@ export async function caseInReview(
       now,
     );
   });
+  // Later acts get later timestamps than the opening (ids and events sort by time).
+  t.clock.advance(1000);
   return { caseId, taskId: task.id };
 }

@@ -23,11 +23,9 @@ export function registerCaseJourneyLink(app: App, ctx: AppContext): void {
         tags: ['reviews'],
         summary: 'A new journey link from the console (Op), for a case created or collecting only; returned once, journaled like a session',
         params: CaseParams,
-        body: Type.Optional(
-          Type.Object(
-            { locale: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', description: 'Journey language (en, fr, de, es; others fall back to en)' })) },
-            { additionalProperties: false },
-          ),
+        body: Type.Object(
+          { locale: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', description: 'Journey language (en, fr, de, es; others fall back to en)' })) },
+          { additionalProperties: false, description: 'A JSON object, {} for the defaults' },
         ),
         response: {
           201: Type.Ref(SessionCreatedSchema),
@@ -56,7 +54,7 @@ export function registerCaseJourneyLink(app: App, ctx: AppContext): void {
           ...tenant,
           caseId: found.id,
           tokenHash: secretHash(token),
-          locale: req.body?.locale ?? 'en',
+          locale: req.body.locale ?? 'en',
           createdBy: actor,
           createdAt: now,
           expiresAt: new Date(Math.min(now.getTime() + SESSION_TTL_MS, found.expiresAt.getTime())),
