@@ -2,8 +2,7 @@ import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { queryRows } from '../connect.ts';
 import type { Environment } from '../schema.ts';
-import { webhookAttempts, webhookDeliveries, webhookEvents } from '../schema.ts';
-import { suspendWebhookEndpoint } from './webhook-endpoints.ts';
+import { webhookDeliveries, webhookEvents } from '../schema.ts';
 
 /** A delivery a worker has claimed, with everything needed to send it. */
 export interface ClaimedDelivery {
@@ -93,52 +92,60 @@ export type AttemptResult =
 /** What the schedule says after a failure: retry at a time, or give up and suspend the endpoint. */
 export type FailureFollowUp = { kind: 'retry'; at: Date } | { kind: 'exhausted' };
 
-export type RecordOutcome = 'succeeded' | 'retrying' | 'failed_and_suspended' | 'failed' | 'claim_lost';
+export interface AttemptRecord {
+  claimed: ClaimedDelivery;
+  result: AttemptResult;
+  /** Null after a success. */
+  followUp: FailureFollowUp | null;
+}
+
+export interface RecordedAttempts {
+  /** Deliveries whose attempt was written (the others' claims had run out: another worker took them). */
+  recorded: string[];
+  /** Endpoints this batch suspended (a delivery failed for the eighth time). */
+  suspended: string[];
+}
 
 /**
- * Records one attempt in one transaction: the attempt log row, the delivery's new state and,
- * on the last failure, the endpoint's suspension. Written only while this worker's claim still
- * holds (same token), so a worker that stalled past its lease cannot overwrite a newer attempt.
+ * Records finished attempts in ONE statement (data-modifying CTEs, atomic as a whole): each
+ * delivery's new state, its attempt log row and, on a last failure, its endpoint's suspension.
+ * A row is written only while its worker's claim still holds (same token), so a worker that
+ * stalled past its lease cannot overwrite a newer attempt. Several attempts finishing together
+ * share the statement, which keeps the embedded database's single connection free for the rest.
  */
-export async function recordAttempt(
-  db: Executor,
-  claimed: ClaimedDelivery,
-  result: AttemptResult,
-  followUp: FailureFollowUp | null,
-  now: Date,
-): Promise<RecordOutcome> {
-  const attempt = claimed.attemptCount + 1;
-  return db.transaction(async (tx) => {
-    const state = result.ok
-      ? { status: 'succeeded' as const, nextAttemptAt: null, deliveredAt: now }
-      : followUp?.kind === 'retry'
-        ? { status: 'retrying' as const, nextAttemptAt: followUp.at }
-        : { status: 'failed' as const, nextAttemptAt: null };
-    const updated = await tx
-      .update(webhookDeliveries)
-      .set({
-        ...state,
-        attemptCount: attempt,
-        lockedUntil: null,
-        claimToken: null,
-        lastAttemptAt: result.startedAt,
-        lastResponseStatus: result.responseStatus,
-        lastError: result.ok ? null : result.error,
-      })
-      .where(and(eq(webhookDeliveries.id, claimed.id), eq(webhookDeliveries.claimToken, claimed.claimToken)))
-      .returning({ id: webhookDeliveries.id });
-    if (updated.length === 0) return 'claim_lost';
-    await tx.insert(webhookAttempts).values({
-      deliveryId: claimed.id,
-      attempt,
-      startedAt: result.startedAt,
-      durationMs: result.durationMs,
-      responseStatus: result.responseStatus,
-      error: result.ok ? null : result.error,
-    });
-    if (state.status !== 'failed') return state.status;
-    return (await suspendWebhookEndpoint(tx, claimed.endpointId, now)) ? 'failed_and_suspended' : 'failed';
+export async function recordAttempts(db: Executor, records: AttemptRecord[], now: Date): Promise<RecordedAttempts> {
+  if (records.length === 0) return { recorded: [], suspended: [] };
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const rows = records.map(({ claimed, result, followUp }) => {
+    const status = result.ok ? 'succeeded' : followUp?.kind === 'retry' ? 'retrying' : 'failed';
+    const next = !result.ok && followUp?.kind === 'retry' ? followUp.at : null;
+    return sql`(${claimed.id}::text, ${claimed.claimToken}::text, ${status}::text, ${claimed.attemptCount + 1}::int,
+      ${iso(next)}::timestamptz, ${iso(result.startedAt)}::timestamptz, ${result.durationMs}::int,
+      ${result.responseStatus}::smallint, ${result.ok ? null : result.error}::text, ${result.ok ? iso(now) : null}::timestamptz)`;
   });
+  const at = now.toISOString();
+  const [row] = await queryRows<{ recorded: string[] | null; suspended: string[] | null }>(
+    db,
+    sql`WITH v (id, token, status, attempt, next_attempt_at, started_at, duration_ms, response_status, error, delivered_at) AS (
+          VALUES ${sql.join(rows, sql`, `)}
+        ), upd AS (
+          UPDATE webhook_deliveries AS d
+          SET status = v.status, attempt_count = v.attempt, next_attempt_at = v.next_attempt_at, locked_until = NULL,
+              claim_token = NULL, last_attempt_at = v.started_at, last_response_status = v.response_status,
+              last_error = v.error, delivered_at = v.delivered_at
+          FROM v WHERE d.id = v.id AND d.claim_token = v.token
+          RETURNING d.id, d.endpoint_id, d.status
+        ), att AS (
+          INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error)
+          SELECT v.id, v.attempt, v.started_at, v.duration_ms, v.response_status, v.error FROM v JOIN upd ON upd.id = v.id
+        ), sus AS (
+          UPDATE webhook_endpoints AS e SET status = 'suspended', suspended_at = ${at}, updated_at = ${at}
+          WHERE e.status = 'active' AND e.id IN (SELECT endpoint_id FROM upd WHERE status = 'failed')
+          RETURNING e.id
+        )
+        SELECT (SELECT array_agg(id) FROM upd) AS recorded, (SELECT array_agg(id) FROM sus) AS suspended`,
+  );
+  return { recorded: row?.recorded ?? [], suspended: row?.suspended ?? [] };
 }
 
 /**

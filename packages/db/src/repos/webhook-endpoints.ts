@@ -55,13 +55,3 @@ export async function resumeWebhookEndpoint(tx: Executor, tenant: Tenant, id: st
   await notifyDispatcher(tx);
   return resumed;
 }
-
-/** Suspends an endpoint after a delivery's last failure; a no-op when it is already suspended. */
-export async function suspendWebhookEndpoint(tx: Executor, id: string, now: Date): Promise<boolean> {
-  const rows = await tx
-    .update(webhookEndpoints)
-    .set({ status: 'suspended', suspendedAt: now, updatedAt: now })
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.status, 'active')))
-    .returning({ id: webhookEndpoints.id });
-  return rows.length > 0;
-}
