@@ -5,7 +5,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Db } from '@idv/db';
 import { newId } from '@idv/domain';
-import type { MasterKeyring } from '@idv/vault';
+import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
 import type { Config } from './config.ts';
 import type { App, AppContext } from './context.ts';
 import { installAuth } from './http/auth.ts';
@@ -19,6 +19,7 @@ import { registerHealth } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './schemas/shared.ts';
+import { CaseVault } from './services/case-vault.ts';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
 import { ReauthVerifier } from './services/reauth.ts';
 
@@ -102,6 +103,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     config,
     db,
     keyring,
+    vault: new CaseVault(new LocalKeyWrapper(keyring)),
     now,
     usage,
     reauth: config.reauth ? new ReauthVerifier(config.reauth, now) : null,

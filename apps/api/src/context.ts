@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import type { Config } from './config.ts';
+import type { CaseVault } from './services/case-vault.ts';
 import type { IdempotencySettings } from './http/idempotent.ts';
 import type { UsageRecorder } from './http/usage-recorder.ts';
 import type { JourneyRelauncher } from './services/journey.ts';
@@ -16,6 +17,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   keyring: MasterKeyring;
+  /** Per-case data keys for personal data (see services/case-vault.ts). */
+  vault: CaseVault;
   now: () => Date;
   usage: UsageRecorder;
   idempotency: IdempotencySettings;

@@ -17,3 +17,4 @@ export * from './repos/webhook-dispatch.ts';
 export * from './repos/operators.ts';
 export * from './repos/review-tasks.ts';
 export * from './repos/case-outcomes.ts';
+export * from './repos/case-keys.ts';

@@ -396,3 +396,20 @@ export const caseRevisions = pgTable(
   },
   (t) => [index('case_revisions_case').on(t.caseId, t.id)],
 );
+
+/**
+ * The data keys of a case, wrapped by the key wrapper (master key or KMS); one per class (`data`,
+ * `biometric`). Erasure destroys them: every value sealed under them, in any copy or backup,
+ * becomes unreadable (crypto-shredding). Created on the first personal data a case receives.
+ */
+export const caseKeys = pgTable(
+  'case_keys',
+  {
+    caseId: text('case_id').notNull().references(() => cases.id),
+    keyClass: text('key_class').$type<'data' | 'biometric'>().notNull(),
+    wrapped: text('wrapped'),
+    createdAt: ts('created_at').notNull(),
+    destroyedAt: ts('destroyed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.caseId, t.keyClass] })],
+);

@@ -18,11 +18,14 @@ export interface WrappedCaseKey {
 
 const context = (caseId: string, keyClass: KeyClass) => `case:${caseId}:${keyClass}`;
 
-/** New data keys for a case, returned wrapped for storage. */
-export async function newCaseKeys(wrapper: KeyWrapper, caseId: string): Promise<WrappedCaseKey[]> {
-  return Promise.all(
-    KEY_CLASSES.map(async (keyClass) => ({ keyClass, wrapped: await wrapper.wrap(randomBytes(32), context(caseId, keyClass)) })),
-  );
+/** A new data key of one class for a case, returned wrapped for storage. */
+export async function newCaseKey(wrapper: KeyWrapper, caseId: string, keyClass: KeyClass): Promise<WrappedCaseKey> {
+  return { keyClass, wrapped: await wrapper.wrap(randomBytes(32), context(caseId, keyClass)) };
+}
+
+/** New data keys of every class for a case. */
+export function newCaseKeys(wrapper: KeyWrapper, caseId: string): Promise<WrappedCaseKey[]> {
+  return Promise.all(KEY_CLASSES.map((keyClass) => newCaseKey(wrapper, caseId, keyClass)));
 }
 
 /** An unwrapped data key of one case and class; seals and opens values bound to a purpose. */
