@@ -115,8 +115,7 @@ describe('crash of the dispatcher process', () => {
     assert.ok(atKill < EVENTS, `the kill came after everything was delivered (${atKill})`);
 
     // 3. Started again: it takes over what was left, including the attempts the dead one had claimed.
-    if (databaseUrl) startWorker();
-    else service = await startService(true);
+    const restarted = databaseUrl ? startWorker() : (service = await startService(true)).proc;
     await waitUntil('every event at least once', () => {
       const ids = got();
       return [...expected].every((id) => ids.has(id));
@@ -145,5 +144,9 @@ describe('crash of the dispatcher process', () => {
       if (tries > 100) assert.fail(`${waiting.length} deliveries still waiting`);
       await new Promise((r) => setTimeout(r, 100));
     }
+
+    // And a SIGTERM stops it cleanly: attempts in flight recorded, then the database closed.
+    restarted.child.kill('SIGTERM');
+    assert.equal(await restarted.exited, 0, restarted.stderr());
   });
 });
