@@ -413,3 +413,95 @@ export const caseKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.caseId, t.keyClass] })],
 );
+
+// ---------------------------------------------------------------- hosted journey
+
+/**
+ * Where the person is in the journey of a case, so it resumes after a reload or with a new link.
+ * One row per case. What the person entered and answered is sealed under the case's `data` key
+ * (purposes `applicant` and `answers`); the document choice and the step flags are not personal.
+ */
+export const journeys = pgTable('journeys', {
+  caseId: text('case_id')
+    .primaryKey()
+    .references(() => cases.id),
+  clientId: text('client_id').notNull().references(() => clients.id),
+  environment: text('environment').$type<Environment>().notNull(),
+  /** Starts at 1; a resubmission decision opens the next round (only the steps it names). */
+  round: integer('round').notNull().default(1),
+  consentedAt: ts('consented_at'),
+  declinedAt: ts('declined_at'),
+  applicantSealed: text('applicant_sealed'),
+  answersSealed: text('answers_sealed'),
+  /** Points and flags of the answers: the step report shows them without revealing the answers. */
+  questionnaireScore: jsonb('questionnaire_score').$type<{ points: number; flags: string[] } | null>(),
+  documentCountry: text('document_country'),
+  documentType: text('document_type'),
+  /** When the round was finished (the case left collecting); null while the person is at it. */
+  finishedAt: ts('finished_at'),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/**
+ * Images the journey received. The bytes are in the blob store, sealed under the case key of the
+ * piece's class (`data` for document sides, `biometric` for selfies and challenges); the row keeps
+ * only the blob id, size, type, pixel size and a keyed HMAC of the content (never a plain hash).
+ * A retake supersedes the previous piece of its kind (its blob is deleted).
+ */
+export const pieces = pgTable(
+  'pieces',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    sessionId: text('session_id').notNull(),
+    round: integer('round').notNull(),
+    kind: text('kind').notNull(),
+    keyClass: text('key_class').$type<'data' | 'biometric'>().notNull(),
+    blobId: text('blob_id').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** `v1.<key id>.<hex>`: HMAC-SHA256 of the bytes under a key derived from the master key. */
+    contentHmac: text('content_hmac').notNull(),
+    receivedAt: ts('received_at').notNull(),
+    supersededAt: ts('superseded_at'),
+    /** When the blob was deleted (retake, retention or erasure): the piece is no longer available. */
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    index('pieces_case').on(t.caseId, t.id),
+    index('pieces_case_kind').on(t.caseId, t.kind),
+    uniqueIndex('pieces_current').on(t.caseId, t.round, t.kind).where(sql`superseded_at IS NULL`),
+  ],
+);
+
+/** Origins allowed to frame the journey, per client and environment (empty: none). */
+export const embeddingSettings = pgTable(
+  'embedding_settings',
+  {
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    origins: jsonb('origins').$type<string[]>().notNull(),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment] })],
+);
+
+/** The client's own journal: changes to client-level settings (who, what, when), beside the case journal. */
+export const clientJournal = pgTable(
+  'client_journal',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('client_journal_tenant').on(t.clientId, t.environment, t.id)],
+);

@@ -8,3 +8,5 @@ export * from './calendar.ts';
 export * from './webhook-events.ts';
 export * from './operators.ts';
 export * from './review.ts';
+export * from './journey.ts';
+export * from './embedding.ts';
