@@ -93,7 +93,8 @@ export async function listQueue(db: Executor, tenant: Tenant, q: QueueQuery): Pr
     .select()
     .from(reviewTasks)
     .where(and(...where))
-    .orderBy(sql`${reviewTasks.riskScore} DESC`, asc(reviewTasks.dueAt), asc(reviewTasks.id))
+    // NULLS LAST as in the indexes (risk_score is never null): otherwise the planner cannot read them in order.
+    .orderBy(sql`${reviewTasks.riskScore} DESC NULLS LAST`, asc(reviewTasks.dueAt), asc(reviewTasks.id))
     .limit(q.limit + 1);
 }
 
