@@ -10,3 +10,4 @@ export * from './operators.ts';
 export * from './review.ts';
 export * from './journey.ts';
 export * from './embedding.ts';
+export * from './identity.ts';
