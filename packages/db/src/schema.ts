@@ -505,3 +505,86 @@ export const clientJournal = pgTable(
   },
   (t) => [index('client_journal_tenant').on(t.clientId, t.environment, t.id)],
 );
+
+// ---------------------------------------------------------------- personal data
+
+/**
+ * What was read from the document of a case, one row per journey round (written by the checks
+ * engine). The identity and document fields read are sealed under the case's `data` key
+ * (purpose `document_reading:<round>`), the face templates (document portrait and selfie) under
+ * its `biometric` key (purpose `face_templates:<round>`); erasure sets both to null, as it does
+ * the keyed fingerprints used to find duplicates. The agreement of the printed zone with the
+ * machine-readable zone names fields, never values, and is kept (it is a verdict).
+ */
+export const documentReadings = pgTable(
+  'document_readings',
+  {
+    caseId: text('case_id')
+      .notNull()
+      .references(() => cases.id),
+    round: integer('round').notNull(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    fieldsSealed: text('fields_sealed'),
+    faceTemplatesSealed: text('face_templates_sealed'),
+    /** Keyed HMACs (`v1.<key id>.<hex>`) of the document number and zone, to find duplicates without the values. */
+    fingerprints: jsonb('fingerprints').$type<string[] | null>(),
+    /** Per field read: agree, differ or absent between the printed zone and the machine-readable zone. */
+    zoneAgreement: jsonb('zone_agreement').$type<Record<string, 'agree' | 'differ' | 'absent'>>().notNull().default({}),
+    readAt: ts('read_at').notNull(),
+    erasedAt: ts('erased_at'),
+  },
+  (t) => [primaryKey({ columns: [t.caseId, t.round] })],
+);
+
+/**
+ * The unmask counter: the last time each operator unmasked each case. Distinct cases with
+ * `last_at` in the past hour are the operator's count over every unmask route; beyond twenty,
+ * unmasking another case needs a recent re-authentication.
+ */
+export const operatorUnmasks = pgTable(
+  'operator_unmasks',
+  {
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id),
+    caseId: text('case_id')
+      .notNull()
+      .references(() => cases.id),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    lastAt: ts('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.operatorId, t.caseId] }), index('operator_unmasks_recent').on(t.operatorId, t.lastAt)],
+);
+
+/**
+ * A case opened to a support account (the provider's staff, role `support`) for four hours with
+ * a reason, on a case in review; closed early by a revocation. The reason is free text, so it is
+ * sealed under the case's `data` key (purpose `support_grant:<id>:reason`).
+ */
+export const supportGrants = pgTable(
+  'support_grants',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id')
+      .notNull()
+      .references(() => cases.id),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id),
+    reasonSealed: text('reason_sealed'),
+    grantedBy: text('granted_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    revokedBy: text('revoked_by'),
+  },
+  (t) => [
+    index('support_grants_tenant').on(t.clientId, t.environment, t.id),
+    index('support_grants_operator').on(t.operatorId, t.expiresAt),
+    index('support_grants_case').on(t.caseId),
+  ],
+);
