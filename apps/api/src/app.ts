@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { FileBlobStore, type BlobStore } from '@idv/blobstore';
 import type { Db } from '@idv/db';
 import { newId } from '@idv/domain';
 import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
@@ -13,6 +15,7 @@ import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/method-not-allowed.ts';
 import { installOperatorAuth } from './http/operator.ts';
+import { installSessionAuth } from './http/session-auth.ts';
 import { installSignatureCheck } from './http/signature.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
 import { registerHealth } from './routes/health.ts';
@@ -36,6 +39,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Relaunches the journey after a resubmission decision; tests pass a failing one. */
   journey?: JourneyRelauncher;
+  /** Where journey images go; defaults to files under DATA_DIR/blobs. */
+  blobs?: BlobStore;
 }
 
 /** JSON API bodies are small; image uploads get their own limits on their own routes. */
@@ -91,7 +96,15 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
         },
       ],
       components: {
-        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…' } },
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'sk_sandbox_… or sk_live_…' },
+          sessionToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Journey routes only: "Session <token>", the token being the fragment of the journey link',
+          },
+        },
       },
       security: [{ apiKey: [] }],
     },
@@ -108,6 +121,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     usage,
     reauth: config.reauth ? new ReauthVerifier(config.reauth, now) : null,
     journey: options.journey ?? builtInJourneyRelauncher,
+    blobs: options.blobs ?? new FileBlobStore(join(config.dataDir, 'blobs')),
     idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl, keyring },
   };
 
@@ -115,6 +129,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   installNotFound(app);
   installJsonBody(app);
   installAuth(app, db);
+  installSessionAuth(app, db, config.journeyUrl, now);
   installSignatureCheck(app, keyring, config.signatureToleranceS, now);
   installOperatorAuth(app, ctx);
   usage.install(app, now);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { BlobStore } from '@idv/blobstore';
 import type { Db } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import type { Config } from './config.ts';
@@ -25,4 +26,6 @@ export interface AppContext {
   /** Null when re-authentication is not configured: actions that need it are refused. */
   reauth: ReauthVerifier | null;
   journey: JourneyRelauncher;
+  /** Image bytes of the journey, sealed by the caller (filesystem under DATA_DIR/blobs by default). */
+  blobs: BlobStore;
 }

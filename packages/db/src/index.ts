@@ -18,3 +18,6 @@ export * from './repos/operators.ts';
 export * from './repos/review-tasks.ts';
 export * from './repos/case-outcomes.ts';
 export * from './repos/case-keys.ts';
+export * from './repos/journeys.ts';
+export * from './repos/embedding.ts';
+export * from './repos/personal-data.ts';

@@ -62,9 +62,14 @@ export const IMAGE_LIMITS = {
   maxPixels: 40_000_000,
   /** Uploads of one kind over the case's whole life (retakes and resubmissions included). */
   maxUploadsPerKind: 10,
-  types: ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/avif'] as const,
+  /**
+   * Types accepted. HEIC is recognised but refused: its HEVC codec is not in the image library the
+   * service ships (browsers hand JPEG to pages anyway: camera frames are encoded by the journey app,
+   * and iOS converts HEIC photos chosen in a file input).
+   */
+  types: ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const,
 } as const;
-export type ImageType = (typeof IMAGE_LIMITS.types)[number];
+export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'image/avif';
 
 /**
  * The image type from the first bytes, whatever the name or the Content-Type say: JPEG (FF D8 FF),

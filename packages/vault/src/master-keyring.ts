@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { aeadOpen, aeadSeal } from './aead.ts';
 
 /**
@@ -43,6 +43,14 @@ export class MasterKeyring {
 
   openText(sealed: string, aad: string): string {
     return this.open(sealed, aad).toString('utf8');
+  }
+
+  /**
+   * A 256-bit key for one purpose (for example keyed content fingerprints), derived from the current
+   * master key with HKDF-SHA256; `keyId` names the master key, so values made with it can say which.
+   */
+  derive(purpose: string): { keyId: string; key: Buffer } {
+    return { keyId: this.current.id, key: Buffer.from(hkdfSync('sha256', this.current.key, Buffer.alloc(0), `idv:${purpose}`, 32)) };
   }
 }
 

@@ -5,8 +5,8 @@ import { ApiError } from './api-error.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'none' for public routes (health, contract); every other route needs an API key. */
-    auth?: 'none' | 'key';
+    /** 'none' for public routes (health, contract), 'session' for the journey's routes (session token); others need an API key. */
+    auth?: 'none' | 'key' | 'session';
     /** Key permission the route requires. */
     permission?: Permission;
     /** Signed creation: timestamp + HMAC signature + Idempotency-Key. */
@@ -32,7 +32,7 @@ export function authOf(req: FastifyRequest): { key: ApiKeyRow; tenant: Tenant } 
 export function installAuth(app: FastifyInstance, db: Db): void {
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
-    if (!req.routeOptions.url || config.auth === 'none') return;
+    if (!req.routeOptions.url || config.auth === 'none' || config.auth === 'session') return;
     const header = req.headers.authorization;
     if (!header) throw new ApiError('api_key_missing');
     const match = BEARER.exec(header);

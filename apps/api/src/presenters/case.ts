@@ -1,19 +1,28 @@
-import type { CaseRow } from '@idv/db';
+import type { CaseRow, PieceRow } from '@idv/db';
+
+/**
+ * Pieces received by the journey (retakes replaced by a later image are left out); `available`
+ * turns false once the image is deleted (retention or erasure).
+ */
+export function presentPieces(pieces: readonly PieceRow[]) {
+  return pieces
+    .filter((p) => !p.supersededAt)
+    .map((p) => ({ id: p.id, kind: p.kind, available: p.deletedAt === null, received_at: p.receivedAt.toISOString() }));
+}
 
 /** The parts of a case that carry no personal data (GET results, and the tail of GET case). */
-export function presentResults(row: CaseRow) {
+export function presentResults(row: CaseRow, pieces: readonly PieceRow[] = []) {
   return {
     state: row.state,
     decision: (row.decision as { outcome: 'approved' | 'rejected'; reason_code: string | null; decided_at: string } | null) ?? null,
     resubmission: (row.resubmission as { steps: ('document' | 'face')[] } | null) ?? null,
     checks: row.checks as { type: string; status: 'ok' | 'attention' | 'failed'; reasons: string[]; measures: Record<string, number> }[],
     duplicates: row.duplicates,
-    // Pieces arrive with the hosted journey; until then a case has none.
-    pieces: [] as { id: string; kind: string; available: boolean; received_at: string }[],
+    pieces: presentPieces(pieces),
   };
 }
 
-export function presentCase(row: CaseRow) {
+export function presentCase(row: CaseRow, pieces: readonly PieceRow[] = []) {
   return {
     id: row.id,
     object: 'case' as const,
@@ -25,7 +34,7 @@ export function presentCase(row: CaseRow) {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
-    ...presentResults(row),
+    ...presentResults(row, pieces),
   };
 }
 

@@ -20,6 +20,9 @@ import { registerReplayEndpointDelivery } from './webhook-endpoints/replay.ts';
 import { registerResumeWebhookEndpoint } from './webhook-endpoints/resume.ts';
 import { registerTestWebhookEndpoint } from './webhook-endpoints/test.ts';
 import { registerListWebhookEvents } from './webhook-events/list.ts';
+import { registerJourneyRoutes } from './journey/index.ts';
+import { registerGetJourneyEmbedding } from './journey-embedding/get.ts';
+import { registerUpdateJourneyEmbedding } from './journey-embedding/update.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -43,4 +46,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerListWebhookEvents(app);
   registerOperatorRoutes(app, ctx);
   registerReviewRoutes(app, ctx);
+  registerGetJourneyEmbedding(app, ctx);
+  registerUpdateJourneyEmbedding(app, ctx);
+  registerJourneyRoutes(app, ctx);
 }

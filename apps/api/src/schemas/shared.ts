@@ -13,6 +13,8 @@ import {
   ResubmissionSchema,
 } from './case.ts';
 import { ErrorSchema } from './common.ts';
+import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
+import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
 import {
   NewOperatorSchema,
   OperatorClearanceSchema,
@@ -29,6 +31,7 @@ import {
   CorrectionRecordedSchema,
   DecisionRecordedSchema,
   FieldCorrectionSchema,
+  FieldGapSchema,
   OperatorDecisionSchema,
   ReviewCaseSchema,
   ReviewDecisionSchema,
@@ -103,6 +106,10 @@ export const SHARED_SCHEMAS: TSchema[] = [
   CorrectionRecordedSchema,
   RevisionSchema,
   RevisionRecordedSchema,
+  FieldGapSchema,
   ReviewCaseSchema,
   CaseRecordSchema,
+  JourneyEmbeddingSchema,
+  JourneySchema,
+  JourneyFrameSchema,
 ];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { findCase, type CaseRow } from '@idv/db';
+import { findCase, listPieces, type CaseRow } from '@idv/db';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -29,7 +29,10 @@ export function registerGetCase(app: App, ctx: AppContext): void {
         response: { 200: Type.Ref(CaseSchema), ...errorResponses('resource_not_found') },
       },
     },
-    async (req) => presentCase(await caseOfPath(ctx, req, req.params.case_id)),
+    async (req) => {
+      const row = await caseOfPath(ctx, req, req.params.case_id);
+      return presentCase(row, await listPieces(ctx.db, row.id));
+    },
   );
 
   app.get(
@@ -45,7 +48,7 @@ export function registerGetCase(app: App, ctx: AppContext): void {
     },
     async (req) => {
       const row = await caseOfPath(ctx, req, req.params.case_id);
-      return { object: 'case_results' as const, case_id: row.id, ...presentResults(row) };
+      return { object: 'case_results' as const, case_id: row.id, ...presentResults(row, await listPieces(ctx.db, row.id)) };
     },
   );
 }

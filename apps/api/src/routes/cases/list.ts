@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { listCases } from '@idv/db';
+import { listCases, listPiecesOfCases, type PieceRow } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentCase } from '../../presenters/case.ts';
@@ -31,7 +31,10 @@ export function registerListCases(app: App, ctx: AppContext): void {
         cursor: q.cursor,
         limit,
       });
-      return page(rows, limit, presentCase);
+      const pieces = await listPiecesOfCases(ctx.db, rows.slice(0, limit).map((r) => r.id));
+      const byCase = new Map<string, PieceRow[]>();
+      for (const p of pieces) byCase.set(p.caseId, [...(byCase.get(p.caseId) ?? []), p]);
+      return page(rows, limit, (row) => presentCase(row, byCase.get(row.id)));
     },
   );
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, decisionsOfCase, findCase, revisionsOfCase, tasksOfCase } from '@idv/db';
+import { appendJournal, decisionsOfCase, findCase, listPieces, revisionsOfCase, tasksOfCase } from '@idv/db';
 import { coversCountry, mayShowDecisions } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -44,11 +44,11 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
         );
         return {
           object: 'case_record' as const,
-          case: presentCase(row),
+          case: presentCase(row, await listPieces(tx, row.id)),
           reviews: tasks.map((t) => presentTaskItem(t, now)),
           decisions: decisions.filter((d) => !hiddenTasks.has(d.taskId)).map(presentDecision),
           revisions: (await revisionsOfCase(tx, tenant, row.id)).map(presentRevision),
-          ...(await caseScreenParts(tx, ctx.keyring, tenant, row)),
+          ...(await caseScreenParts(tx, ctx, tenant, row)),
         };
       });
     },

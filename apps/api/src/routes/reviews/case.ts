@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, decisionsOfTask, findCase } from '@idv/db';
+import { appendJournal, decisionsOfTask, findCase, listPieces } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { presentCase } from '../../presenters/case.ts';
@@ -33,8 +33,8 @@ export function registerReviewCase(app: App, ctx: AppContext): void {
         return {
           object: 'review_case' as const,
           task: presentTask(task, decisions, actor, now),
-          case: presentCase(row),
-          ...(await caseScreenParts(tx, ctx.keyring, tenant, row)),
+          case: presentCase(row, await listPieces(tx, row.id)),
+          ...(await caseScreenParts(tx, ctx, tenant, row)),
         };
       });
     },

@@ -1,0 +1,56 @@
+import { Type } from '@sinclair/typebox';
+import { appendClientJournal, findEmbedding, saveEmbedding } from '@idv/db';
+import { MAX_EMBEDDING_ORIGINS, normalizeOrigins } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { authOf } from '../../http/auth.ts';
+import { runIdempotent } from '../../http/idempotent.ts';
+import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { presentEmbedding } from './schemas.ts';
+
+export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/journey-embedding',
+    {
+      config: { signed: true },
+      schema: {
+        operationId: 'updateJourneyEmbedding',
+        tags: ['embedding'],
+        summary: 'Replace the origins allowed to frame the journey (signed, idempotent, journaled)',
+        headers: SignedHeaders,
+        body: Type.Object(
+          {
+            origins: Type.Array(Type.String({ maxLength: 255 }), {
+              maxItems: MAX_EMBEDDING_ORIGINS,
+              description: 'Each an origin of scheme and host (and port) only, as https://www.example.com: no path, query, fragment or trailing slash; https in production',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...SIGNED_ERRORS, 'embedding_origin_invalid') },
+      },
+    },
+    (req, reply) =>
+      runIdempotent(ctx.idempotency, req, reply, async (tx) => {
+        const { key, tenant } = authOf(req);
+        const now = ctx.now();
+        const checked = normalizeOrigins(req.body.origins, tenant.environment);
+        if (!checked.ok) {
+          throw new ApiError('embedding_origin_invalid', `origins[${checked.index}] ${checked.message}.`, `origins.${checked.index}`);
+        }
+        const before = (await findEmbedding(tx, tenant))?.origins ?? [];
+        const row = await saveEmbedding(tx, tenant, checked.origins, `key:${key.id}`, now);
+        await appendClientJournal(tx, tenant, {
+          actor: `key:${key.id}`,
+          action: 'journey_embedding.updated',
+          detail: {
+            origins: checked.origins,
+            added: checked.origins.filter((o) => !before.includes(o)),
+            removed: before.filter((o) => !checked.origins.includes(o)),
+          },
+          at: now,
+        });
+        return { status: 200, body: presentEmbedding(row) };
+      }),
+  );
+}

@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { appendJournal, applyCaseTrigger, updateJourney } from '@idv/db';
+import { missingItems } from '@idv/domain';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { PERSON } from '../../services/journey-state.ts';
+import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
+import { journeyWrite } from './write.ts';
+
+export function registerJourneyFinish(app: App, ctx: AppContext): void {
+  app.post(
+    '/v1/sessions/current/finish',
+    {
+      config: { auth: 'session' },
+      schema: {
+        operationId: 'finishJourney',
+        tags: ['journey'],
+        summary: 'The person has sent everything: the case leaves collecting for processing (refused while anything the flow needs is missing)',
+        security: JOURNEY_SECURITY,
+        response: { 200: Type.Ref('Journey'), ...journeyErrors('journey_closed', 'journey_incomplete') },
+      },
+    },
+    (req) =>
+      journeyWrite(ctx, req, async (tx, j, now) => {
+        const missing = missingItems(j.flow, j.progress);
+        if (missing.length) throw new ApiError('journey_incomplete', `Still missing: ${missing.join(', ')}.`);
+        await applyCaseTrigger(tx, j.tenant, j.caseRow, { type: 'submission_complete' }, now, { resubmission: null });
+        await updateJourney(tx, j.caseRow.id, { finishedAt: now }, now);
+        await appendJournal(tx, j.tenant, {
+          caseId: j.caseRow.id,
+          actor: PERSON,
+          action: 'journey.submitted',
+          detail: { session_id: j.session.id, round: j.journey.round, pieces: j.pieces.map((p) => p.id) },
+          at: now,
+        });
+      }),
+  );
+}

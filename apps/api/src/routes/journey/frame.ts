@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import { findEmbedding } from '@idv/db';
+import type { App, AppContext } from '../../context.ts';
+import { journeyOf } from '../../http/session-auth.ts';
+import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
+
+/** The framed journey's path: the journey server serves it with frame-ancestors from this client's origins. */
+export const framePath = (clientId: string, environment: string) => `/embed/${clientId}/${environment}`;
+
+export function registerJourneyFrame(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/sessions/current/embedding',
+    {
+      config: { auth: 'session' },
+      schema: {
+        operationId: 'getJourneyFrame',
+        tags: ['journey'],
+        summary: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path',
+        security: JOURNEY_SECURITY,
+        response: { 200: Type.Ref('JourneyFrame'), ...journeyErrors() },
+      },
+    },
+    async (req) => {
+      const { tenant } = journeyOf(req);
+      const row = await findEmbedding(ctx.db, tenant);
+      return { object: 'journey_frame' as const, origins: row?.origins ?? [], frame_path: framePath(tenant.clientId, tenant.environment) };
+    },
+  );
+}

@@ -1,0 +1,15 @@
+import type { App, AppContext } from '../../context.ts';
+import { registerJourneyFinish } from './finish.ts';
+import { registerJourneyFrame } from './frame.ts';
+import { registerJourneyPieces } from './pieces.ts';
+import { registerJourneyState } from './state.ts';
+import { registerJourneySteps } from './steps.ts';
+
+/** The hosted journey's own routes, under /v1/sessions/current, authenticated by the session token only. */
+export function registerJourneyRoutes(app: App, ctx: AppContext): void {
+  registerJourneyState(app, ctx);
+  registerJourneySteps(app, ctx);
+  registerJourneyPieces(app, ctx);
+  registerJourneyFinish(app, ctx);
+  registerJourneyFrame(app, ctx);
+}

@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, PIECE_KINDS, type ErrorCode } from '@idv/domain';
+import { literals } from '../../schemas/case.ts';
+import { Timestamp, publicErrorResponses } from '../../schemas/common.ts';
+
+const FlowStepSchema = literals(JOURNEY_STEPS);
+const PieceKindSchema = literals(PIECE_KINDS);
+const DocumentTypeSchema = literals(DOCUMENT_TYPES);
+
+export const JourneySchema = Type.Object(
+  {
+    object: Type.Literal('journey'),
+    status: literals(['open', 'completed', 'declined', 'expired'] as const),
+    locale: Type.String({ description: 'Language of the texts (en, fr, de or es)' }),
+    expires_at: Timestamp,
+    round: Type.Integer({ minimum: 1, description: 'Each resubmission decision opens a new round' }),
+    steps: Type.Array(FlowStepSchema, { description: 'Steps of this round, in the flow order' }),
+    step: Type.Union([FlowStepSchema, Type.Literal('check'), Type.Null()], { description: 'Where to resume; check once everything has arrived; null when not open' }),
+    missing: Type.Array(Type.String(), { description: 'Steps and piece kinds still missing before finishing' }),
+    consent: Type.Object({ given: Type.Boolean() }),
+    applicant: Type.Object({
+      done: Type.Boolean(),
+      fields: Type.Array(Type.Object({ name: Type.String(), required: Type.Boolean() })),
+    }),
+    questionnaire: Type.Object({
+      done: Type.Boolean(),
+      questions: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          label: Type.String(),
+          answers: Type.Array(Type.Object({ id: Type.String(), label: Type.String() })),
+        }),
+      ),
+    }),
+    document: Type.Object({
+      case_country: Type.String(),
+      accepted: Type.Array(Type.Object({ country: Type.String({ description: 'ISO 3166-1 alpha-2, or * for any other country' }), types: Type.Array(DocumentTypeSchema) })),
+      types_for_case_country: Type.Array(DocumentTypeSchema),
+      chosen: Type.Union([Type.Object({ country: Type.String(), type: DocumentTypeSchema }), Type.Null()]),
+      sides: Type.Array(PieceKindSchema),
+    }),
+    face: Type.Object({ challenges: Type.Array(literals(LIVENESS_CHALLENGES)) }),
+    required_pieces: Type.Array(PieceKindSchema),
+    pieces: Type.Array(Type.Object({ id: Type.String(), kind: PieceKindSchema, received_at: Timestamp })),
+    capture: Type.Object({ allow_file_upload: Type.Boolean({ description: 'A file input may replace live capture' }) }),
+    limits: Type.Object({
+      max_bytes: Type.Integer(),
+      min_short_side: Type.Integer(),
+      min_long_side: Type.Integer(),
+      max_side: Type.Integer(),
+      types: Type.Array(Type.String()),
+    }),
+  },
+  {
+    $id: 'Journey',
+    description: 'The journey of the session: the flow texts in its language and what is done; never personal data',
+  },
+);
+
+export const JourneyFrameSchema = Type.Object(
+  {
+    object: Type.Literal('journey_frame'),
+    origins: Type.Array(Type.String(), { description: 'Origins allowed to frame the journey; empty means none' }),
+    frame_path: Type.String({ description: 'Path of the framed journey on the journey origin, served with frame-ancestors from origins' }),
+  },
+  { $id: 'JourneyFrame' },
+);
+
+/** Errors of every journey route: the session token's, plus the route's own. */
+export function journeyErrors(...codes: ErrorCode[]) {
+  return publicErrorResponses(...codes, 'session_token_missing', 'session_token_invalid', 'session_expired', 'internal_error');
+}
+
+export const JOURNEY_SECURITY = [{ sessionToken: [] }];

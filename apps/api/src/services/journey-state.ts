@@ -1,0 +1,176 @@
+import {
+  appendJournal,
+  applyCaseTrigger,
+  ensureJourney,
+  findCaseForUpdate,
+  findFlowById,
+  findJourney,
+  listPieces,
+  updateJourney,
+  type CaseRow,
+  type Executor,
+  type JourneyRow,
+  type PieceRow,
+  type SessionByToken,
+  type Tenant,
+} from '@idv/db';
+import {
+  IMAGE_LIMITS,
+  acceptedDocumentTypes,
+  awaitsApplicant,
+  documentSides,
+  isPieceKind,
+  localised,
+  missingItems,
+  nextStep,
+  requiredPieces,
+  roundSteps,
+  type DocumentType,
+  type FlowDefinition,
+  type JourneyProgress,
+  type PieceKind,
+} from '@idv/domain';
+import { ApiError } from '../http/api-error.ts';
+
+/** Where the journey of a case stands for the person: the screen the app shows. */
+export type JourneyStatus = 'open' | 'completed' | 'declined' | 'expired';
+
+export interface OpenedJourney {
+  session: SessionByToken;
+  tenant: Tenant;
+  caseRow: CaseRow;
+  flow: FlowDefinition;
+  journey: JourneyRow | null;
+  status: JourneyStatus;
+  /** Current pieces (not superseded) of the current round. */
+  pieces: PieceRow[];
+  progress: JourneyProgress;
+}
+
+export const PERSON = 'person';
+
+function statusOf(caseRow: CaseRow, journey: JourneyRow | null, now: Date): JourneyStatus {
+  if (journey?.declinedAt) return 'declined';
+  if (awaitsApplicant(caseRow.state)) return caseRow.expiresAt <= now ? 'expired' : 'open';
+  if (caseRow.state === 'expired' || caseRow.state === 'abandoned') return 'expired';
+  return 'completed';
+}
+
+function progressOf(caseRow: CaseRow, journey: JourneyRow | null, pieces: PieceRow[]): JourneyProgress {
+  const resubmission =
+    caseRow.state === 'resubmission_requested' && caseRow.resubmission ? (caseRow.resubmission.steps as ('document' | 'face')[]) : null;
+  return {
+    consented: Boolean(journey?.consentedAt),
+    applicantDone: Boolean(journey?.applicantSealed),
+    questionnaireDone: Boolean(journey?.answersSealed),
+    document: journey?.documentCountry && journey.documentType ? { country: journey.documentCountry, type: journey.documentType as DocumentType } : null,
+    pieces: pieces.map((p) => p.kind).filter(isPieceKind),
+    resubmission,
+  };
+}
+
+/**
+ * Opens the journey of the session's case inside the caller's transaction, with the case row
+ * locked (every write of the journey serialises on it). The first call of the person moves the
+ * case from created to collecting; after a resubmission decision, the first call opens the next
+ * round, which asks only the steps the decision names.
+ */
+export async function openJourney(tx: Executor, session: SessionByToken, now: Date): Promise<OpenedJourney> {
+  const tenant: Tenant = { clientId: session.clientId, environment: session.environment };
+  let caseRow = (await findCaseForUpdate(tx, tenant, session.caseId))!;
+  const flowRow = await findFlowById(tx, caseRow.flowId);
+  if (!flowRow) throw new Error(`flow ${caseRow.flowId} of case ${caseRow.id} is missing`);
+  let journey = await findJourney(tx, caseRow.id);
+  const status = statusOf(caseRow, journey, now);
+  if (status === 'open') {
+    if (caseRow.journeyStarted === 0) {
+      caseRow = await applyCaseTrigger(tx, tenant, caseRow, { type: 'journey_started' }, now);
+      await appendJournal(tx, tenant, { caseId: caseRow.id, actor: PERSON, action: 'journey.started', detail: { session_id: session.id }, at: now });
+    }
+    journey ??= await ensureJourney(tx, tenant, caseRow.id, now);
+    if (caseRow.state === 'resubmission_requested' && journey.finishedAt) {
+      const steps = caseRow.resubmission?.steps ?? [];
+      journey = await updateJourney(
+        tx,
+        caseRow.id,
+        { round: journey.round + 1, finishedAt: null, ...(steps.includes('document') ? { documentCountry: null, documentType: null } : {}) },
+        now,
+      );
+      await appendJournal(tx, tenant, { caseId: caseRow.id, actor: PERSON, action: 'journey.round_started', detail: { round: journey.round, steps }, at: now });
+    }
+  }
+  const round = journey?.round ?? 1;
+  const pieces = journey ? (await listPieces(tx, caseRow.id)).filter((p) => p.round === round && !p.supersededAt) : [];
+  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces) };
+}
+
+/** Refuses any write unless the journey is open (the case waits for the person and has not expired). */
+export function requireOpen(j: OpenedJourney): asserts j is OpenedJourney & { journey: JourneyRow } {
+  if (j.status === 'open' && j.journey) return;
+  const where: Record<JourneyStatus, string> = {
+    open: 'is open',
+    completed: `has everything it needs (status ${j.caseRow.status})`,
+    declined: 'was declined by the person',
+    expired: 'has expired or was closed',
+  };
+  throw new ApiError('journey_closed', `The case ${where[j.status]}; the journey accepts nothing more.`);
+}
+
+/**
+ * What the journey app needs to show the case's steps: the flow's texts in the session's
+ * language and what has been done, never personal data (entered values and images are not sent
+ * back, only which steps and pieces are done).
+ */
+export function presentJourney(j: OpenedJourney, allowFileUpload: boolean) {
+  const locale = j.session.locale.slice(0, 2);
+  const flow = j.flow;
+  const open = j.status === 'open';
+  const p = j.progress;
+  const country = p.document?.country ?? j.caseRow.country;
+  return {
+    object: 'journey' as const,
+    status: j.status,
+    locale,
+    expires_at: j.session.expiresAt.toISOString(),
+    round: j.journey?.round ?? 1,
+    steps: roundSteps(flow, p.resubmission),
+    step: open ? nextStep(flow, p) : null,
+    missing: open ? missingItems(flow, p) : [],
+    consent: { given: p.consented },
+    applicant: {
+      done: p.applicantDone,
+      fields: flow.applicant.fields.map((f) => ({ name: f.name, required: f.required })),
+    },
+    questionnaire: {
+      done: p.questionnaireDone,
+      questions: flow.questionnaire.questions.map((q) => ({
+        id: q.id,
+        label: localised(q.label, locale),
+        answers: q.answers.map((a) => ({ id: a.id, label: localised(a.label, locale) })),
+      })),
+    },
+    document: {
+      case_country: j.caseRow.country,
+      accepted: flow.documents.map((d) => ({ country: d.country, types: [...d.types] })),
+      types_for_case_country: [...acceptedDocumentTypes(flow, country)],
+      chosen: p.document,
+      sides: p.document ? documentSides(p.document.type) : [],
+    },
+    face: { challenges: [...flow.liveness.challenges] },
+    required_pieces: requiredPieces(flow, p),
+    pieces: j.pieces.map((piece) => ({ id: piece.id, kind: piece.kind as PieceKind, received_at: piece.receivedAt.toISOString() })),
+    capture: { allow_file_upload: allowFileUpload },
+    limits: {
+      max_bytes: IMAGE_LIMITS.maxBytes,
+      min_short_side: IMAGE_LIMITS.minShortSide,
+      min_long_side: IMAGE_LIMITS.minLongSide,
+      max_side: IMAGE_LIMITS.maxSide,
+      types: [...IMAGE_LIMITS.types],
+    },
+  };
+}
+
+/** A file input instead of live capture: where the flow allows it, and always in the sandbox (testing). */
+export function fileUploadAllowed(j: OpenedJourney): boolean {
+  return j.flow.capture.allow_file_upload || j.tenant.environment === 'sandbox';
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LightMyRequestResponse } from 'fastify';
+import { createFlowVersion, type Environment } from '@idv/db';
+import type { FlowDefinition } from '@idv/domain';
+import { startTestApp, type Credentials, type TestApp } from './app.ts';
+
+/** The shared fixtures beside the checkout (read in place, never copied into the repository). */
+export const FIXTURES = resolve(fileURLToPath(new URL('../../../shared/fixtures', import.meta.url)));
+
+export function fixture(path: string): Buffer {
+  const full = join(FIXTURES, path);
+  if (!existsSync(full)) throw new Error(`fixture ${full} is missing: the tests read ../shared/fixtures beside the checkout`);
+  return readFileSync(full);
+}
+
+/** Real photos used as journey pieces (all within the pixel bounds). */
+export const IMAGES = {
+  passport: 'documents/passporteye/100_pass-lux.jpg',
+  idFront: 'documents/image-js/id1.jpg',
+  idBack: 'documents/passporteye/77_card-cmw.png',
+  selfie: 'faces/debian/grace_hopper_512x512.jpg',
+  turnLeft: 'faces/face-api-js/bbt2.jpg',
+  turnRight: 'faces/face-api-js/disgusted.jpg',
+  /** 250×159: too small to read. */
+  tiny: 'documents/passporteye/53_id-d.jpg',
+  /** 400×300: a face photo below the 320-pixel short side. */
+  smallFace: 'faces/face-api-js/sad.jpg',
+} as const;
+
+export interface JourneyTestApp extends TestApp {
+  dataDir: string;
+}
+
+/** The real app with its blob store in a temporary DATA_DIR (removed at close). */
+export async function startJourneyApp(env: Record<string, string> = {}): Promise<JourneyTestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-journey-'));
+  const t = await startTestApp({ DATA_DIR: dataDir, ...env });
+  return {
+    ...t,
+    dataDir,
+    close: async () => {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function openCase(t: TestApp, body: Record<string, unknown> = { flow_name: 'standard', country: 'FR' }, key?: Credentials): Promise<string> {
+  const res = await t.request('POST', '/v1/cases', { key, signed: true, body });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().id;
+}
+
+/** A journey link for the case; returns the token (the url fragment). */
+export async function newSession(t: TestApp, caseId: string, locale = 'en', key?: Credentials): Promise<string> {
+  const res = await t.request('POST', '/v1/sessions', { key, signed: true, body: { case_id: caseId, locale } });
+  assert.equal(res.statusCode, 201, res.body);
+  const m = /#([A-Za-z0-9_-]{43})$/.exec(res.json().url);
+  assert.ok(m, 'the url ends with #<token>');
+  return m[1];
+}
+
+export interface JourneyRequest {
+  body?: unknown;
+  bytes?: Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** A call of the journey app: Authorization: Session <token>, JSON or image bytes. */
+export function journey(t: TestApp, method: string, path: string, token: string | null, opts: JourneyRequest = {}): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (token !== null) headers.authorization = `Session ${token}`;
+  let payload: string | Buffer | undefined;
+  if (opts.bytes) {
+    payload = opts.bytes;
+    headers['content-type'] = opts.contentType ?? 'image/jpeg';
+  } else if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  return t.app.inject({ method: method as 'GET', url: `/v1/sessions/current${path}`, headers, payload });
+}
+
+/** An activated flow of the test's choosing for a client and environment. */
+export async function activateFlow(t: TestApp, clientId: string, environment: Environment, name: string, definition: FlowDefinition): Promise<void> {
+  await t.database.db.transaction((tx) => createFlowVersion(tx, { clientId, environment }, name, definition, t.clock.now(), true));
+}
+
+/** Runs the standard flow's steps up to the document choice (consent, applicant, questionnaire). */
+export async function fillStandardSteps(t: TestApp, token: string): Promise<void> {
+  const steps: [string, unknown][] = [
+    ['/consent', { accepted: true }],
+    ['/applicant', { given_names: 'Grace Brewster', surname: 'Hopper', birth_date: '1906-12-09', email: 'grace@example.com' }],
+    ['/questionnaire', { answers: { source_of_funds: 'salary', politically_exposed: 'no' } }],
+  ];
+  for (const [path, body] of steps) {
+    const res = await journey(t, 'POST', path, token, { body });
+    assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+  }
+}
