@@ -197,6 +197,11 @@ describe('decisions', () => {
     assert.deepEqual(decided.map((e) => e.data), [{ outcome: 'manual_review', reason_code: null }, { outcome: 'rejected', reason_code: 'document_expired' }]);
     const comments = await queryRows<Record<string, unknown>>(t.database.db, sql`SELECT * FROM review_decisions WHERE task_id = ${taskId}`);
     assert.equal(JSON.stringify(comments).includes('Expired in 2019'), false, 'the comment is sealed');
+    assert.equal(
+      await t.ctx.vault.openJson(t.database.db, caseId, 'data', `review_decision:${comments[0].id}:comment`, comments[0].comment_sealed as string),
+      'Expired in 2019',
+      'under the case’s data key',
+    );
     const entries = await journal(caseId);
     assert.equal(entries.filter((j) => j.action === 'review.decision_recorded').length, 1);
     assert.ok(entries.some((j) => j.action === 'case.decided' && j.actor === `op:${op.id}`));
@@ -407,7 +412,21 @@ describe('case screen, corrections, record and journey link', () => {
     const res = await t.asOperator(op, 'GET', `/v1/reviews/${task.id}/case`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.body.includes('Ødegård'), false);
-    assert.deepEqual(res.json().subject, { masked: true, declared_fields: ['declared.given_names', 'declared.surname'], corrected_fields: [] });
+    assert.deepEqual(res.json().subject, {
+      masked: true,
+      erased: false,
+      declared_fields: ['declared.given_names', 'declared.surname'],
+      entered_fields: [],
+      read_fields: [],
+      corrected_fields: [],
+      comparison: [
+        { field: 'surname', paths: ['declared.surname', 'document.surname'], status: 'missing', missing: ['document.surname'] },
+        { field: 'given_names', paths: ['declared.given_names', 'document.given_names'], status: 'missing', missing: ['document.given_names'] },
+      ],
+    });
+    const [stored] = await queryRows<{ declared_sealed: string }>(t.database.db, sql`SELECT declared_sealed FROM cases WHERE id = ${created.id}`);
+    assert.equal(stored.declared_sealed.startsWith('v1.'), false, 'sealed under the case key, not the master key');
+    assert.deepEqual(await t.ctx.vault.openJson(t.database.db, created.id, 'data', 'declared', stored.declared_sealed), { surname: 'Ødegård', given_names: 'Åse' });
     const consulted = (await journal(created.id)).filter((j) => j.action === 'case.consulted');
     assert.deepEqual(consulted.map((j) => j.actor), [`op:${op.id}`]);
   });
@@ -427,8 +446,8 @@ describe('case screen, corrections, record and journey link', () => {
     const stored = await queryRows<Record<string, unknown>>(t.database.db, sql`SELECT * FROM review_corrections WHERE case_id = ${caseId} ORDER BY created_at`);
     assert.equal(stored.length, 2);
     assert.equal(JSON.stringify(stored).includes('Müller') || JSON.stringify(stored).includes('Mueller'), false, 'values are sealed');
-    const opened = JSON.parse(t.ctx.keyring.openText(stored[1].sealed as string, `review_correction:${stored[1].id}`));
-    assert.deepEqual(opened, { previous: 'Müller', value: 'Mueller', comment: 'umlaut' });
+    const opened = await t.ctx.vault.openJson(t.database.db, caseId, 'data', `review_correction:${stored[1].id}`, stored[1].sealed as string);
+    assert.deepEqual(opened, { previous: 'Müller', value: 'Mueller', comment: 'umlaut' }, 'sealed under the case’s data key');
     const entries = (await journal(caseId)).filter((j) => j.action === 'review.correction_added');
     assert.equal(entries.length, 2);
     assert.equal(JSON.stringify(entries).includes('ller'), false, 'the journal names the field, not the value');

@@ -16,10 +16,13 @@ export interface SendLimits {
  */
 export class DeliveryAgents {
   private readonly guardedLookup = publicOnlyLookup();
-  readonly open = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  // Idle sockets are dropped after 4 s, before the usual 5 s keep-alive of servers (Node's
+  // default), so a reused socket is rarely one the receiver is closing.
+  private readonly keep = { keepAlive: true, timeout: 4_000 };
+  readonly open = { http: new http.Agent(this.keep), https: new https.Agent(this.keep) };
   readonly guarded = {
-    http: new http.Agent({ keepAlive: true, lookup: this.guardedLookup } as http.AgentOptions),
-    https: new https.Agent({ keepAlive: true, lookup: this.guardedLookup } as https.AgentOptions),
+    http: new http.Agent({ ...this.keep, lookup: this.guardedLookup } as http.AgentOptions),
+    https: new https.Agent({ ...this.keep, lookup: this.guardedLookup } as https.AgentOptions),
   };
 
   forPolicy(policy: DestinationPolicy) {
@@ -82,7 +85,8 @@ export function postDelivery(
 
   const pool = agents.forPolicy(policy);
   const module = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
+  const deadline = Date.now() + limits.timeoutMs;
+  const once = (): Promise<AttemptResult | 'stale_socket'> => new Promise((resolve) => {
     let status: number | null = null;
     let settled = false;
     const finish = (outcome: { ok: true; responseStatus: number } | { ok: false; responseStatus: number | null; error: string }) => {
@@ -115,11 +119,24 @@ export function postDelivery(
       if (status !== null) finish(fromStatus(status));
       else finish({ ok: false, responseStatus: null, error: 'timeout' });
       req.destroy();
-    }, limits.timeoutMs);
+    }, Math.max(0, deadline - Date.now()));
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (status !== null) finish(fromStatus(status));
-      else finish({ ok: false, responseStatus: null, error: errorCode(err) });
+      if (status !== null) return finish(fromStatus(status));
+      // A kept-alive socket the receiver was closing as the request went out: almost surely the
+      // receiver got nothing, so this is no failure of it; the request goes once more on a new
+      // socket (should it have arrived after all, it is a duplicate the receiver deduplicates).
+      if (req.reusedSocket && err.code === 'ECONNRESET' && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        return resolve('stale_socket');
+      }
+      finish({ ok: false, responseStatus: null, error: errorCode(err) });
     });
     req.end(body);
   });
+  return once().then((r) => (r === 'stale_socket' ? once() : r)).then((r) => (r === 'stale_socket' ? staleTwice(startedAt, elapsed()) : r));
+}
+
+function staleTwice(startedAt: Date, durationMs: number): AttemptResult {
+  return { ok: false, startedAt, durationMs, responseStatus: null, error: 'connection_reset' };
 }

@@ -1,5 +1,6 @@
-import { destroyCaseKeys, findCaseKey, insertCaseKey, type Executor } from '@idv/db';
+import { caseKeysDestroyed, destroyCaseKeys, findCaseKey, insertCaseKey, storeCaseKey, type Executor } from '@idv/db';
 import { CaseKey, newCaseKey, type KeyClass, type KeyWrapper } from '@idv/vault';
+import { ApiError } from '../http/api-error.ts';
 
 /**
  * Personal data of a case is sealed under that case's own data keys: `data` for what is read,
@@ -30,7 +31,7 @@ export class CaseVault {
   /** Seals a JSON value for a case; refuses (throws) on an erased case, which must receive no new data. */
   async sealJson(tx: Executor, caseId: string, keyClass: KeyClass, purpose: string, value: unknown, now: Date): Promise<string> {
     const key = await this.key(tx, caseId, keyClass, now);
-    if (!key) throw new Error(`case ${caseId} has been erased`);
+    if (!key) throw new ApiError('case_erased', 'The personal data of this case has been erased: it receives no new personal data.');
     return key.sealJson(value, purpose);
   }
 
@@ -39,7 +40,25 @@ export class CaseVault {
     return key ? key.openJson<T>(sealed, purpose) : null;
   }
 
-  /** Destroys every key of the case (crypto-shredding); returns how many were destroyed. */
+  /**
+   * A key for a case being created in the same transaction: made in memory now (so values can be
+   * sealed before the case row exists) and stored by `store` once the case row is written.
+   */
+  async newKey(caseId: string, keyClass: KeyClass, now: Date): Promise<{ key: CaseKey; store: (tx: Executor) => Promise<void> }> {
+    const wrapped = await newCaseKey(this.wrapper, caseId, keyClass);
+    const key = await CaseKey.unwrap(this.wrapper, caseId, wrapped);
+    return { key, store: (tx) => storeCaseKey(tx, { caseId, keyClass, wrapped: wrapped.wrapped, createdAt: now }) };
+  }
+
+  /** True once the case's keys were destroyed by erasure. */
+  isErased(db: Executor, caseId: string): Promise<boolean> {
+    return caseKeysDestroyed(db, caseId);
+  }
+
+  /**
+   * Destroys every key of the case (crypto-shredding) and leaves tombstones, so the case never
+   * receives a key again; returns how many keys were destroyed.
+   */
   destroy(tx: Executor, caseId: string, now: Date): Promise<number> {
     return destroyCaseKeys(tx, caseId, now);
   }

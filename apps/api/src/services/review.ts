@@ -30,14 +30,17 @@ import {
   sameDecision,
   sensitivityRank,
   withinClearance,
+  identityGap,
+  identityPaths,
   type DecisionInput,
   type LockPosition,
   type OperatorOutcome,
 } from '@idv/domain';
-import type { MasterKeyring } from '@idv/vault';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { presentDecision, presentTaskItem } from '../routes/reviews/schemas.ts';
+import { readIdentities } from './identities.ts';
+import { PURPOSE } from './personal-data.ts';
 
 export function clearanceOf(op: OperatorRow): ClearanceFilter {
   return { countries: op.countries, maxSensitivityRank: sensitivityRank(op.sensitivity) };
@@ -80,21 +83,29 @@ export function presentTask(task: ReviewTaskRow, decisions: ReviewDecisionRow[],
   return { ...presentTaskItem(task, now), ...visibleDecisions(task, decisions, actor) };
 }
 
-export function maskedSubject(keyring: MasterKeyring, row: CaseRow, corrections: ReviewCorrectionRow[]) {
-  // Only the names of the declared fields are read, to say what can be compared; values stay sealed.
-  const declared = row.declaredSealed ? Object.keys(JSON.parse(keyring.openText(row.declaredSealed, `case:${row.id}:declared`))) : [];
+/**
+ * The subject as masked responses show it: paths of what is held and compared, and the gap between
+ * declared and read values (match, mismatch, missing per field), never a value. The values are
+ * opened here only to compute the paths and the gap; revealing them takes an unmask call.
+ */
+export async function maskedSubject(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, row: CaseRow, corrections: ReviewCorrectionRow[]) {
+  const identity = await readIdentities(db, ctx, row);
   return {
     masked: true as const,
-    declared_fields: declared.map((k) => `declared.${k}`).sort(),
+    erased: identity.erased,
+    declared_fields: identityPaths('declared', identity.declared),
+    entered_fields: identityPaths('entered', identity.entered),
+    read_fields: identityPaths('document', identity.read),
     corrected_fields: [...new Set(corrections.map((c) => c.field))].sort(),
+    comparison: identityGap({ name: 'declared', values: identity.declared }, { name: 'document', values: identity.read }),
   };
 }
 
-export async function caseScreenParts(db: Executor, keyring: MasterKeyring, tenant: Tenant, row: CaseRow) {
+export async function caseScreenParts(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, tenant: Tenant, row: CaseRow) {
   const corrections = await correctionsOfCase(db, tenant, row.id);
   const journal = await latestJournal(db, tenant, row.id, 100);
   return {
-    subject: maskedSubject(keyring, row, corrections),
+    subject: await maskedSubject(db, ctx, row, corrections),
     corrections: corrections.map((c) => ({ id: c.id, field: c.field, entered_by: c.actor, created_at: c.createdAt.toISOString() })),
     journal: journal.map((j) => ({ actor: j.actor, action: j.action, at: j.at.toISOString() })),
   };
@@ -163,7 +174,7 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
       outcome: input.outcome,
       reasonCode: input.reasonCode,
       steps: input.steps,
-      commentSealed: body.comment ? ctx.keyring.seal(body.comment, `review_decision:${id}:comment`) : null,
+      commentSealed: body.comment ? await ctx.vault.sealJson(tx, caseRow.id, 'data', PURPOSE.decisionComment(id), body.comment, now) : null,
       effect,
       createdAt: now,
     });

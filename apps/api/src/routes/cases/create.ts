@@ -6,6 +6,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { presentCaseCreated } from '../../presenters/case.ts';
+import { PURPOSE } from '../../services/personal-data.ts';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
 
@@ -43,6 +44,8 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         const now = ctx.now();
         const id = newId('case', now.getTime());
         const declared = body.declared && Object.keys(body.declared).length > 0 ? body.declared : null;
+        // Declared data is personal: sealed under a data key of the new case, stored with the case.
+        const declaredKey = declared ? await ctx.vault.newKey(id, 'data', now) : null;
         const row = await insertCase(tx, {
           id,
           ...tenant,
@@ -51,13 +54,15 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
           flowVersion: flow.version,
           country: body.country,
           externalRef: body.external_ref ?? null,
-          declaredSealed: declared ? ctx.keyring.seal(JSON.stringify(declared), `case:${id}:declared`) : null,
+          declaredSealed: declared && declaredKey ? declaredKey.key.sealJson(declared, PURPOSE.declared) : null,
           state: 'awaiting_applicant',
           status: statusOf('awaiting_applicant', false),
           createdAt: now,
           updatedAt: now,
           expiresAt: new Date(now.getTime() + flow.definition.case_lifetime_hours * HOUR),
         });
+        // The case key refers to the case row: stored after it, in the same transaction.
+        if (declaredKey) await declaredKey.store(tx);
         await appendJournal(tx, tenant, {
           caseId: id,
           actor: `key:${key.id}`,

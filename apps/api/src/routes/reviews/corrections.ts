@@ -5,17 +5,17 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { caseOpener, LEGACY_AAD, PURPOSE } from '../../services/personal-data.ts';
 import { lockRefusal, taskForOperator } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CorrectionRecordedSchema, FieldCorrectionSchema, TaskParams } from './schemas.ts';
 
-interface SealedCorrection {
+/** Sealed under the case's data key (purpose `review_correction:<id>`). */
+export interface SealedCorrection {
   previous: string | null;
   value: string;
   comment: string | null;
 }
-
-const aad = (id: string) => `review_correction:${id}`;
 
 export function registerAddCorrection(app: App, ctx: AppContext): void {
   app.post(
@@ -48,7 +48,8 @@ export function registerAddCorrection(app: App, ctx: AppContext): void {
         // The previous value is what the service holds for the field, never what the console says it was:
         // the latest annotation of the field (the document reading itself arrives with the checks engine).
         const earlier = (await correctionsOfCase(tx, tenant, task.caseId)).filter((c) => c.field === body.field).at(-1);
-        const previous = earlier ? (JSON.parse(ctx.keyring.openText(earlier.sealed, aad(earlier.id))) as SealedCorrection).value : null;
+        const opener = caseOpener(ctx, tx, task.caseId);
+        const previous = earlier ? ((await opener.json<SealedCorrection>('data', PURPOSE.correction(earlier.id), earlier.sealed, LEGACY_AAD.correction(earlier.id)))?.value ?? null) : null;
         const id = newId('cor', now.getTime());
         const sealed: SealedCorrection = { previous, value: body.value, comment: body.comment ?? null };
         const row = await insertCorrection(tx, {
@@ -58,7 +59,7 @@ export function registerAddCorrection(app: App, ctx: AppContext): void {
           taskId: task.id,
           actor,
           field: body.field,
-          sealed: ctx.keyring.seal(JSON.stringify(sealed), aad(id)),
+          sealed: await ctx.vault.sealJson(tx, task.caseId, 'data', PURPOSE.correction(id), sealed, now),
           createdAt: now,
         });
         const extended = await updateTask(tx, tenant, task.id, { lockExpiresAt: lockDeadline(now), updatedAt: now });

@@ -5,6 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { PURPOSE } from '../../services/personal-data.ts';
 import { taskForOperator } from '../../services/review.ts';
 import { REAUTH_ROUTE_ERRORS } from '../operators/errors.ts';
 import { RevisionRecordedSchema, RevisionSchema, TaskParams } from './schemas.ts';
@@ -24,7 +25,7 @@ export function registerReviseReview(app: App, ctx: AppContext): void {
         body: Type.Ref(RevisionSchema),
         response: {
           201: Type.Ref(RevisionRecordedSchema),
-          ...errorResponses(...BODY_ERRORS, ...REAUTH_ROUTE_ERRORS, 'resource_not_found', 'case_not_decided', 'revision_changes_nothing'),
+          ...errorResponses(...BODY_ERRORS, ...REAUTH_ROUTE_ERRORS, 'resource_not_found', 'case_not_decided', 'revision_changes_nothing', 'case_erased'),
         },
       },
     },
@@ -55,7 +56,7 @@ export function registerReviseReview(app: App, ctx: AppContext): void {
           previousReasonCode: current!.reason_code ?? null,
           outcome,
           reasonCode: body.reason_code ?? null,
-          commentSealed: body.comment ? ctx.keyring.seal(body.comment, `case_revision:${id}:comment`) : null,
+          commentSealed: body.comment ? await ctx.vault.sealJson(tx, caseRow.id, 'data', PURPOSE.revisionComment(id), body.comment, now) : null,
           createdAt: now,
         });
         await appendJournal(tx, tenant, { caseId: caseRow.id, actor, action: 'review.revision_recorded', detail: { task_id: task.id, revision_id: id }, at: now });

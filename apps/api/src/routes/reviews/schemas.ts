@@ -215,11 +215,30 @@ export const RevisionRecordedSchema = Type.Object(
   { $id: 'RevisionRecorded' },
 );
 
+/** One compared field of two identities: the two paths and whether their values agree; never a value. */
+export const FieldGapSchema = Type.Object(
+  {
+    field: Type.String({ examples: ['surname'] }),
+    paths: Type.Array(Type.String(), { minItems: 2, maxItems: 2, examples: [['declared.surname', 'document.surname']] }),
+    status: literals(['match', 'mismatch', 'missing'] as const),
+    missing: Type.Array(Type.String(), { description: 'The path without a value, when status is missing' }),
+  },
+  {
+    $id: 'FieldGap',
+    description:
+      'Computed by the service with domain normalisation: accents, case, hyphens, apostrophes and MRZ transliteration (Ü as UE or U, ß as SS…) are no mismatch',
+  },
+);
+
 const MaskedSubject = Type.Object(
   {
     masked: Type.Literal(true),
+    erased: Type.Boolean({ description: 'True once the personal data of the case was erased' }),
     declared_fields: Type.Array(Type.String(), { description: 'Paths of what the client declared; values need an unmask' }),
+    entered_fields: Type.Array(Type.String(), { description: 'Paths of what the person entered in the journey' }),
+    read_fields: Type.Array(Type.String(), { description: 'Paths of what was read from the document' }),
     corrected_fields: Type.Array(Type.String(), { description: 'Paths entered by operators as annotations' }),
+    comparison: Type.Array(Type.Ref(FieldGapSchema), { description: 'The gap between declared and read values, per field, without values' }),
   },
   { description: 'The subject is masked: paths, not values' },
 );

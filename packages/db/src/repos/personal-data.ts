@@ -1,0 +1,253 @@
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../connect.ts';
+import {
+  caseJournal,
+  caseRevisions,
+  cases,
+  documentReadings,
+  journeys,
+  operatorUnmasks,
+  operators,
+  pieces,
+  reviewCorrections,
+  reviewDecisions,
+  supportGrants,
+} from '../schema.ts';
+import { tenantFilter, type Tenant } from './tenant.ts';
+
+export type DocumentReadingRow = typeof documentReadings.$inferSelect;
+export type SupportGrantRow = typeof supportGrants.$inferSelect;
+export type JournalRow = typeof caseJournal.$inferSelect;
+
+// ---------------------------------------------------------------- what the journey and the checks hold
+
+/** The sealed values of the journey of a case (what the person entered and answered), if any. */
+export async function findJourneyPersonalData(
+  db: Executor,
+  caseId: string,
+): Promise<{ applicantSealed: string | null; answersSealed: string | null; questionnaireScore: { points: number; flags: string[] } | null } | null> {
+  const [row] = await db
+    .select({ applicantSealed: journeys.applicantSealed, answersSealed: journeys.answersSealed, questionnaireScore: journeys.questionnaireScore })
+    .from(journeys)
+    .where(eq(journeys.caseId, caseId));
+  return row ?? null;
+}
+
+/** The latest document reading of a case (the highest round), if the checks read one. */
+export async function latestDocumentReading(db: Executor, caseId: string): Promise<DocumentReadingRow | null> {
+  const [row] = await db.select().from(documentReadings).where(eq(documentReadings.caseId, caseId)).orderBy(desc(documentReadings.round)).limit(1);
+  return row ?? null;
+}
+
+/** Writes what the checks read from the document of a round (values sealed by the caller under the case keys). */
+export async function saveDocumentReading(tx: Executor, row: typeof documentReadings.$inferInsert): Promise<void> {
+  await tx
+    .insert(documentReadings)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [documentReadings.caseId, documentReadings.round],
+      set: {
+        fieldsSealed: row.fieldsSealed ?? null,
+        faceTemplatesSealed: row.faceTemplatesSealed ?? null,
+        fingerprints: row.fingerprints ?? null,
+        zoneAgreement: row.zoneAgreement ?? {},
+        readAt: row.readAt,
+      },
+    });
+}
+
+// ---------------------------------------------------------------- unmask counter
+
+/**
+ * Distinct cases, other than `caseId`, this operator unmasked since `since`; and whether `caseId`
+ * itself was (unmasking it again does not count as another case). Call it after locking the
+ * operator row, so that concurrent unmasks of one operator are counted one after the other.
+ */
+export async function recentUnmasks(tx: Executor, operatorId: string, caseId: string, since: Date): Promise<{ others: number; thisCase: boolean }> {
+  const [row] = await tx
+    .select({
+      others: sql<number>`(count(*) FILTER (WHERE ${operatorUnmasks.caseId} <> ${caseId}))::int`,
+      thisCase: sql<number>`(count(*) FILTER (WHERE ${operatorUnmasks.caseId} = ${caseId}))::int`,
+    })
+    .from(operatorUnmasks)
+    .where(and(eq(operatorUnmasks.operatorId, operatorId), gt(operatorUnmasks.lastAt, since)));
+  return { others: Number(row?.others ?? 0), thisCase: Number(row?.thisCase ?? 0) > 0 };
+}
+
+export async function recordUnmask(tx: Executor, tenant: Tenant, operatorId: string, caseId: string, now: Date): Promise<void> {
+  await tx
+    .insert(operatorUnmasks)
+    .values({ operatorId, caseId, ...tenant, lastAt: now })
+    .onConflictDoUpdate({ target: [operatorUnmasks.operatorId, operatorUnmasks.caseId], set: { lastAt: now } });
+}
+
+/** Locks the operator's row until the end of the transaction (serialises one operator's unmasks). */
+export async function lockOperatorRow(tx: Executor, tenant: Tenant, operatorId: string): Promise<void> {
+  await tx
+    .select({ id: operators.id })
+    .from(operators)
+    .where(and(tenantFilter(operators, tenant), eq(operators.id, operatorId)))
+    .for('update');
+}
+
+// ---------------------------------------------------------------- support grants
+
+export async function insertSupportGrant(tx: Executor, row: typeof supportGrants.$inferInsert): Promise<SupportGrantRow> {
+  const [inserted] = await tx.insert(supportGrants).values(row).returning();
+  return inserted;
+}
+
+export async function findSupportGrant(db: Executor, tenant: Tenant, id: string, forUpdate = false): Promise<SupportGrantRow | null> {
+  const query = db.select().from(supportGrants).where(and(tenantFilter(supportGrants, tenant), eq(supportGrants.id, id)));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** The client's grants, newest first (ids are time-sortable); `before` is the cursor (an id). */
+export async function listSupportGrants(db: Executor, tenant: Tenant, limit: number, before?: string): Promise<SupportGrantRow[]> {
+  const where = [tenantFilter(supportGrants, tenant)];
+  if (before) where.push(lt(supportGrants.id, before));
+  return db
+    .select()
+    .from(supportGrants)
+    .where(and(...where))
+    .orderBy(desc(supportGrants.id))
+    .limit(limit + 1);
+}
+
+const live = (now: Date) => and(isNull(supportGrants.revokedAt), gt(supportGrants.expiresAt, now));
+
+/** Grants of a support account in force at `now`, newest first. */
+export async function liveGrantsOf(db: Executor, tenant: Tenant, operatorId: string, now: Date): Promise<SupportGrantRow[]> {
+  return db
+    .select()
+    .from(supportGrants)
+    .where(and(tenantFilter(supportGrants, tenant), eq(supportGrants.operatorId, operatorId), live(now)))
+    .orderBy(desc(supportGrants.id));
+}
+
+/** The grant in force that opens this case to this support account, if any. */
+export async function liveGrantFor(db: Executor, tenant: Tenant, operatorId: string, caseId: string, now: Date): Promise<SupportGrantRow | null> {
+  const [row] = await db
+    .select()
+    .from(supportGrants)
+    .where(and(tenantFilter(supportGrants, tenant), eq(supportGrants.operatorId, operatorId), eq(supportGrants.caseId, caseId), live(now)))
+    .orderBy(desc(supportGrants.expiresAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function revokeSupportGrant(tx: Executor, tenant: Tenant, id: string, by: string, now: Date): Promise<SupportGrantRow> {
+  const [row] = await tx
+    .update(supportGrants)
+    .set({ revokedAt: now, revokedBy: by })
+    .where(and(tenantFilter(supportGrants, tenant), eq(supportGrants.id, id)))
+    .returning();
+  return row;
+}
+
+// ---------------------------------------------------------------- access log
+
+/** Journal entries of a case whose action is one of `actions`, newest first; `before` is the cursor (an entry id). */
+export async function accessEntries(db: Executor, tenant: Tenant, caseId: string, actions: readonly string[], limit: number, before?: string): Promise<JournalRow[]> {
+  const where = [tenantFilter(caseJournal, tenant), eq(caseJournal.caseId, caseId), inArray(caseJournal.action, [...actions])];
+  if (before) where.push(lt(caseJournal.id, before));
+  return db
+    .select()
+    .from(caseJournal)
+    .where(and(...where))
+    .orderBy(desc(caseJournal.id))
+    .limit(limit + 1);
+}
+
+/** Names and roles of operators by id (for the access log). */
+export async function operatorsByIds(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, { name: string; role: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: operators.id, name: operators.name, role: operators.role })
+    .from(operators)
+    .where(and(tenantFilter(operators, tenant), inArray(operators.id, ids)));
+  return new Map(rows.map((r) => [r.id, { name: r.name, role: r.role }]));
+}
+
+// ---------------------------------------------------------------- erasure
+
+/** What an erasure removed, by category (counts of values or rows). */
+export interface ErasedCounts {
+  images: number;
+  identity_read: number;
+  portraits_and_face_templates: number;
+  declared_data: number;
+  entered_data: number;
+  questionnaire_answers: number;
+  document_fingerprints: number;
+  review_comments: number;
+  corrections: number;
+}
+
+/**
+ * Deletes the personal data of a case from the database (the caller destroys the case keys in
+ * the same transaction, which makes every other copy unreadable): sealed values set to null,
+ * corrections deleted, images marked deleted (their blobs are removed by the caller after the
+ * commit; the ids returned). The case, its steps, verdicts, decisions and journal stay.
+ */
+export async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, now: Date): Promise<{ counts: ErasedCounts; blobIds: string[] }> {
+  const n = (rows: unknown[]) => rows.length;
+  const declared = await tx
+    .update(cases)
+    .set({ declaredSealed: null })
+    .where(and(tenantFilter(cases, tenant), eq(cases.id, caseId), isNotNull(cases.declaredSealed)))
+    .returning({ id: cases.id });
+  const entered = await tx
+    .update(journeys)
+    .set({ applicantSealed: null })
+    .where(and(eq(journeys.caseId, caseId), isNotNull(journeys.applicantSealed)))
+    .returning({ id: journeys.caseId });
+  const answers = await tx
+    .update(journeys)
+    .set({ answersSealed: null })
+    .where(and(eq(journeys.caseId, caseId), isNotNull(journeys.answersSealed)))
+    .returning({ id: journeys.caseId });
+  const readings = await tx.select().from(documentReadings).where(and(eq(documentReadings.caseId, caseId), isNull(documentReadings.erasedAt)));
+  if (readings.length > 0) {
+    await tx
+      .update(documentReadings)
+      .set({ fieldsSealed: null, faceTemplatesSealed: null, fingerprints: null, erasedAt: now })
+      .where(and(eq(documentReadings.caseId, caseId), isNull(documentReadings.erasedAt)));
+  }
+  const decisionComments = await tx
+    .update(reviewDecisions)
+    .set({ commentSealed: null })
+    .where(and(eq(reviewDecisions.caseId, caseId), isNotNull(reviewDecisions.commentSealed)))
+    .returning({ id: reviewDecisions.id });
+  const revisionComments = await tx
+    .update(caseRevisions)
+    .set({ commentSealed: null })
+    .where(and(eq(caseRevisions.caseId, caseId), isNotNull(caseRevisions.commentSealed)))
+    .returning({ id: caseRevisions.id });
+  const corrections = await tx.delete(reviewCorrections).where(eq(reviewCorrections.caseId, caseId)).returning({ id: reviewCorrections.id });
+  await tx.update(supportGrants).set({ reasonSealed: null }).where(and(eq(supportGrants.caseId, caseId), isNotNull(supportGrants.reasonSealed)));
+  const images = await tx
+    .update(pieces)
+    .set({ deletedAt: now })
+    .where(and(eq(pieces.caseId, caseId), isNull(pieces.deletedAt)))
+    .returning({ blobId: pieces.blobId });
+  // Keyed fingerprints of the images would still tell a later upload of the same image: forgotten too.
+  await tx.update(pieces).set({ contentHmac: 'erased' }).where(and(eq(pieces.caseId, caseId), ne(pieces.contentHmac, 'erased')));
+  // Blobs of pieces deleted earlier (retakes, retention) are already gone; deleting again is harmless.
+  const allBlobs = await tx.select({ blobId: pieces.blobId }).from(pieces).where(eq(pieces.caseId, caseId));
+  return {
+    counts: {
+      images: n(images),
+      identity_read: readings.filter((r) => r.fieldsSealed !== null).length,
+      portraits_and_face_templates: readings.filter((r) => r.faceTemplatesSealed !== null).length,
+      declared_data: n(declared),
+      entered_data: n(entered),
+      questionnaire_answers: n(answers),
+      document_fingerprints: readings.filter((r) => r.fingerprints !== null && r.fingerprints.length > 0).length,
+      review_comments: n(decisionComments) + n(revisionComments),
+      corrections: n(corrections),
+    },
+    blobIds: allBlobs.map((b) => b.blobId),
+  };
+}
