@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
-import { emitEvent, queryRows } from '@idv/db';
+import { emitEvent, purgeWebhookLog, queryRows } from '@idv/db';
 import { verifyWebhook } from '@idv/sdk';
 import { WebhookDispatcher } from '@idv/worker';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -114,5 +114,25 @@ describe('the outbox', () => {
       await Promise.all(dispatchers.map((d) => d.stop()));
       await rx.close();
     }
+  });
+
+  test('retention: finished deliveries older than the cut are purged with their attempts and orphan events; waiting ones stay', async () => {
+    const who = await newTenant(t);
+    await createEndpoint(t, who, 'http://localhost:9/old');
+    const done = await emitCaseDecided(t, who.tenant);
+    const waiting = await emitCaseDecided(t, who.tenant);
+    await t.database.db.execute(sql`UPDATE webhook_deliveries SET status = 'succeeded', attempt_count = 1 WHERE id = ${done.deliveryIds[0]}`);
+    await t.database.db.execute(
+      sql`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status) VALUES (${done.deliveryIds[0]}, 1, now(), 3, 200)`,
+    );
+    await purgeWebhookLog(t.database.db, new Date(t.clock.now().getTime() - 1000));
+    assert.equal(await count('webhook_deliveries', who.tenant.clientId), 2, 'nothing is older than the cut yet');
+    await purgeWebhookLog(t.database.db, new Date(t.clock.now().getTime() + 1000));
+    const left = await queryRows<{ id: string }>(t.database.db, sql`SELECT id FROM webhook_deliveries WHERE client_id = ${who.tenant.clientId}`);
+    assert.deepEqual(left.map((r) => r.id), waiting.deliveryIds);
+    const events = await queryRows<{ id: string }>(t.database.db, sql`SELECT id FROM webhook_events WHERE client_id = ${who.tenant.clientId}`);
+    assert.deepEqual(events.map((r) => r.id), [waiting.eventId]);
+    const attempts = await queryRows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ${done.deliveryIds[0]}`);
+    assert.equal(Number(attempts[0].n), 0);
   });
 });
