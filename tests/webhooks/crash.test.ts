@@ -32,13 +32,16 @@ const procs: Proc[] = [];
 const WORKER_ENV = { WEBHOOK_CONCURRENCY: '8', WEBHOOK_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '100', LOG_LEVEL: 'warn' };
 
 async function startService(runWorker: boolean): Promise<{ proc: Proc; api: string }> {
-  const [port, docsPort] = await Promise.all([freePort(), freePort()]);
+  // Every companion server of the single process listens on its URL's port: all of them free ones.
+  const [port, docsPort, journeyPort, consolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const proc = runNode('apps/api/src/main.ts', [], {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     API_BASE_URL: `http://127.0.0.1:${port}`,
     DOCS_URL: `http://127.0.0.1:${docsPort}`,
+    JOURNEY_URL: `http://127.0.0.1:${journeyPort}`,
+    CONSOLE_URL: `http://127.0.0.1:${consolePort}`,
     MASTER_KEY: masterKey,
     RUN_WORKER: String(runWorker),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
