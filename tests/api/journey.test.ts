@@ -563,6 +563,16 @@ describe('journey embedding', () => {
       origins: ['https://shop.example.com', 'http://127.0.0.1:5173'],
       frame_path: `/embed/${t.demo.client_id}/sandbox`,
     });
+    // Answered for an expired session too (the framed journey must still say `ended: expired`).
+    const start = t.clock.now();
+    t.clock.advance(3_600_000 + 1000);
+    try {
+      assert.equal((await journey(t, 'GET', '', token)).statusCode, 401);
+      assert.deepEqual((await journey(t, 'GET', '/embedding', token)).json().origins, frame.origins);
+    } finally {
+      t.clock.set(start);
+    }
+    assert.equal((await journey(t, 'GET', '/embedding', 'B'.repeat(43))).statusCode, 401, 'an unknown token still gets nothing');
     // Another client's list is its own.
     const other = await otherClient(t);
     const otherToken = await newSession(t, await openCase(t, undefined, other.key), 'en', other.key);

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { openDatabase } from '@idv/db';
+import { findEmbedding, openDatabase } from '@idv/db';
 import { MasterKeyring } from '@idv/vault';
 import { createDocsServer } from '@idv/docs';
+import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
 import { WebhookDispatcher } from '@idv/worker';
 import { build } from './app.ts';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from './bootstrap.ts';
@@ -51,13 +52,19 @@ async function main(): Promise<void> {
   });
   await app.listen({ port: config.port, host: config.host });
   const docs = await listenOnUrlPort(createDocsServer(config.apiBaseUrl), config.docsUrl, config.host);
+  const journeyServer = createJourneyServer({
+    assets: await loadJourneyAssets(),
+    apiBaseUrl: config.apiBaseUrl,
+    embeddingOrigins: async (clientId, environment) => (await findEmbedding(database.db, { clientId, environment }))?.origins ?? [],
+  });
+  const journey = await listenOnUrlPort(journeyServer, config.journeyUrl, config.host);
   // The webhook dispatcher, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only).
   const dispatcher = config.runWorker
     ? new WebhookDispatcher({ db: database.db, keyring, settings: config.webhooks, listen: database.listen, log: app.log })
     : null;
   await dispatcher?.start();
   if (!dispatcher && database.kind === 'pglite') app.log.warn('RUN_WORKER=false with the embedded database: no webhook will be sent');
-  app.log.info({ database: database.kind, api: config.apiBaseUrl, docs: config.docsUrl, worker: Boolean(dispatcher) }, 'service started');
+  app.log.info({ database: database.kind, api: config.apiBaseUrl, journey: config.journeyUrl, docs: config.docsUrl, worker: Boolean(dispatcher) }, 'service started');
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -69,7 +76,7 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     // Requests and attempts in flight finish (and are recorded) before the database closes.
-    await Promise.all([app.close(), dispatcher?.stop(), new Promise((r) => docs.close(r))]);
+    await Promise.all([app.close(), dispatcher?.stop(), new Promise((r) => docs.close(r)), new Promise((r) => journey.close(r))]);
     await database.close();
     clearTimeout(force);
     process.exit(0);

@@ -4,6 +4,10 @@ import { constantTimeEqual, secretHash } from '@idv/vault';
 import { ApiError } from './api-error.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A journey route that still answers once the session has expired (it reveals nothing personal). */
+    expiredSessionAllowed?: boolean;
+  }
   interface FastifyRequest {
     /** The session of the journey token (routes with `auth: 'session'`). */
     journeySession?: SessionByToken;
@@ -55,7 +59,7 @@ export function installSessionAuth(app: FastifyInstance, db: Db, journeyUrl: str
     const hash = secretHash(match[1]);
     const session = await findSessionByTokenHash(db, hash);
     if (!session || !constantTimeEqual(session.tokenHash, hash)) throw new ApiError('session_token_invalid');
-    if (session.expiresAt <= now()) throw new ApiError('session_expired', `The journey link expired at ${session.expiresAt.toISOString()}.`);
+    if (session.expiresAt <= now() && !req.routeOptions.config.expiredSessionAllowed) throw new ApiError('session_expired', `The journey link expired at ${session.expiresAt.toISOString()}.`);
     req.journeySession = session;
   });
 }

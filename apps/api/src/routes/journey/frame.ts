@@ -11,11 +11,12 @@ export function registerJourneyFrame(app: App, ctx: AppContext): void {
   app.get(
     '/v1/sessions/current/embedding',
     {
-      config: { auth: 'session' },
+      // Answered for an expired session too: the framed journey must still find its frame to say `ended: expired`.
+      config: { auth: 'session', expiredSessionAllowed: true },
       schema: {
         operationId: 'getJourneyFrame',
         tags: ['journey'],
-        summary: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path',
+        summary: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; answered for an expired session too',
         security: JOURNEY_SECURITY,
         response: { 200: Type.Ref('JourneyFrame'), ...journeyErrors() },
       },

@@ -1,0 +1,78 @@
+import type { JourneyFrame, JourneyState, PieceKind } from './types.ts';
+
+/** A refusal of the service (its error code), or `network` when no answer came. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly field?: string,
+  ) {
+    super(code);
+  }
+}
+
+async function failureOf(res: Response): Promise<ApiFailure> {
+  try {
+    const body = (await res.json()) as { error?: { code?: string; field?: string } };
+    return new ApiFailure(res.status, body.error?.code ?? 'unknown', body.error?.field);
+  } catch {
+    return new ApiFailure(res.status, 'unknown');
+  }
+}
+
+/**
+ * The journey's calls to the service: the session token goes in `Authorization: Session`, never
+ * in a URL. Uploads use XMLHttpRequest for real progress events (fetch has no upload progress).
+ */
+export class Api {
+  private readonly base: string;
+
+  constructor(
+    apiBase: string,
+    private readonly token: string,
+  ) {
+    this.base = `${apiBase}/v1/sessions/current`;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers: { authorization: `Session ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+    } catch {
+      throw new ApiFailure(0, 'network');
+    }
+    if (!res.ok) throw await failureOf(res);
+    return (await res.json()) as T;
+  }
+
+  state = () => this.call<JourneyState>('GET', '');
+  frame = () => this.call<JourneyFrame>('GET', '/embedding');
+  post = (path: string, body?: unknown) => this.call<JourneyState>('POST', path, body);
+
+  upload(kind: PieceKind, blob: Blob, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('PUT', `${this.base}/pieces/${kind}`);
+      xhr.setRequestHeader('authorization', `Session ${this.token}`);
+      xhr.setRequestHeader('content-type', blob.type || 'application/octet-stream');
+      xhr.responseType = 'json';
+      xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : blob.size);
+      xhr.onerror = () => reject(new ApiFailure(0, 'network'));
+      xhr.ontimeout = () => reject(new ApiFailure(0, 'network'));
+      xhr.onload = () => {
+        const body = xhr.response as (JourneyState & { error?: { code: string; field?: string } }) | null;
+        if (xhr.status >= 200 && xhr.status < 300 && body) {
+          onProgress(blob.size, blob.size);
+          resolve(body);
+        } else reject(new ApiFailure(xhr.status, body?.error?.code ?? 'unknown', body?.error?.field));
+      };
+      xhr.send(blob);
+    });
+  }
+}

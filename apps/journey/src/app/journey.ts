@@ -1,0 +1,209 @@
+import { ApiFailure, type Api } from './api.ts';
+import { h } from './dom.ts';
+import { t } from './i18n.ts';
+import type { MessageKey } from './messages/en.ts';
+import type { Parent } from './parent.ts';
+import { applicantScreen, consentScreen, documentScreen, questionnaireScreen } from './screens/steps.ts';
+import type { EndReason, FlowStep, JourneyState, PieceKind, Screen } from './types.ts';
+import { UploadQueue } from './uploads.ts';
+
+export interface PageSpec {
+  /** The step named in browser messages; null for the ended screens. */
+  step: Screen | null;
+  title: string;
+  body: (Node | null | false)[];
+  actions?: (Node | null | false)[];
+  /** Show the help button and the progress line (not on the ended screens). */
+  chrome?: boolean;
+}
+
+/**
+ * The journey in the browser: the state the service returned, the photos in hand, and the screen
+ * shown. Every screen is drawn from the state (the service is the memory: a reload or a new link
+ * resumes at the same place).
+ */
+export class Journey {
+  readonly captures = new Map<PieceKind, Blob>();
+  readonly uploads: UploadQueue;
+  private lastStep: Screen | null = null;
+  private current: () => void = () => this.next();
+
+  constructor(
+    readonly api: Api,
+    public state: JourneyState,
+    readonly parent: Parent,
+    private readonly root: HTMLElement,
+  ) {
+    this.uploads = new UploadQueue(api, (s) => (this.state = s));
+  }
+
+  /** Puts a screen in place, moves the focus to its title, and tells the parent page the step. */
+  show(spec: PageSpec, redraw: () => void): void {
+    this.current = redraw;
+    const title = h('h1', { tabindex: '-1' }, spec.title);
+    const chrome = spec.chrome !== false;
+    const position = chrome && spec.step ? this.position(spec.step) : null;
+    const header = chrome
+      ? h(
+          'header',
+          { class: 'bar' },
+          h('span', { class: 'position' }, position ? t('step_of', position) : ''),
+          spec.step === 'help' ? null : h('button', { type: 'button', class: 'link', onclick: () => this.help() }, t('help')),
+        )
+      : null;
+    this.root.replaceChildren(
+      ...[header, title, ...spec.body, spec.actions?.length ? h('div', { class: 'actions' }, ...spec.actions) : null].filter((n): n is Node => Boolean(n)),
+    );
+    this.root.removeAttribute('aria-busy');
+    title.focus();
+    window.scrollTo(0, 0);
+    if (spec.step && spec.step !== this.lastStep) this.parent.post({ type: 'service:step', step: spec.step });
+    this.lastStep = spec.step;
+  }
+
+  private position(step: Screen): { n: number; total: number } | null {
+    const order: Screen[] = [...this.state.steps, 'check'];
+    const i = order.indexOf(step === 'uploading' ? 'check' : step);
+    return i < 0 ? null : { n: i + 1, total: order.length };
+  }
+
+  /** A photo is in hand for this kind: received by the service or taken in this visit. */
+  has(kind: PieceKind): boolean {
+    return this.state.pieces.some((p) => p.kind === kind) || this.uploads.has(kind);
+  }
+
+  /** Goes to the first thing left to do. */
+  next(): void {
+    const s = this.state;
+    if (s.status === 'completed') return this.completed();
+    if (s.status !== 'open') return this.end(s.status === 'declined' ? 'declined' : 'expired');
+    for (const step of s.steps) {
+      const todo = this.todo(step);
+      if (todo) return todo();
+    }
+    void import('./screens/finish.ts').then((m) => m.checkScreen(this));
+  }
+
+  private todo(step: FlowStep): (() => void) | null {
+    const s = this.state;
+    const capture = (kind: PieceKind) => () => void import('./screens/capture.ts').then((m) => m.captureScreen(this, kind, () => this.next()));
+    switch (step) {
+      case 'consent':
+        return s.consent.given ? null : () => consentScreen(this);
+      case 'applicant':
+        return s.applicant.done ? null : () => applicantScreen(this);
+      case 'questionnaire':
+        return s.questionnaire.done ? null : () => questionnaireScreen(this);
+      case 'document': {
+        if (!s.document.chosen) return () => documentScreen(this);
+        const side = s.document.sides.find((k) => !this.has(k));
+        return side ? capture(side) : null;
+      }
+      case 'face': {
+        if (!this.has('selfie')) return () => void import('./screens/capture.ts').then((m) => m.faceIntro(this));
+        const challenge = s.required_pieces.find((k) => k.startsWith('liveness_') && !this.has(k));
+        return challenge ? capture(challenge) : null;
+      }
+    }
+  }
+
+  help(): void {
+    const back = this.current;
+    this.show(
+      {
+        step: 'help',
+        title: t('help_title'),
+        body: [h('ul', { class: 'tips' }, ...(['help_light', 'help_still', 'help_camera', 'help_privacy'] as MessageKey[]).map((k) => h('li', null, t(k))))],
+        actions: [
+          h('button', { type: 'button', class: 'primary', onclick: back }, t('help_back')),
+          h('button', { type: 'button', class: 'secondary', onclick: () => this.end('later') }, t('help_later')),
+        ],
+      },
+      () => this.help(),
+    );
+  }
+
+  end(reason: EndReason): void {
+    const time = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(this.state.expires_at));
+    showEnded(this.root, reason, { time });
+    this.parent.post({ type: 'service:ended', reason });
+  }
+
+  completed(): void {
+    showMessage(this.root, 'completed_title', 'completed_body');
+    this.parent.post({ type: 'service:completed' });
+  }
+
+  /** Maps a failed call to what the person sees: the ended screens, or a message to show in place. */
+  failure(err: unknown): string {
+    if (err instanceof ApiFailure) {
+      if (err.code === 'session_expired') {
+        this.end('expired');
+        return '';
+      }
+      if (err.code === 'session_token_invalid' || err.code === 'session_token_missing') {
+        this.end('invalid_link');
+        return '';
+      }
+      if (err.code === 'journey_closed') {
+        void this.api.state().then((s) => {
+          this.state = s;
+          this.next();
+        }, () => this.end('expired'));
+        return '';
+      }
+      return errorText(err.code);
+    }
+    return t('error_generic');
+  }
+}
+
+export function errorText(code: string): string {
+  const known: Record<string, MessageKey> = {
+    network: 'error_network',
+    image_too_large: 'error_image_too_large',
+    image_type_unsupported: 'error_image_type_unsupported',
+    image_unreadable: 'error_image_unreadable',
+    image_dimensions_invalid: 'error_image_dimensions_invalid',
+    piece_limit_reached: 'error_piece_limit_reached',
+    unsupported_document_type: 'error_unsupported_document_type',
+  };
+  return t(known[code] ?? 'error_generic');
+}
+
+/** A last screen: a title and a sentence, no button (nothing more to do here). */
+export function showMessage(root: HTMLElement, title: MessageKey, body: MessageKey, vars: Record<string, string> = {}): void {
+  const heading = h('h1', { tabindex: '-1' }, t(title));
+  root.replaceChildren(h('div', { class: 'ended' }, heading, h('p', null, t(body, vars))));
+  root.removeAttribute('aria-busy');
+  heading.focus();
+}
+
+export function showEnded(root: HTMLElement, reason: EndReason | 'refused', vars: Record<string, string> = {}): void {
+  const keys: Record<EndReason | 'refused', [MessageKey, MessageKey]> = {
+    declined: ['declined_title', 'declined_body'],
+    expired: ['expired_title', 'expired_body'],
+    invalid_link: ['invalid_link_title', 'invalid_link_body'],
+    later: ['later_title', 'later_body'],
+    refused: ['refused_title', 'refused_body'],
+  };
+  showMessage(root, keys[reason][0], keys[reason][1], vars);
+}
+
+/** An error line announced to screen readers. */
+export const errorLine = () => h('p', { class: 'error', role: 'alert' });
+
+/** Runs an action with the button disabled (no double submission), showing an error in place on failure. */
+export async function busy(button: HTMLButtonElement, error: HTMLElement, j: Journey, act: () => Promise<void>): Promise<void> {
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  error.textContent = '';
+  try {
+    await act();
+  } catch (err) {
+    error.textContent = j.failure(err);
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+  }
+}

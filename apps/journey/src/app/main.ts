@@ -1,0 +1,86 @@
+import { Api, ApiFailure } from './api.ts';
+import { loadMessages, pickLocale, t } from './i18n.ts';
+import { Journey, showEnded, showMessage } from './journey.ts';
+import { handshake, noParent, reportHeight, type Parent } from './parent.ts';
+import type { JourneyFrame, JourneyState } from './types.ts';
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Starts the journey: the token is the fragment of the link (never sent to a server by the
+ * browser), the service says where the person stands, and the screen for that is drawn. Framed
+ * (`data-mode="embed"`), nothing is shown until the parent page has answered the handshake from
+ * an allowed origin.
+ */
+async function start(): Promise<void> {
+  const root = document.getElementById('app')!;
+  const embed = document.documentElement.dataset.mode === 'embed';
+  const apiBase = document.querySelector<HTMLMetaElement>('meta[name="idv-api"]')!.content;
+  const token = location.hash.slice(1);
+  const fallbackLocale = pickLocale(navigator.language);
+
+  if (embed && window.parent === window) {
+    // The framed journey opened on its own: show the normal journey instead.
+    location.replace(`/#${token}`);
+    return;
+  }
+  if (!TOKEN.test(token)) {
+    await loadMessages(fallbackLocale);
+    return showEnded(root, 'invalid_link');
+  }
+  const api = new Api(apiBase, token);
+  const stateCall = api.state().then(
+    (state) => ({ state }) as const,
+    (error: unknown) => ({ error }) as const,
+  );
+
+  let parent: Parent = noParent;
+  if (embed) {
+    document.body.hidden = true;
+    let frame: JourneyFrame | null = null;
+    try {
+      frame = await api.frame();
+    } catch {
+      frame = null;
+    }
+    const verified = frame && frame.frame_path === location.pathname ? await handshake(frame.origins) : null;
+    document.body.hidden = false;
+    if (!verified) {
+      await loadMessages(fallbackLocale);
+      return showEnded(root, 'refused');
+    }
+    parent = verified;
+    reportHeight(parent);
+  }
+
+  const result = await stateCall;
+  if ('error' in result) {
+    await loadMessages(fallbackLocale);
+    const code = result.error instanceof ApiFailure ? result.error.code : 'unknown';
+    if (code === 'session_expired') {
+      showEnded(root, 'expired');
+      parent.post({ type: 'service:ready' });
+      return parent.post({ type: 'service:ended', reason: 'expired' });
+    }
+    if (code === 'session_token_invalid' || code === 'session_token_missing') {
+      showEnded(root, 'invalid_link');
+      parent.post({ type: 'service:ready' });
+      return parent.post({ type: 'service:ended', reason: 'invalid_link' });
+    }
+    showMessage(root, 'app_title', code === 'network' ? 'error_network' : 'error_generic');
+    const retry = document.createElement('button');
+    retry.type = 'button';
+    retry.className = 'primary';
+    retry.textContent = t('retry');
+    retry.onclick = () => location.reload();
+    root.append(retry);
+    return;
+  }
+  const state: JourneyState = result.state;
+  await loadMessages(pickLocale(state.locale));
+  const journey = new Journey(api, state, parent, root);
+  parent.post({ type: 'service:ready' });
+  journey.next();
+}
+
+void start();

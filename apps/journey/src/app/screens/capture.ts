@@ -1,0 +1,150 @@
+import { CameraError, analyseBlob, fileToJpeg, hintText, openCamera, stopCamera, toJpeg, watchQuality, type Facing } from '../camera.ts';
+import { h, nextId } from '../dom.ts';
+import { t } from '../i18n.ts';
+import type { MessageKey } from '../messages/en.ts';
+import { errorLine, type Journey } from '../journey.ts';
+import type { Region } from '../quality.ts';
+import type { PieceKind } from '../types.ts';
+
+const isDocument = (kind: PieceKind) => kind.startsWith('document_');
+
+function instruction(j: Journey, kind: PieceKind): string {
+  if (kind === 'document_front' && j.state.document.chosen?.type === 'passport') return t('instruction_passport');
+  return t(`instruction_${kind}` as MessageKey);
+}
+
+export function faceIntro(j: Journey): void {
+  j.show(
+    {
+      step: 'face',
+      title: t('face_title'),
+      body: [h('p', null, t('face_intro'))],
+      actions: [h('button', { type: 'button', class: 'primary', onclick: () => captureScreen(j, 'selfie', () => j.next()) }, t('camera_start'))],
+    },
+    () => faceIntro(j),
+  );
+}
+
+/** The guide's place in the video, as fractions of the frame (what the quality hints look at). */
+function regionOf(video: HTMLVideoElement, guide: HTMLElement): Region {
+  const v = video.getBoundingClientRect();
+  const g = guide.getBoundingClientRect();
+  if (!v.width || !v.height) return { x: 0.1, y: 0.1, w: 0.8, h: 0.8 };
+  return { x: (g.left - v.left) / v.width, y: (g.top - v.top) / v.height, w: g.width / v.width, h: g.height / v.height };
+}
+
+/**
+ * One photo: the live camera (rear for documents, front for the face) with its guide and hints,
+ * then a preview to accept or retake. A file input replaces the camera only where the flow
+ * allows it. `done` runs once the photo is accepted (it is then sent in the background).
+ */
+export function captureScreen(j: Journey, kind: PieceKind, done: () => void): void {
+  const facing: Facing = isDocument(kind) ? 'environment' : 'user';
+  const step = isDocument(kind) ? 'document' : 'face';
+  const allowFile = j.state.capture.allow_file_upload;
+  const error = errorLine();
+  const hint = h('p', { class: 'hint', 'aria-live': 'polite' });
+  const video = h('video', { autoplay: true, muted: true, playsInline: true, 'aria-label': t('camera_video_label'), class: facing === 'user' ? 'mirror' : '' });
+  const guide = h('div', { class: isDocument(kind) ? 'guide guide-document' : 'guide guide-face', 'aria-hidden': 'true' });
+  const viewfinder = h('div', { class: 'viewfinder' }, video, guide);
+  const take = h('button', { type: 'button', class: 'primary', disabled: true }, t('camera_take'));
+  let stream: MediaStream | null = null;
+  let stopWatch = () => {};
+  const leave = () => {
+    stopWatch();
+    stopCamera(stream);
+    stream = null;
+  };
+
+  const preview = (blob: Blob, region: Region) => {
+    leave();
+    const url = URL.createObjectURL(blob);
+    const previewHint = h('p', { class: 'hint', 'aria-live': 'polite' });
+    void analyseBlob(blob, region).then((hintValue) => (previewHint.textContent = hintText(hintValue)), () => {});
+    j.show(
+      {
+        step,
+        title: t(`piece_${kind}` as MessageKey),
+        body: [h('img', { src: url, class: 'preview', alt: t('photo_preview', { piece: t(`piece_${kind}` as MessageKey) }) }), previewHint],
+        actions: [
+          h('button', {
+            type: 'button',
+            class: 'primary',
+            onclick: () => {
+              j.captures.set(kind, blob);
+              j.uploads.add(kind, blob);
+              done();
+            },
+          }, t('use_photo')),
+          h('button', { type: 'button', class: 'secondary', onclick: () => { URL.revokeObjectURL(url); captureScreen(j, kind, done); } }, t('retake')),
+        ],
+      },
+      () => preview(blob, region),
+    );
+  };
+
+  take.onclick = async () => {
+    if (!video.videoWidth) return;
+    take.disabled = true;
+    const region = regionOf(video, guide);
+    try {
+      preview(await toJpeg(video, video.videoWidth, video.videoHeight), region);
+    } catch {
+      take.disabled = false;
+      error.textContent = t('error_generic');
+    }
+  };
+
+  const fileId = nextId('file');
+  const fileInput = h('input', { type: 'file', id: fileId, accept: 'image/*', class: 'visually-hidden' });
+  fileInput.onchange = async () => {
+    const file = fileInput.files?.[0];
+    if (!file) return;
+    try {
+      preview(await fileToJpeg(file), { x: 0.05, y: 0.05, w: 0.9, h: 0.9 });
+    } catch {
+      error.textContent = t('error_image_unreadable');
+    }
+  };
+  const fileChoice = allowFile ? h('label', { for: fileId, class: 'button secondary' }, t('use_file'), fileInput) : null;
+
+  j.show(
+    {
+      step,
+      title: t(`piece_${kind}` as MessageKey),
+      body: [h('p', null, instruction(j, kind)), viewfinder, hint, error],
+      actions: [take, fileChoice],
+    },
+    () => captureScreen(j, kind, done),
+  );
+
+  const root = video.closest('main');
+  const observer = new MutationObserver(() => {
+    if (!video.isConnected) {
+      leave();
+      observer.disconnect();
+    }
+  });
+  if (root) observer.observe(root, { childList: true });
+
+  openCamera(facing).then(
+    (s) => {
+      if (!video.isConnected) return stopCamera(s);
+      stream = s;
+      video.srcObject = s;
+      video.onloadedmetadata = () => {
+        take.disabled = false;
+        stopWatch = watchQuality(video, regionOf(video, guide), (value) => (hint.textContent = hintText(value)));
+      };
+    },
+    (err: unknown) => {
+      viewfinder.hidden = true;
+      take.hidden = true;
+      const reason = err instanceof CameraError ? err.reason : 'unavailable';
+      error.textContent = `${t(reason === 'denied' ? 'camera_denied' : 'camera_unavailable')}${allowFile ? '' : ` ${t('camera_required')}`}`;
+      if (!allowFile) {
+        error.after(h('div', { class: 'actions' }, h('button', { type: 'button', class: 'primary', onclick: () => captureScreen(j, kind, done) }, t('retry'))));
+      }
+    },
+  );
+}

@@ -1,0 +1,45 @@
+/** The journey state the service returns (GET /v1/sessions/current and every write). */
+export type FlowStep = 'consent' | 'applicant' | 'questionnaire' | 'document' | 'face';
+export type Screen = FlowStep | 'check' | 'uploading' | 'help';
+export type EndReason = 'declined' | 'expired' | 'invalid_link' | 'later';
+export type PieceKind =
+  | 'document_front'
+  | 'document_back'
+  | 'selfie'
+  | 'liveness_turn_left'
+  | 'liveness_turn_right'
+  | 'liveness_look_up'
+  | 'liveness_look_down';
+export type DocumentType = 'passport' | 'id_card' | 'driving_licence' | 'residence_permit' | 'visa';
+
+export interface JourneyState {
+  object: 'journey';
+  status: 'open' | 'completed' | 'declined' | 'expired';
+  locale: string;
+  expires_at: string;
+  round: number;
+  steps: FlowStep[];
+  step: FlowStep | 'check' | null;
+  missing: string[];
+  consent: { given: boolean };
+  applicant: { done: boolean; fields: { name: string; required: boolean }[] };
+  questionnaire: { done: boolean; questions: { id: string; label: string; answers: { id: string; label: string }[] }[] };
+  document: {
+    case_country: string;
+    accepted: { country: string; types: DocumentType[] }[];
+    types_for_case_country: DocumentType[];
+    chosen: { country: string; type: DocumentType } | null;
+    sides: PieceKind[];
+  };
+  face: { challenges: string[] };
+  required_pieces: PieceKind[];
+  pieces: { id: string; kind: PieceKind; received_at: string }[];
+  capture: { allow_file_upload: boolean };
+  limits: { max_bytes: number; min_short_side: number; min_long_side: number; max_side: number; types: string[] };
+}
+
+export interface JourneyFrame {
+  object: 'journey_frame';
+  origins: string[];
+  frame_path: string;
+}

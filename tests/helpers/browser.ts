@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium driven by playwright-core (no browser download), headless, with the flags
+ * this machine needs (no sandbox as root, no background connections to the closed network), and
+ * the fake camera fed from a Y4M file when given.
+ */
+export async function launchChromium(opts: { camera?: string; extraArgs?: string[] } = {}): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`);
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+    ...(opts.camera ? ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${opts.camera}`, '--use-fake-ui-for-media-stream'] : []),
+    ...(opts.extraArgs ?? []),
+  ];
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+}
