@@ -14,10 +14,12 @@ import {
   type Permission,
 } from '@idv/db';
 import { FLOW_NAME_PATTERN, STANDARD_FLOW, validateFlowDefinition, type FlowDefinition } from '@idv/domain';
-import { MasterKeyring } from '@idv/vault';
+import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
 import { ConfigError, loadConfig } from '../config.ts';
 import { localMasterKey } from '../master-key-file.ts';
 import { issueApiKey } from '../services/api-keys.ts';
+import { CaseVault } from '../services/case-vault.ts';
+import { rotateMasterKey } from '../services/key-rotation.ts';
 
 const USAGE = `Administration of the service (works on the embedded database in DATA_DIR, or on DATABASE_URL).
 With the embedded database, stop the service first: PGlite allows one process.
@@ -30,6 +32,10 @@ With the embedded database, stop the service first: PGlite allows one process.
   npm run admin -- flow create --client <cli_…> --environment sandbox|prod --name <flow> --file <definition.json> [--activate]
   npm run admin -- flow activate --client <cli_…> --environment sandbox|prod --name <flow> --version <n>
   npm run admin -- flow list --client <cli_…> --environment sandbox|prod
+  npm run admin -- keys status                      counts values still sealed or wrapped under an old master key
+  npm run admin -- keys rewrap [--batch <n>]        re-wraps case keys and re-seals secrets under MASTER_KEY (the old
+                                                    key must be in MASTER_KEYS_PREVIOUS); safe while the service runs
+                                                    on PostgreSQL; see docs/personal-data.md
 
 Secrets of a new key are printed once, as JSON; only their hash (and the sealed signing secret) are kept.`;
 
@@ -90,6 +96,7 @@ function parse(argv: string[]) {
       file: { type: 'string' },
       version: { type: 'string' },
       activate: { type: 'boolean' },
+      batch: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -137,6 +144,13 @@ async function run(
       if (!Number.isInteger(version) || version < 1) throw new UsageError('--version must be a positive integer');
       const row = await db.transaction((tx) => activateFlowVersion(tx, t, required('name', str('name')), version, now));
       return { id: row.id, name: row.name, version: row.version, status: row.status };
+    }
+    case 'keys status':
+    case 'keys rewrap': {
+      const batch = str('batch') ? Number(str('batch')) : 500;
+      if (!Number.isInteger(batch) || batch < 1 || batch > 10_000) throw new UsageError('--batch must be an integer from 1 to 10000');
+      const wrapper = new LocalKeyWrapper(keyring);
+      return rotateMasterKey(db, keyring, wrapper, new CaseVault(wrapper), { dryRun: verb === 'status', batchSize: batch });
     }
     case 'flow list':
       return (await listFlows(db, await tenant())).map((f) => ({ id: f.id, name: f.name, version: f.version, status: f.status }));
