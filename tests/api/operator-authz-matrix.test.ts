@@ -26,12 +26,15 @@ interface Route {
   reauth: boolean;
   /** Bound to a task or case, so an operator outside its country gets 404. */
   clearance: boolean;
+  /** Open to support accounts only through a support grant in force: without one, 404 as outside the clearance. */
+  supportNeedsGrant?: boolean;
   ok: number;
   /** Builds a fresh target for one cell; `op` is the acting operator (locks are given to it). */
   prepare(op: OperatorRow): Promise<{ method: string; url: string; body?: unknown }>;
 }
 
 const ALL: Role[] = ['administrator', 'supervisor', 'reviewer', 'support'];
+const CASE_READERS: Role[] = ['administrator', 'supervisor', 'reviewer', 'support'];
 const REVIEWERS: Role[] = ['administrator', 'supervisor', 'reviewer'];
 
 async function lockedTask(op: OperatorRow) {
@@ -161,6 +164,25 @@ const ROUTES: Route[] = [
     ok: 200,
     prepare: async () => ({ method: 'GET', url: `/v1/cases/${(await caseInReview(t, { country: 'FR' })).caseId}/record` }),
   },
+  {
+    name: 'POST /v1/reviews/{id}/unmask',
+    roles: REVIEWERS,
+    reauth: false,
+    clearance: true,
+    ok: 200,
+    prepare: async () => ({ method: 'POST', url: `/v1/reviews/${(await caseInReview(t, { country: 'FR' })).taskId}/unmask` }),
+  },
+  ...(['unmask', 'questionnaires/unmask', 'applicant-data/unmask'] as const).map(
+    (path): Route => ({
+      name: `POST /v1/cases/{id}/${path}`,
+      roles: CASE_READERS,
+      reauth: false,
+      clearance: true,
+      supportNeedsGrant: true,
+      ok: 200,
+      prepare: async () => ({ method: 'POST', url: `/v1/cases/${(await caseInReview(t, { country: 'FR' })).caseId}/${path}` }),
+    }),
+  ),
 ];
 
 interface Scenario {
@@ -193,6 +215,7 @@ function expected(route: Route, s: Scenario): [number, string] {
   if (!route.roles.includes(s.role)) return [403, 'operator_role_insufficient'];
   if (route.reauth && s.reauth !== 'fresh') return [403, 'reauth_required'];
   if (route.clearance && !s.inClearance) return [404, 'resource_not_found'];
+  if (route.supportNeedsGrant && s.role === 'support') return [404, 'resource_not_found'];
   return [route.ok, 'ok'];
 }
 
@@ -254,7 +277,7 @@ describe('authorisation matrix of operator-bound routes', () => {
       '',
       'Authorisation matrix (status and code; every cell asserted). Codes: console = console_credential_required, no-op = operator_required,',
       'revoked = operator_revoked, role = operator_role_insufficient, reauth = reauth_required, hidden = resource_not_found (outside the clearance).',
-      '"out" = operator cleared for DE only, the task or case is in FR. Re routes: POST/PATCH operators, revoke, revision.',
+      '"out" = operator cleared for DE only, the task or case is in FR. Re routes: POST/PATCH operators, revoke, revision. Support: case routes only through a grant (none here).',
       line('route', cols),
       line('-'.repeat(width), cellWidth.map((w) => '-'.repeat(w))),
       ...ROUTES.map((r) => line(r.name, cols.map((c) => table.get(r.name)?.get(c) ?? '—'))),

@@ -61,6 +61,15 @@ export const ROLE_ABILITIES = {
   manageOperators: ['administrator'],
   /** Read names of the client's operators (every active operator). */
   directory: ['administrator', 'supervisor', 'reviewer', 'support'],
+  /**
+   * Read a case by its id (record, pieces, unmask): reviewers within their clearance, and the
+   * provider's support accounts only for cases opened to them by a support grant in force.
+   */
+  readCase: ['administrator', 'supervisor', 'reviewer', 'support'],
+  /** Open, list and close support grants (the client's oversight of the provider's staff). */
+  grantSupport: ['administrator', 'supervisor'],
+  /** List one's own support grants in force. */
+  supportDesk: ['support'],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 export type RoleAbility = keyof typeof ROLE_ABILITIES;
 

@@ -1,6 +1,7 @@
 import type { App, AppContext } from '../context.ts';
 import { registerOperatorRoutes } from './operators/index.ts';
 import { registerReviewRoutes } from './reviews/index.ts';
+import { registerPersonalDataRoutes } from './personal-data/index.ts';
 import { registerCreateApiKey } from './api-keys/create.ts';
 import { registerListApiKeys } from './api-keys/list.ts';
 import { registerRevokeApiKey } from './api-keys/revoke.ts';
@@ -46,6 +47,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerListWebhookEvents(app);
   registerOperatorRoutes(app, ctx);
   registerReviewRoutes(app, ctx);
+  registerPersonalDataRoutes(app, ctx);
   registerGetJourneyEmbedding(app, ctx);
   registerUpdateJourneyEmbedding(app, ctx);
   registerJourneyRoutes(app, ctx);

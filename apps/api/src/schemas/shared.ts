@@ -13,6 +13,7 @@ import {
   ResubmissionSchema,
 } from './case.ts';
 import { ErrorSchema } from './common.ts';
+import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from '../routes/personal-data/schemas.ts';
 import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
 import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
 import {
@@ -112,4 +113,9 @@ export const SHARED_SCHEMAS: TSchema[] = [
   JourneyEmbeddingSchema,
   JourneySchema,
   JourneyFrameSchema,
+  CaseDataSchema,
+  UnmaskedSchema,
+  AccessLogEntrySchema,
+  AccessLogSchema,
+  ErasureSchema,
 ];
