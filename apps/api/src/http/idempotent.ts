@@ -47,6 +47,8 @@ export async function runIdempotent(
   req: FastifyRequest,
   reply: FastifyReply,
   work: (tx: Tx) => Promise<Outcome>,
+  /** Runs after the commit, before the response is sent (deleting files the work made unreachable); a failure is logged, never thrown. */
+  afterCommit?: () => Promise<void>,
 ): Promise<void> {
   const { key } = authOf(req);
   const idem = req.headers['idempotency-key'] as string; // presence and shape checked with the signature
@@ -71,6 +73,7 @@ export async function runIdempotent(
       await completeIdempotencyKey(tx, key.id, idem, result.status, sealBody(s, key.id, idem, result.body));
       return result;
     });
+    if (afterCommit) await afterCommit().catch((err) => req.log.warn({ err }, 'after-commit step failed'));
     await reply.code(outcome.status).send(outcome.body);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) {
