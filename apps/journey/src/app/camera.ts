@@ -14,13 +14,18 @@ export class CameraError extends Error {
   }
 }
 
+/** The stream in use: one camera at a time (phones cannot open two, and a new screen must not reuse the old one). */
+let active: MediaStream | null = null;
+
 export async function openCamera(facing: Facing): Promise<MediaStream> {
   if (!navigator.mediaDevices?.getUserMedia) throw new CameraError('unavailable');
+  stopCamera(active);
   try {
-    return await navigator.mediaDevices.getUserMedia({
+    active = await navigator.mediaDevices.getUserMedia({
       audio: false,
       video: { facingMode: { ideal: facing }, width: { ideal: 1920 }, height: { ideal: 1080 } },
     });
+    return active;
   } catch (err) {
     const name = (err as DOMException).name;
     throw new CameraError(name === 'NotAllowedError' || name === 'SecurityError' ? 'denied' : 'unavailable');
@@ -29,6 +34,7 @@ export async function openCamera(facing: Facing): Promise<MediaStream> {
 
 export function stopCamera(stream: MediaStream | null): void {
   for (const track of stream?.getTracks() ?? []) track.stop();
+  if (stream === active) active = null;
 }
 
 /** Draws a source to a JPEG no larger than MAX_SIDE on its longer side. */
@@ -54,15 +60,18 @@ export async function fileToJpeg(file: File): Promise<Blob> {
 export const hintText = (hint: Hint) =>
   ({ dark: t('hint_dark'), bright: t('hint_bright'), blurry: t('hint_blurry'), far: t('hint_far'), ok: t('hint_ok') })[hint];
 
-/** Hints on the live view, a few times a second, while the video plays. Returns a stop function. */
-export function watchQuality(video: HTMLVideoElement, region: Region, onHint: (hint: Hint) => void): () => void {
+/**
+ * Hints on the live view, a few times a second, while the video plays. The guide's place is read
+ * at each look (the layout settles after the first frames). Returns a stop function.
+ */
+export function watchQuality(video: HTMLVideoElement, region: () => Region, onHint: (hint: Hint) => void): () => void {
   const canvas = h('canvas');
   let stopped = false;
   let last: Hint | null = null;
   const tick = () => {
     if (stopped) return;
     if (video.readyState >= 2 && video.videoWidth > 0) {
-      const { hint } = analyse(video, video.videoWidth, video.videoHeight, region, canvas);
+      const { hint } = analyse(video, video.videoWidth, video.videoHeight, region(), canvas);
       if (hint !== last) {
         last = hint;
         onHint(hint);

@@ -83,4 +83,6 @@ async function start(): Promise<void> {
   journey.next();
 }
 
+// A new link opened in the same tab differs only by its fragment: start again with its token.
+window.addEventListener('hashchange', () => location.reload());
 void start();

@@ -25,12 +25,23 @@ export function faceIntro(j: Journey): void {
   );
 }
 
-/** The guide's place in the video, as fractions of the frame (what the quality hints look at). */
+/**
+ * What the hints look at, as fractions of the frame: the whole guide for a document; for a face,
+ * the middle of the oval (the face itself, not the hair, clothes or background around it).
+ */
 function regionOf(video: HTMLVideoElement, guide: HTMLElement): Region {
+  const r = guideRegion(video, guide);
+  return guide.classList.contains('guide-face') ? { x: r.x + 0.25 * r.w, y: r.y + 0.15 * r.h, w: 0.5 * r.w, h: 0.6 * r.h } : r;
+}
+
+function guideRegion(video: HTMLVideoElement, guide: HTMLElement): Region {
   const v = video.getBoundingClientRect();
   const g = guide.getBoundingClientRect();
-  if (!v.width || !v.height) return { x: 0.1, y: 0.1, w: 0.8, h: 0.8 };
-  return { x: (g.left - v.left) / v.width, y: (g.top - v.top) / v.height, w: g.width / v.width, h: g.height / v.height };
+  if (!v.width || !v.height || !g.width || !g.height) return { x: 0.1, y: 0.1, w: 0.8, h: 0.8 };
+  const clamp = (n: number) => Math.min(1, Math.max(0, n));
+  const x = clamp((g.left - v.left) / v.width);
+  const y = clamp((g.top - v.top) / v.height);
+  return { x, y, w: Math.min(1 - x, g.width / v.width), h: Math.min(1 - y, g.height / v.height) };
 }
 
 /**
@@ -134,7 +145,7 @@ export function captureScreen(j: Journey, kind: PieceKind, done: () => void): vo
       video.srcObject = s;
       video.onloadedmetadata = () => {
         take.disabled = false;
-        stopWatch = watchQuality(video, regionOf(video, guide), (value) => (hint.textContent = hintText(value)));
+        stopWatch = watchQuality(video, () => regionOf(video, guide), (value) => (hint.textContent = hintText(value)));
       };
     },
     (err: unknown) => {

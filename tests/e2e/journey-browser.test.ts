@@ -1,0 +1,421 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import { sql } from 'drizzle-orm';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { openDatabase } from '@idv/db';
+import { IdvClient } from '@idv/sdk';
+import { generateMasterKey } from '@idv/vault';
+import en from '../../apps/journey/src/app/messages/en.ts';
+import fr from '../../apps/journey/src/app/messages/fr.ts';
+import de from '../../apps/journey/src/app/messages/de.ts';
+import es from '../../apps/journey/src/app/messages/es.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
+import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-page.ts';
+import { y4mFromImage } from '../helpers/fake-camera.ts';
+import { IMAGES, fixture } from '../helpers/journey.ts';
+import { ROOT, freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+
+/**
+ * The hosted journey in a real browser: Debian's Chromium driven by playwright-core, its fake
+ * camera fed from a video built at test time from a fixture photo, against the service running
+ * as a process (API and journey on their own ports) on the database of TEST_DB. Screenshots of
+ * each step at a phone viewport go to artifacts/journey/.
+ */
+
+const ARTIFACTS = join(ROOT, 'artifacts', 'journey');
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+let dir: string;
+let databaseUrl: string | null = null;
+let dropDb = async () => {};
+let proc: Proc;
+let env: Record<string, string>;
+let api: string;
+let journeyUrl: string;
+let client: IdvClient;
+let browser: Browser;
+let camera: string;
+const pages: EmbeddingPage[] = [];
+
+async function startService(): Promise<void> {
+  proc = runNode('apps/api/src/main.ts', [], env);
+  await waitUntilReady(proc, `${api}/readyz`);
+  await waitUntilReady(proc, `${journeyUrl}/`);
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'idv-journey-e2e-'));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  if (TEST_DB === 'postgres') ({ url: databaseUrl, dropDb } = await createPostgresDatabase());
+  const [port, jport, dport, cport] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  api = `http://127.0.0.1:${port}`;
+  journeyUrl = `http://127.0.0.1:${jport}`;
+  env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    API_BASE_URL: api,
+    JOURNEY_URL: journeyUrl,
+    DOCS_URL: `http://127.0.0.1:${dport}`,
+    CONSOLE_URL: `http://127.0.0.1:${cport}`,
+    LOG_LEVEL: 'warn',
+    MASTER_KEY: generateMasterKey(),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  // The fake camera shows a real identity card photo (fixture), fitted in a 1280×720 frame; the
+  // whole-journey test turns it into a face for the face step (Chromium reads the file anew at
+  // each camera start).
+  camera = await y4mFromImage(fixture(IMAGES.idFront), dir);
+  [browser] = await Promise.all([launchChromium({ camera }), startService()]);
+  const creds = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
+  client = new IdvClient({ baseUrl: api, apiKey: creds.api_key.secret, signingSecret: creds.api_key.signing_secret, maxAttempts: 1 });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const p of pages) await p.close();
+  await stop(proc);
+  await dropDb();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function phone(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(PHONE);
+  await context.grantPermissions(['camera'], { origin: journeyUrl });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+const heading = (target: Page | Frame) => target.locator('h1');
+const newCase = async () => (await client.createCase({ flow_name: 'standard', country: 'FR' })).id;
+const newSession = (caseId: string, locale = 'en') => client.createSession({ case_id: caseId, locale });
+const sessionUrl = async (caseId: string, locale = 'en') => (await newSession(caseId, locale)).url;
+
+/** Takes one photo on the capture screen and accepts it. */
+async function capture(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(() => {
+    const v = document.querySelector('video');
+    return Boolean(v && v.videoWidth > 0);
+  });
+  await page.locator('.hint').filter({ hasText: /\S/ }).waitFor();
+  // The first frames of a camera can be black: let the hint settle before the screenshot (advice only, never required).
+  await eventually('a settled hint', async () => (await page.locator('.hint').textContent()) === en.hint_ok, 3000).catch(() => {});
+  await shot(page, `${name}-camera`);
+  await page.getByRole('button', { name: en.camera_take }).click();
+  await page.locator('img.preview').waitFor();
+  await shot(page, `${name}-preview`);
+  await page.getByRole('button', { name: en.use_photo }).click();
+}
+
+/** Sets a session's expiry in the past, in the database the service uses (PGlite: with the service stopped). */
+async function expireSession(sessionId: string): Promise<void> {
+  if (databaseUrl) {
+    const c = new pg.Client({ connectionString: databaseUrl });
+    await c.connect();
+    try {
+      await c.query(`UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE id = $1`, [sessionId]);
+    } finally {
+      await c.end();
+    }
+    return;
+  }
+  await stop(proc);
+  const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+  try {
+    await database.db.execute(sql`UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE id = ${sessionId}`);
+  } finally {
+    await database.close();
+  }
+  await startService();
+}
+
+/** Polls a condition of the test (a frame's state across origins) until it holds. */
+async function eventually(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not reached: ${what}`);
+}
+
+const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { events: Record<string, unknown>[] }).events);
+
+describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
+  test('a person completes the whole journey on a phone: the case reaches processing with every piece stored', async () => {
+    const caseId = await newCase();
+    const { context, page } = await phone();
+    try {
+      await page.goto(await sessionUrl(caseId));
+      await heading(page).filter({ hasText: en.consent_title }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'the focus is on the title of the screen');
+      await shot(page, '01-consent');
+      assert.equal((await client.getCase(caseId)).status, 'collecting', 'opening the link starts the journey');
+
+      await page.getByRole('button', { name: en.consent_accept }).click();
+      await heading(page).filter({ hasText: en.applicant_title }).waitFor();
+      await page.getByRole('button', { name: en.continue }).click();
+      assert.equal(await page.getByLabel(en.field_given_names).getAttribute('aria-invalid'), 'true', 'required fields are flagged before sending');
+      await page.getByLabel(en.field_given_names).fill('Corinne');
+      await page.getByLabel(en.field_surname).fill('Berthier');
+      await page.getByLabel(en.field_birth_date).fill('1965-12-06');
+      await shot(page, '02-applicant');
+      await page.getByRole('button', { name: en.continue }).click();
+
+      await heading(page).filter({ hasText: en.questionnaire_title }).waitFor();
+      await page.getByRole('radio', { name: 'Salary', exact: true }).check();
+      await page.getByRole('radio', { name: 'No', exact: true }).check();
+      await shot(page, '03-questionnaire');
+      await page.getByRole('button', { name: en.continue }).click();
+
+      await heading(page).filter({ hasText: en.document_title }).waitFor();
+      assert.equal(await page.getByLabel(en.document_country).inputValue(), 'FR', 'the case country is proposed');
+      await page.getByRole('radio', { name: en.doc_id_card }).check();
+      await shot(page, '04-document');
+      await page.getByRole('button', { name: en.continue }).click();
+
+      await heading(page).filter({ hasText: en.piece_document_front }).waitFor();
+      await page.locator('.hint').filter({ hasText: en.hint_ok }).waitFor();
+      await capture(page, '05-document-front');
+      await heading(page).filter({ hasText: en.piece_document_back }).waitFor();
+      await capture(page, '06-document-back');
+
+      await heading(page).filter({ hasText: en.face_title }).waitFor();
+      await y4mFromImage(fixture(IMAGES.selfie), dir, { width: 960, height: 720 });
+      await shot(page, '07-face');
+      await page.getByRole('button', { name: en.camera_start }).click();
+      await heading(page).filter({ hasText: en.piece_selfie }).waitFor();
+      await capture(page, '08-selfie');
+      await heading(page).filter({ hasText: en.piece_liveness_turn_left }).waitFor();
+      await capture(page, '09-turn-left');
+      await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
+      await capture(page, '10-turn-right');
+
+      await heading(page).filter({ hasText: en.check_title }).waitFor();
+      await page.getByRole('button', { name: en.help }).click();
+      await heading(page).filter({ hasText: en.help_title }).waitFor();
+      await shot(page, '11-help');
+      await page.getByRole('button', { name: en.help_back }).click();
+      await heading(page).filter({ hasText: en.check_title }).waitFor();
+      assert.equal(await page.locator('.check-item').count(), 5);
+      await shot(page, '12-check');
+      await page.getByRole('button', { name: en.check_send }).click();
+      await heading(page).filter({ hasText: en.completed_title }).waitFor();
+      await shot(page, '13-completed');
+
+      const read = await client.getCase(caseId);
+      assert.equal(read.status, 'processing');
+      assert.equal(read.state, 'processing');
+      const pieces = read.pieces as { id: string; kind: string; available: boolean }[];
+      assert.deepEqual(pieces.map((p) => p.kind).sort(), ['document_back', 'document_front', 'liveness_turn_left', 'liveness_turn_right', 'selfie']);
+      assert.ok(pieces.every((p) => p.available && /^pc_/.test(p.id)));
+    } finally {
+      await context.close();
+      await y4mFromImage(fixture(IMAGES.idFront), dir);
+    }
+  });
+
+  test('on-device hints before sending: too dark, blurry, too far, then good', async () => {
+    const card = fixture(IMAGES.idFront);
+    const far = await sharp({ create: { width: 1280, height: 720, channels: 3, background: { r: 24, g: 26, b: 30 } } })
+      .composite([{ input: await sharp(card).resize(260).toBuffer(), gravity: 'centre' }])
+      .png()
+      .toBuffer();
+    const views: [string, Buffer, string][] = [
+      ['dark', await sharp(card).modulate({ brightness: 0.12 }).toBuffer(), en.hint_dark],
+      ['blurry', await sharp(card).blur(14).toBuffer(), en.hint_blurry],
+      ['far', far, en.hint_far],
+      ['good', card, en.hint_ok],
+    ];
+    const caseId = await newCase();
+    const token = new URL(await sessionUrl(caseId)).hash.slice(1);
+    // Up to the document photos through the journey's own routes, as the app would.
+    for (const [path, body] of [
+      ['/consent', { accepted: true }],
+      ['/applicant', { given_names: 'Corinne', surname: 'Berthier', birth_date: '1965-12-06' }],
+      ['/questionnaire', { answers: { source_of_funds: 'salary', politically_exposed: 'no' } }],
+      ['/document', { country: 'FR', type: 'passport' }],
+    ] as const) {
+      const res = await fetch(`${api}/v1/sessions/current${path}`, {
+        method: 'POST',
+        headers: { authorization: `Session ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200, path);
+    }
+    const { context, page } = await phone();
+    try {
+      for (const [name, image, text] of views) {
+        await y4mFromImage(image, dir);
+        // The camera starts when the capture screen is drawn: open it anew for each view.
+        if (page.url() === 'about:blank') await page.goto(`${journeyUrl}/#${token}`);
+        else {
+          await page.getByRole('button', { name: en.help }).click();
+          await page.getByRole('button', { name: en.help_back }).click();
+        }
+        await heading(page).filter({ hasText: en.piece_document_front }).waitFor();
+        await eventually(`the hint says "${text}"`, async () => (await page.locator('.hint').textContent()) === text).catch(async (err) => {
+          await shot(page, `40-hint-${name}-failed`);
+          throw new Error(`${(err as Error).message}; it says "${await page.locator('.hint').textContent()}"`);
+        });
+        await shot(page, `40-hint-${name}`);
+      }
+    } finally {
+      await context.close();
+      await y4mFromImage(fixture(IMAGES.idFront), dir);
+    }
+  });
+
+  test('texts come from the message file of the session language', async () => {
+    const caseId = await newCase();
+    for (const [locale, messages] of [['fr', fr], ['de', de], ['es', es]] as const) {
+      const { context, page } = await phone();
+      try {
+        await page.goto(await sessionUrl(caseId, locale));
+        await heading(page).filter({ hasText: messages.consent_title }).waitFor();
+        assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
+        assert.equal(await page.title(), messages.app_title);
+        await shot(page, `01-consent-${locale}`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('an embedding page on an allowed origin gets the handshake and the message sequence, posted only to its origin', async () => {
+    const caseId = await newCase();
+    const allowed = await startEmbeddingPage(await freePort(), journeyUrl, () => sessionUrl(caseId));
+    pages.push(allowed);
+    await client.request('POST', '/v1/journey-embedding', { origins: [allowed.origin] }, { signed: true });
+    const { context, page } = await phone();
+    await context.grantPermissions(['camera'], { origin: journeyUrl });
+    try {
+      await page.goto(allowed.origin);
+      const frameEl = page.locator('iframe').first();
+      assert.equal(await frameEl.getAttribute('allow'), 'camera');
+      const frame = page.frameLocator('iframe').first();
+      await frame.locator('h1').filter({ hasText: en.consent_title }).waitFor();
+      await shot(page, '20-embedded-consent');
+      await frame.getByRole('button', { name: en.consent_accept }).click();
+      await frame.locator('h1').filter({ hasText: en.applicant_title }).waitFor();
+      await frame.getByRole('button', { name: en.help }).click();
+      await frame.locator('h1').filter({ hasText: en.help_title }).waitFor();
+      await frame.getByRole('button', { name: en.help_later }).click();
+      await frame.locator('h1').filter({ hasText: en.later_title }).waitFor();
+      await shot(page, '21-embedded-later');
+      await eventually('the ended event reached the page', async () => (await eventsOf(page)).some((e) => e.type === 'ended'));
+
+      const events = await eventsOf(page);
+      const sequence = events.filter((e) => e.type !== 'resize');
+      assert.deepEqual(sequence, [
+        { type: 'ready' },
+        { type: 'step', step: 'consent' },
+        { type: 'step', step: 'applicant' },
+        { type: 'step', step: 'help' },
+        { type: 'ended', reason: 'later' },
+      ]);
+      const resizes = events.filter((e) => e.type === 'resize');
+      assert.ok(resizes.length >= 1 && resizes.every((e) => typeof e.height === 'number' && (e.height as number) > 0));
+      assert.ok(Number.parseInt(await frameEl.evaluate((el) => (el as HTMLIFrameElement).style.height), 10) > 0, 'the frame takes the height the journey reports');
+
+      const raw = (await page.evaluate(() => (window as unknown as { raw: { origin: string; data: Record<string, unknown> }[] }).raw)) ?? [];
+      assert.equal(raw[0].data.type, 'service:hello', 'the journey says hello first');
+      for (const m of raw) {
+        assert.equal(m.origin, new URL(journeyUrl).origin, 'every message comes from the journey origin');
+        assert.deepEqual(Object.keys(m.data).filter((k) => !['type', 'version', 'step', 'reason', 'height'].includes(k)), [], 'no other field');
+        assert.equal(JSON.stringify(m.data).includes('Berthier'), false);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an embedding page on a forbidden origin gets nothing, and the frame shows a refusal', async () => {
+    const caseId = await newCase();
+    let directUrl = '';
+    const forbidden = await startEmbeddingPage(await freePort(), journeyUrl, () => sessionUrl(caseId), {
+      directFrame: async () => {
+        const token = new URL(await sessionUrl(caseId)).hash;
+        const creds = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
+        directUrl = `${journeyUrl}/embed/${creds.client_id}/sandbox${token}`;
+        return directUrl;
+      },
+    });
+    pages.push(forbidden);
+    const { context, page } = await phone();
+    try {
+      await page.goto(`${forbidden.origin}/?direct`);
+      const frame = page.frameLocator('iframe').first();
+      await frame.locator('h1').filter({ hasText: en.refused_title }).waitFor();
+      await shot(page, '22-forbidden-refusal');
+      // The client's frame itself, framed directly: the browser refuses it (frame-ancestors).
+      const direct = await (await page.waitForSelector('#direct-frame')).contentFrame();
+      assert.ok(direct);
+      await eventually('the direct frame is blocked by the browser', () => direct.url().startsWith('chrome-error://'));
+      assert.ok(directUrl.includes('/embed/cli_'));
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { raw: unknown[] }).raw), [], 'no message reached the page');
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { events: unknown[] }).events), []);
+      assert.equal((await client.getCase(caseId)).status, 'created', 'the journey did not even start');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an expired link shows the expired screen; a new session resumes at the same step, top level and framed', async () => {
+    const caseId = await newCase();
+    const first = await newSession(caseId);
+    const { context, page } = await phone();
+    try {
+      await page.goto(first.url);
+      await page.getByRole('button', { name: en.consent_accept }).click();
+      await page.getByLabel(en.field_given_names).fill('Corinne');
+      await page.getByLabel(en.field_surname).fill('Berthier');
+      await page.getByLabel(en.field_birth_date).fill('1965-12-06');
+      await page.getByRole('button', { name: en.continue }).click();
+      await heading(page).filter({ hasText: en.questionnaire_title }).waitFor();
+
+      await expireSession(first.id);
+      await page.reload();
+      await heading(page).filter({ hasText: en.expired_title }).waitFor();
+      await shot(page, '30-expired');
+
+      await page.goto(await sessionUrl(caseId));
+      await heading(page).filter({ hasText: en.questionnaire_title }).waitFor();
+      await shot(page, '31-resumed');
+
+      // Framed: the expired link ends with `expired`, the integrator script asks for a new url
+      // and swaps the frame source; the journey resumes at the same step.
+      let served = 0;
+      const embedding = await startEmbeddingPage(await freePort(), journeyUrl, async () => {
+        served++;
+        const session = await newSession(caseId);
+        if (served === 1) await expireSession(session.id);
+        return session.url;
+      });
+      pages.push(embedding);
+      await client.request('POST', '/v1/journey-embedding', { origins: [embedding.origin] }, { signed: true });
+      await page.goto(embedding.origin);
+      const frame = page.frameLocator('iframe').first();
+      await frame.locator('h1').filter({ hasText: en.questionnaire_title }).waitFor();
+      await shot(page, '32-embedded-renewed');
+      await eventually('the step event reached the page', async () => (await eventsOf(page)).some((e) => e.type === 'step'));
+      const events = (await eventsOf(page)).filter((e) => e.type !== 'resize');
+      assert.deepEqual(events, [
+        { type: 'ready' },
+        { type: 'ended', reason: 'expired' },
+        { type: 'ready' },
+        { type: 'step', step: 'questionnaire' },
+      ]);
+      assert.equal(await page.evaluate(() => (window as unknown as { renewals: number }).renewals), 1);
+    } finally {
+      await context.close();
+    }
+  });
+});
