@@ -43,6 +43,8 @@ export function createJourneyServer(options: JourneyServerOptions): Server {
       `<!doctype html><html lang="en" data-mode="${mode}"><head><meta charset="utf-8">` +
       '<meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">' +
       `<meta name="idv-api" content="${escapeAttr(apiBaseUrl)}"><meta name="referrer" content="no-referrer"><title></title>` +
+      // The connection to the API opens while the scripts download (one round trip less before the first screen).
+      `<link rel="preconnect" href="${escapeAttr(apiOrigin)}" crossorigin>` +
       `<link rel="stylesheet" href="${assets.css}">${preload}<script type="module" src="${entry}"></script>` +
       '</head><body><main id="app" aria-busy="true"></main></body></html>'
     );
