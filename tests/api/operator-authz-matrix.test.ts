@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { updateTask, type OperatorRow } from '@idv/db';
-import type { OperatorRole } from '@idv/domain';
+import { insertSupportGrant, updateTask, type OperatorRow } from '@idv/db';
+import { newId, type OperatorRole } from '@idv/domain';
 import type { Credentials } from '../helpers/app.ts';
 import { addOperator, caseInReview, startReviewApp, type ReviewTestApp } from '../helpers/operators.ts';
 
@@ -158,12 +158,49 @@ const ROUTES: Route[] = [
   },
   {
     name: 'GET /v1/cases/{id}/record',
-    roles: REVIEWERS,
+    roles: CASE_READERS,
     reauth: false,
     clearance: true,
+    supportNeedsGrant: true,
     ok: 200,
     prepare: async () => ({ method: 'GET', url: `/v1/cases/${(await caseInReview(t, { country: 'FR' })).caseId}/record` }),
   },
+  {
+    name: 'POST /v1/support-access',
+    roles: ['administrator', 'supervisor'],
+    reauth: true,
+    clearance: true,
+    ok: 201,
+    prepare: async () => ({
+      method: 'POST',
+      url: '/v1/support-access',
+      body: { case_id: (await caseInReview(t, { country: 'FR' })).caseId, operator_id: (await addOperator(t, { role: 'support' })).id, reason: 'ticket' },
+    }),
+  },
+  {
+    name: 'GET /v1/support-access',
+    roles: ['administrator', 'supervisor'],
+    reauth: false,
+    clearance: false,
+    ok: 200,
+    prepare: async () => ({ method: 'GET', url: '/v1/support-access' }),
+  },
+  {
+    name: 'POST /v1/support-access/{id}/revoke',
+    roles: ['administrator', 'supervisor'],
+    reauth: false,
+    clearance: false,
+    ok: 200,
+    prepare: async () => {
+      const { caseId } = await caseInReview(t, { country: 'FR' });
+      const support = await addOperator(t, { role: 'support' });
+      const grantId = newId('grt', t.clock.now().getTime());
+      const now = t.clock.now();
+      await insertSupportGrant(t.database.db, { id: grantId, ...t.tenant, caseId, operatorId: support.id, reasonSealed: null, grantedBy: 'test', createdAt: now, expiresAt: new Date(now.getTime() + 4 * 3_600_000) });
+      return { method: 'POST', url: `/v1/support-access/${grantId}/revoke` };
+    },
+  },
+  { name: 'GET /v1/reviews/support-access', roles: ['support'], reauth: false, clearance: false, ok: 200, prepare: async () => ({ method: 'GET', url: '/v1/reviews/support-access' }) },
   {
     name: 'POST /v1/reviews/{id}/unmask',
     roles: REVIEWERS,
@@ -277,7 +314,7 @@ describe('authorisation matrix of operator-bound routes', () => {
       '',
       'Authorisation matrix (status and code; every cell asserted). Codes: console = console_credential_required, no-op = operator_required,',
       'revoked = operator_revoked, role = operator_role_insufficient, reauth = reauth_required, hidden = resource_not_found (outside the clearance).',
-      '"out" = operator cleared for DE only, the task or case is in FR. Re routes: POST/PATCH operators, revoke, revision. Support: case routes only through a grant (none here).',
+      '"out" = operator cleared for DE only, the task or case is in FR. Re routes: POST/PATCH operators, revoke, revision, POST support-access. Support: case routes only through a grant (none here).',
       line('route', cols),
       line('-'.repeat(width), cellWidth.map((w) => '-'.repeat(w))),
       ...ROUTES.map((r) => line(r.name, cols.map((c) => table.get(r.name)?.get(c) ?? '—'))),

@@ -2,6 +2,7 @@ import type { App, AppContext } from '../context.ts';
 import { registerOperatorRoutes } from './operators/index.ts';
 import { registerReviewRoutes } from './reviews/index.ts';
 import { registerPersonalDataRoutes } from './personal-data/index.ts';
+import { registerSupportAccessRoutes } from './support-access/routes.ts';
 import { registerCreateApiKey } from './api-keys/create.ts';
 import { registerListApiKeys } from './api-keys/list.ts';
 import { registerRevokeApiKey } from './api-keys/revoke.ts';
@@ -48,6 +49,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerOperatorRoutes(app, ctx);
   registerReviewRoutes(app, ctx);
   registerPersonalDataRoutes(app, ctx);
+  registerSupportAccessRoutes(app, ctx);
   registerGetJourneyEmbedding(app, ctx);
   registerUpdateJourneyEmbedding(app, ctx);
   registerJourneyRoutes(app, ctx);

@@ -14,6 +14,7 @@ import {
 } from './case.ts';
 import { ErrorSchema } from './common.ts';
 import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from '../routes/personal-data/schemas.ts';
+import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from '../routes/support-access/schemas.ts';
 import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
 import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
 import {
@@ -118,4 +119,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   AccessLogEntrySchema,
   AccessLogSchema,
   ErasureSchema,
+  SupportAccessRequestSchema,
+  SupportGrantSchema,
+  SupportGrantListSchema,
 ];

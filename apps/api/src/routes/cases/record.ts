@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, decisionsOfCase, findCase, listPieces, revisionsOfCase, tasksOfCase } from '@idv/db';
-import { coversCountry, mayShowDecisions } from '@idv/domain';
+import { appendJournal, decisionsOfCase, listPieces, revisionsOfCase, tasksOfCase } from '@idv/db';
+import { mayShowDecisions } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
-import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { presentCase } from '../../presenters/case.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { caseScreenParts, taskWithinClearance } from '../../services/review.ts';
+import { accessDetail, caseForOperator } from '../../services/case-access.ts';
+import { caseScreenParts } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { presentRevision } from '../reviews/revision.ts';
 import { CaseRecordSchema, presentDecision, presentTaskItem } from '../reviews/schemas.ts';
@@ -16,11 +16,13 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
   app.get(
     '/v1/cases/:case_id/record',
     {
-      config: { operator: { ability: 'review' } },
+      config: { operator: { ability: 'readCase' } },
       schema: {
         operationId: 'getCaseRecord',
         tags: ['reviews'],
-        summary: 'The case record (Op; journaled as a consultation): state, decisions, reviews, revisions, masked identity. Decided cases remain readable',
+        summary:
+          'The case record (Op; journaled as a consultation): state, decisions, reviews, revisions, masked identity. Decided cases remain readable. ' +
+          'A support account reads only a case opened to it by a support grant in force',
         params: CaseParams,
         response: { 200: Type.Ref(CaseRecordSchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found') },
       },
@@ -29,13 +31,10 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
       const { operator, tenant, actor } = operatorOf(req);
       const now = ctx.now();
       return ctx.db.transaction(async (tx) => {
-        const row = await findCase(tx, tenant, req.params.case_id);
-        const tasks = row ? await tasksOfCase(tx, tenant, row.id) : [];
-        // Within the clearance: the case's country, and the sensitivity of every review it had.
-        if (!row || !coversCountry(operator, row.country) || !tasks.every((t) => taskWithinClearance(operator, t))) {
-          throw new ApiError('resource_not_found', 'No such case.', 'case_id');
-        }
-        await appendJournal(tx, tenant, { caseId: row.id, actor, action: 'case.consulted', detail: { via: 'record' }, at: now });
+        // Within the clearance (the case's country, and the sensitivity of every review it had), or a support grant in force.
+        const { row, grant } = await caseForOperator(tx, tenant, operator, req.params.case_id, now);
+        const tasks = await tasksOfCase(tx, tenant, row.id);
+        await appendJournal(tx, tenant, { caseId: row.id, actor, action: 'case.consulted', detail: { via: 'record', ...accessDetail(operator, grant) }, at: now });
         const decisions = await decisionsOfCase(tx, tenant, row.id);
         const hiddenTasks = new Set(
           tasks
