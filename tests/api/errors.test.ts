@@ -287,8 +287,11 @@ describe('GET /v1/openapi.json', () => {
       const success = codes.filter((c) => c.startsWith('2'));
       assert.equal(success.length, 1, `${route} has one success response`);
       if (success[0] !== '204') {
-        const schema = op.responses[success[0]].content?.['application/json']?.schema;
+        const content = op.responses[success[0]].content ?? {};
+        // JSON, or for image downloads the binary image types they may answer with.
+        const schema = content['application/json']?.schema ?? content['image/jpeg']?.schema;
         assert.ok(schema, `${route} ${success[0]} has a response schema`);
+        if (!content['application/json']) assert.deepEqual(schema, { type: 'string', format: 'binary' }, `${route} answers image bytes`);
         resolve(schema);
       }
       const errors = codes.filter((c) => /^[45]/.test(c));

@@ -2,7 +2,6 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { newId, type FlowDefinition } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { flows } from '../schema.ts';
-import { perHandle, raw } from './prepared.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 
 export type FlowRow = typeof flows.$inferSelect;
@@ -40,23 +39,11 @@ export async function activateFlowVersion(tx: Executor, tenant: Tenant, name: st
   return row;
 }
 
-const activeFlow = perHandle((db) =>
-  db
+export async function findActiveFlow(db: Executor, tenant: Tenant, name: string): Promise<FlowRow | null> {
+  const [row] = await db
     .select()
     .from(flows)
-    .where(
-      and(
-        eq(flows.clientId, raw('clientId')),
-        eq(flows.environment, raw('environment')),
-        eq(flows.name, raw('name')),
-        eq(flows.status, 'active'),
-      ),
-    )
-    .prepare('idv_flow_active'),
-);
-
-export async function findActiveFlow(db: Executor, tenant: Tenant, name: string): Promise<FlowRow | null> {
-  const [row] = await activeFlow(db).execute({ clientId: tenant.clientId, environment: tenant.environment, name });
+    .where(and(tenantFilter(flows, tenant), eq(flows.name, name), eq(flows.status, 'active')));
   return row ?? null;
 }
 

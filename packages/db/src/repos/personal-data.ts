@@ -251,3 +251,13 @@ export async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: st
     blobIds: allBlobs.map((b) => b.blobId),
   };
 }
+
+// ---------------------------------------------------------------- pieces (images)
+
+export type PieceOfCase = typeof pieces.$inferSelect;
+
+/** A piece of a case (the case already checked to be the caller's). */
+export async function findPieceOfCase(db: Executor, caseId: string, pieceId: string): Promise<PieceOfCase | null> {
+  const [row] = await db.select().from(pieces).where(and(eq(pieces.caseId, caseId), eq(pieces.id, pieceId)));
+  return row ?? null;
+}

@@ -2,6 +2,7 @@ import type { App, AppContext } from '../../context.ts';
 import { registerAccessLog } from './access-log.ts';
 import { registerCaseData } from './data.ts';
 import { registerErasure } from './erasure.ts';
+import { registerImageRoutes } from './images.ts';
 import { registerUnmaskRoutes } from './unmask.ts';
 
 /** Personal data: reading it (client and operators), its access log, its erasure. */
@@ -10,4 +11,5 @@ export function registerPersonalDataRoutes(app: App, ctx: AppContext): void {
   registerUnmaskRoutes(app, ctx);
   registerAccessLog(app, ctx);
   registerErasure(app, ctx);
+  registerImageRoutes(app, ctx);
 }

@@ -1,0 +1,134 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { appendJournal, findCase, findPieceOfCase, type CaseRow, type Executor, type Tenant } from '@idv/db';
+import type { App, AppContext } from '../../context.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { authOf } from '../../http/auth.ts';
+import { operatorOf } from '../../http/operator.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { accessDetail, caseForOperator } from '../../services/case-access.ts';
+import { pieceBlobs } from '../../services/pieces.ts';
+import { taskForOperator } from '../../services/review.ts';
+import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
+
+const IMAGE = { type: 'string', format: 'binary' } as const;
+/** The binary answer, per image type the journey accepts. */
+const IMAGE_RESPONSE = {
+  description: 'The image bytes, in the type they were received (Cache-Control: no-store)',
+  content: Object.fromEntries(['image/jpeg', 'image/png', 'image/webp', 'image/avif'].map((type) => [type, { schema: IMAGE }])),
+};
+
+const PieceOfCaseParams = Type.Object({ case_id: Type.String({ maxLength: 64 }), piece_id: Type.String({ maxLength: 64 }) });
+const PieceOfTaskParams = Type.Object({ task_id: Type.String({ maxLength: 64 }), piece_id: Type.String({ maxLength: 64 }) });
+
+/**
+ * Serves a piece of a case: the download is journaled first, then the blob is opened under the
+ * case key of the piece's class (a portrait, selfie or liveness image under the biometric key,
+ * never the data key), in the same transaction: if the journal write fails nothing is read.
+ */
+async function servePiece(
+  ctx: AppContext,
+  reply: FastifyReply,
+  find: (tx: Executor) => Promise<{ row: CaseRow; tenant: Tenant; actor: string; detail: Record<string, unknown> }>,
+  pieceId: string,
+) {
+  const now = ctx.now();
+  const { bytes, contentType } = await ctx.db.transaction(async (tx) => {
+    const { row, tenant, actor, detail } = await find(tx);
+    const piece = await findPieceOfCase(tx, row.id, pieceId);
+    if (!piece) throw new ApiError('resource_not_found', 'No such piece for this case.', 'piece_id');
+    if (piece.deletedAt) throw new ApiError('piece_unavailable', `The image was deleted at ${piece.deletedAt.toISOString()}.`, 'piece_id');
+    await appendJournal(tx, tenant, { caseId: row.id, actor, action: 'piece.downloaded', detail: { ...detail, piece_id: piece.id, kind: piece.kind }, at: now });
+    const opened = await pieceBlobs(ctx).read(tx, piece);
+    if (!opened) throw new ApiError('piece_unavailable', 'The image can no longer be opened.', 'piece_id');
+    return { bytes: opened, contentType: piece.contentType };
+  });
+  return reply.header('cache-control', 'no-store').header('content-disposition', 'inline').type(contentType).send(bytes);
+}
+
+export function registerImageRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/cases/:case_id/images/:piece_id',
+    {
+      config: { permission: 'personal_data' },
+      schema: {
+        operationId: 'getCaseImage',
+        tags: ['cases'],
+        summary:
+          'An image of the case (document side, selfie, liveness challenge image); key permission personal_data; never cached; the download is journaled ' +
+          'before the image is read. An image deleted (retake, retention, erasure): 410 piece_unavailable',
+        params: PieceOfCaseParams,
+        response: { 200: IMAGE_RESPONSE, ...errorResponses('permission_denied', 'resource_not_found', 'piece_unavailable') },
+      },
+    },
+    async (req, reply) => {
+      const { key, tenant } = authOf(req);
+      return servePiece(
+        ctx,
+        reply,
+        async (tx) => {
+          const row = await findCase(tx, tenant, req.params.case_id);
+          if (!row) throw new ApiError('resource_not_found', 'No such case.', 'case_id');
+          return { row, tenant, actor: `key:${key.id}`, detail: { via: 'image' } };
+        },
+        req.params.piece_id,
+      );
+    },
+  );
+
+  app.get(
+    '/v1/reviews/:task_id/pieces/:piece_id',
+    {
+      config: { operator: { ability: 'review' } },
+      schema: {
+        operationId: 'getReviewPiece',
+        tags: ['reviews'],
+        summary:
+          'An image of the task’s case, served by the service (no signed address), journaled as downloaded; the portrait and the selfie are unsealed ' +
+          'under the case’s biometric key, distinct from its data key',
+        params: PieceOfTaskParams,
+        response: { 200: IMAGE_RESPONSE, ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found', 'piece_unavailable') },
+      },
+    },
+    async (req, reply) => {
+      const { operator, tenant, actor } = operatorOf(req);
+      return servePiece(
+        ctx,
+        reply,
+        async (tx) => {
+          const task = await taskForOperator(tx, tenant, operator, req.params.task_id);
+          const row = (await findCase(tx, tenant, task.caseId))!;
+          return { row, tenant, actor, detail: { via: 'review', task_id: task.id, ...accessDetail(operator, null) } };
+        },
+        req.params.piece_id,
+      );
+    },
+  );
+
+  app.get(
+    '/v1/cases/:case_id/pieces/:piece_id',
+    {
+      config: { operator: { ability: 'readCase' } },
+      schema: {
+        operationId: 'getCasePiece',
+        tags: ['reviews'],
+        summary:
+          'A piece of the case (Op); never cached; journaled as downloaded. Within the clearance, or for a support account through a support grant in force',
+        params: PieceOfCaseParams,
+        response: { 200: IMAGE_RESPONSE, ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found', 'piece_unavailable') },
+      },
+    },
+    async (req, reply) => {
+      const { operator, tenant, actor } = operatorOf(req);
+      return servePiece(
+        ctx,
+        reply,
+        async (tx) => {
+          const { row, grant } = await caseForOperator(tx, tenant, operator, req.params.case_id, ctx.now());
+          return { row, tenant, actor, detail: { via: 'piece', ...accessDetail(operator, grant) } };
+        },
+        req.params.piece_id,
+      );
+    },
+  );
+}
