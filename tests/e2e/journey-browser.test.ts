@@ -196,6 +196,10 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await heading(page).filter({ hasText: en.piece_liveness_turn_left }).waitFor();
       await capture(page, '09-turn-left');
       await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
+      // A slow uplink from here on, so that the last photo is still on its way at the check.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 30_000 });
       await capture(page, '10-turn-right');
 
       await heading(page).filter({ hasText: en.check_title }).waitFor();
@@ -207,6 +211,16 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       assert.equal(await page.locator('.check-item').count(), 5);
       await shot(page, '12-check');
       await page.getByRole('button', { name: en.check_send }).click();
+      await heading(page).filter({ hasText: en.uploading_title }).waitFor();
+      // Real progress, from the upload's own progress events.
+      await eventually('the progress moves', async () => {
+        const value = Number(await page.locator('progress').getAttribute('value'));
+        return value > 0 && value < 100;
+      });
+      assert.match((await page.locator('#uploading-label').textContent()) ?? '', /^\d+% sent$/);
+      assert.equal(await page.getByRole('button', { name: en.retry }).isVisible(), false, 'no retry while sending');
+      await shot(page, '12b-uploading');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await heading(page).filter({ hasText: en.completed_title }).waitFor();
       await shot(page, '13-completed');
 
@@ -270,6 +284,31 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     } finally {
       await context.close();
       await y4mFromImage(fixture(IMAGES.idFront), dir);
+    }
+  });
+
+  test('the ended screens: declined (after confirmation) and invalid link', async () => {
+    const caseId = await newCase();
+    const { context, page } = await phone();
+    try {
+      await page.goto(await sessionUrl(caseId));
+      await page.getByRole('button', { name: en.consent_decline }).click();
+      await heading(page).filter({ hasText: en.decline_title }).waitFor();
+      await shot(page, '14-decline-confirm');
+      await page.getByRole('button', { name: en.decline_confirm }).click();
+      await heading(page).filter({ hasText: en.declined_title }).waitFor();
+      await shot(page, '15-declined');
+      assert.equal((await client.getCase(caseId)).status, 'abandoned');
+      await page.reload();
+      await heading(page).filter({ hasText: en.declined_title }).waitFor();
+
+      for (const fragment of ['#not-a-token', `#${'A'.repeat(43)}`]) {
+        await page.goto(`${journeyUrl}/${fragment}`);
+        await heading(page).filter({ hasText: en.invalid_link_title }).waitFor();
+      }
+      await shot(page, '16-invalid-link');
+    } finally {
+      await context.close();
     }
   });
 

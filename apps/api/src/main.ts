@@ -44,11 +44,14 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
+  // Ready only once startup is complete, SIGTERM handling included: a stop asked for earlier
+  // would otherwise find the default handler and kill the process without a clean shutdown.
+  let started = false;
   const { app } = await build({
     config,
     db: database.db,
     keyring,
-    ready: async () => !stopping && (await database.ping().then(() => true)),
+    ready: async () => started && !stopping && (await database.ping().then(() => true)),
   });
   await app.listen({ port: config.port, host: config.host });
   const docs = await listenOnUrlPort(createDocsServer(config.apiBaseUrl), config.docsUrl, config.host);
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  started = true;
 }
 
 /** Serves a companion app on the port of its configured URL (journey, console and docs each have an origin). */

@@ -5,6 +5,7 @@ import {
   releaseIdempotencyKey,
   reserveIdempotencyKey,
   type Db,
+  type StoredResponse,
   type Tx,
 } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
@@ -36,20 +37,16 @@ function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored
   return JSON.parse(s.keyring.openText((stored as { sealed: string }).sealed, sealAad(apiKeyId, idem)));
 }
 
+interface Reserved {
+  apiKeyId: string;
+  idem: string;
+}
+
 /**
- * Runs a signed creation exactly once per (API key, Idempotency-Key). The key is reserved in its
- * own committed statement so concurrent duplicates see it; the work and the stored response then
- * commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
- * and replayed like a success; an unexpected failure releases the key so the client may retry.
+ * Claims the request's Idempotency-Key in its own committed statement, so concurrent duplicates
+ * see it; answers a replay itself (returns null) and refuses a mismatch or a duplicate in progress.
  */
-export async function runIdempotent(
-  s: IdempotencySettings,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  work: (tx: Tx) => Promise<Outcome>,
-  /** Runs after the commit, before the response is sent (deleting files the work made unreachable); a failure is logged, never thrown. */
-  afterCommit?: () => Promise<void>,
-): Promise<void> {
+async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply): Promise<Reserved | null> {
   const { key } = authOf(req);
   const idem = req.headers['idempotency-key'] as string; // presence and shape checked with the signature
   const hash = createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
@@ -65,22 +62,71 @@ export async function runIdempotent(
       throw new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
     case 'replay':
       await reply.header('idempotent-replayed', 'true').code(reservation.status).send(openBody(s, key.id, idem, reservation.body));
-      return;
+      return null;
   }
+  return { apiKeyId: key.id, idem };
+}
+
+/** A refusal (4xx) is stored and replayed like a success; an unexpected failure releases the key. */
+async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Reserved, err: unknown): Promise<never> {
+  if (err instanceof ApiError && err.status < 500) {
+    await completeIdempotencyKey(s.db, r.apiKeyId, r.idem, err.status, sealBody(s, r.apiKeyId, r.idem, errorBody(err, req.id, s.docsUrl)));
+  } else {
+    await releaseIdempotencyKey(s.db, r.apiKeyId, r.idem);
+  }
+  throw err;
+}
+
+/**
+ * Runs a signed creation exactly once per (API key, Idempotency-Key). The key is reserved in its
+ * own committed statement so concurrent duplicates see it; the work and the stored response then
+ * commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
+ * and replayed like a success; an unexpected failure releases the key so the client may retry.
+ */
+export async function runIdempotent(
+  s: IdempotencySettings,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  work: (tx: Tx) => Promise<Outcome>,
+  /** Runs after the commit, before the response is sent (deleting files the work made unreachable); a failure is logged, never thrown. */
+  afterCommit?: () => Promise<void>,
+): Promise<void> {
+  const r = await reserve(s, req, reply);
+  if (!r) return;
+  let outcome: Outcome;
   try {
-    const outcome = await s.db.transaction(async (tx) => {
+    outcome = await s.db.transaction(async (tx) => {
       const result = await work(tx);
-      await completeIdempotencyKey(tx, key.id, idem, result.status, sealBody(s, key.id, idem, result.body));
+      await completeIdempotencyKey(tx, r.apiKeyId, r.idem, result.status, sealBody(s, r.apiKeyId, r.idem, result.body));
       return result;
     });
-    if (afterCommit) await afterCommit().catch((err) => req.log.warn({ err }, 'after-commit step failed'));
-    await reply.code(outcome.status).send(outcome.body);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) {
-      await completeIdempotencyKey(s.db, key.id, idem, err.status, sealBody(s, key.id, idem, errorBody(err, req.id, s.docsUrl)));
-    } else {
-      await releaseIdempotencyKey(s.db, key.id, idem);
-    }
-    throw err;
+    return settleFailure(s, req, r, err);
   }
+  if (afterCommit) await afterCommit().catch((err) => req.log.warn({ err }, 'after-commit step failed'));
+  await reply.code(outcome.status).send(outcome.body);
+}
+
+/**
+ * The same guarantees as runIdempotent for a creation whose writes fit in ONE statement (a single
+ * statement is itself atomic): `work` reads through the database directly and must write the
+ * stored response given by `store(outcome)` in that same statement (or in a transaction of its
+ * own holding all its writes), so the work and the stored response still commit together, without
+ * the BEGIN and COMMIT round trips of a transaction in the common case.
+ */
+export async function runIdempotentStatement(
+  s: IdempotencySettings,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  work: (db: Db, store: (outcome: Outcome) => StoredResponse) => Promise<Outcome>,
+): Promise<void> {
+  const r = await reserve(s, req, reply);
+  if (!r) return;
+  let outcome: Outcome;
+  try {
+    outcome = await work(s.db, (o) => ({ apiKeyId: r.apiKeyId, key: r.idem, status: o.status, body: sealBody(s, r.apiKeyId, r.idem, o.body) }));
+  } catch (err) {
+    return settleFailure(s, req, r, err);
+  }
+  await reply.code(outcome.status).send(outcome.body);
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { apiKeys } from '../schema.ts';
+import { perHandle, raw } from './prepared.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -10,9 +11,11 @@ export async function insertApiKey(db: Executor, row: typeof apiKeys.$inferInser
   return inserted;
 }
 
+const bySecretHash = perHandle((db) => db.select().from(apiKeys).where(eq(apiKeys.secretHash, raw('hash'))).prepare('idv_api_key_by_hash'));
+
 /** Read on every request (no cache), so a revocation applies to the next request on every instance. */
 export async function findApiKeyBySecretHash(db: Executor, hash: string): Promise<ApiKeyRow | null> {
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.secretHash, hash));
+  const [row] = await bySecretHash(db).execute({ hash });
   return row ?? null;
 }
 

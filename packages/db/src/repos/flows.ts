@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { newId, type FlowDefinition } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { flows } from '../schema.ts';
+import { perHandle, raw } from './prepared.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 
 export type FlowRow = typeof flows.$inferSelect;
@@ -39,11 +40,23 @@ export async function activateFlowVersion(tx: Executor, tenant: Tenant, name: st
   return row;
 }
 
-export async function findActiveFlow(db: Executor, tenant: Tenant, name: string): Promise<FlowRow | null> {
-  const [row] = await db
+const activeFlow = perHandle((db) =>
+  db
     .select()
     .from(flows)
-    .where(and(tenantFilter(flows, tenant), eq(flows.name, name), eq(flows.status, 'active')));
+    .where(
+      and(
+        eq(flows.clientId, raw('clientId')),
+        eq(flows.environment, raw('environment')),
+        eq(flows.name, raw('name')),
+        eq(flows.status, 'active'),
+      ),
+    )
+    .prepare('idv_flow_active'),
+);
+
+export async function findActiveFlow(db: Executor, tenant: Tenant, name: string): Promise<FlowRow | null> {
+  const [row] = await activeFlow(db).execute({ clientId: tenant.clientId, environment: tenant.environment, name });
   return row ?? null;
 }
 

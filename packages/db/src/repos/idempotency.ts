@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { idempotencyKeys } from '../schema.ts';
-import { queryRows } from '../connect.ts';
+import { perHandle, raw } from './prepared.ts';
 
 export type Reservation =
   | { outcome: 'reserved' }
@@ -18,6 +18,50 @@ export interface IdempotencyTimes {
 }
 
 /**
+ * The claim: a new entry, or the takeover of an expired entry or of a running one whose process
+ * died (lock elapsed) for the same request. Returns the key when claimed, no row otherwise.
+ */
+const claim = perHandle((db) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      apiKeyId: raw('apiKeyId'),
+      key: raw('key'),
+      requestHash: raw('requestHash'),
+      state: 'running',
+      createdAt: raw('now'),
+      lockedUntil: raw('lockedUntil'),
+      expiresAt: raw('expiresAt'),
+    })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
+      set: {
+        requestHash: sql`excluded.request_hash`,
+        state: 'running',
+        responseStatus: sql`NULL`,
+        responseBody: sql`NULL`,
+        createdAt: sql`excluded.created_at`,
+        lockedUntil: sql`excluded.locked_until`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+      setWhere: sql`${idempotencyKeys.expiresAt} < excluded.created_at
+        OR (${idempotencyKeys.state} = 'running'
+            AND ${idempotencyKeys.lockedUntil} < excluded.created_at
+            AND ${idempotencyKeys.requestHash} = excluded.request_hash)`,
+    })
+    .returning({ key: idempotencyKeys.key })
+    .prepare('idv_idempotency_claim'),
+);
+
+const existingEntry = perHandle((db) =>
+  db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.apiKeyId, raw('apiKeyId')), eq(idempotencyKeys.key, raw('key'))))
+    .prepare('idv_idempotency_entry'),
+);
+
+/**
  * Claims an idempotency key for a request, committed on its own so that concurrent duplicates see
  * it at once. An expired entry, or a running one whose process died (lock elapsed) for the same
  * request, is taken over; otherwise the existing entry decides: replay, in progress, or mismatch.
@@ -29,32 +73,29 @@ export async function reserveIdempotencyKey(
   requestHash: string,
   t: IdempotencyTimes,
 ): Promise<Reservation> {
-  const now = t.now.toISOString();
-  const lockedUntil = new Date(t.now.getTime() + t.lockMs).toISOString();
-  const expiresAt = new Date(t.now.getTime() + t.retainMs).toISOString();
-  const claimed = await queryRows<{ key: string }>(
-    db,
-    sql`INSERT INTO idempotency_keys (api_key_id, key, request_hash, state, created_at, locked_until, expires_at)
-        VALUES (${apiKeyId}, ${key}, ${requestHash}, 'running', ${now}, ${lockedUntil}, ${expiresAt})
-        ON CONFLICT (api_key_id, key) DO UPDATE
-          SET request_hash = excluded.request_hash, state = 'running', response_status = NULL,
-              response_body = NULL, created_at = excluded.created_at,
-              locked_until = excluded.locked_until, expires_at = excluded.expires_at
-          WHERE idempotency_keys.expires_at < excluded.created_at
-             OR (idempotency_keys.state = 'running'
-                 AND idempotency_keys.locked_until < excluded.created_at
-                 AND idempotency_keys.request_hash = excluded.request_hash)
-        RETURNING key`,
-  );
+  const claimed = await claim(db).execute({
+    apiKeyId,
+    key,
+    requestHash,
+    now: t.now.toISOString(),
+    lockedUntil: new Date(t.now.getTime() + t.lockMs).toISOString(),
+    expiresAt: new Date(t.now.getTime() + t.retainMs).toISOString(),
+  });
   if (claimed.length === 1) return { outcome: 'reserved' };
-  const [existing] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
+  const [existing] = await existingEntry(db).execute({ apiKeyId, key });
   if (!existing) return reserveIdempotencyKey(db, apiKeyId, key, requestHash, t);
   if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
   if (existing.state === 'running') return { outcome: 'in_progress' };
   return { outcome: 'replay', status: existing.responseStatus!, body: existing.responseBody };
+}
+
+/** A response to store for replay, written by the statement (or transaction) of the work itself. */
+export interface StoredResponse {
+  apiKeyId: string;
+  key: string;
+  status: number;
+  /** As stored (sealed by the caller when it may hold a secret). */
+  body: unknown;
 }
 
 /** Stores the response; pass the transaction of the creation so both commit together. */

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, findActiveFlow, insertCase } from '@idv/db';
+import { findActiveFlow, insertCaseWithJournal, type CaseRow } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
-import { runIdempotent } from '../../http/idempotent.ts';
+import { runIdempotentStatement } from '../../http/idempotent.ts';
 import { presentCaseCreated } from '../../presenters/case.ts';
 import { PURPOSE } from '../../services/personal-data.ts';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
@@ -30,13 +30,15 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
       },
     },
     (req, reply) =>
-      runIdempotent(ctx.idempotency, req, reply, async (tx) => {
+      // Flow read, then case + journal entry + stored response in one statement (see runIdempotentStatement),
+      // in one transaction with the case key when declared data needs one.
+      runIdempotentStatement(ctx.idempotency, req, reply, async (db, store) => {
         const { key, tenant } = authOf(req);
         const body = req.body;
         if (!isCountryCode(body.country)) {
           throw new ApiError('invalid_country', `${body.country} is not an assigned ISO 3166-1 alpha-2 code.`, 'country');
         }
-        const flow = await findActiveFlow(tx, tenant, body.flow_name);
+        const flow = await findActiveFlow(db, tenant, body.flow_name);
         if (!flow) throw new ApiError('unknown_flow', `No activated flow is named ${body.flow_name}.`, 'flow_name');
         if (!acceptsCountry(flow.definition, body.country)) {
           throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');
@@ -46,7 +48,7 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         const declared = body.declared && Object.keys(body.declared).length > 0 ? body.declared : null;
         // Declared data is personal: sealed under a data key of the new case, stored with the case.
         const declaredKey = declared ? await ctx.vault.newKey(id, 'data', now) : null;
-        const row = await insertCase(tx, {
+        const row: CaseRow = {
           id,
           ...tenant,
           flowId: flow.id,
@@ -57,20 +59,27 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
           declaredSealed: declared && declaredKey ? declaredKey.key.sealJson(declared, PURPOSE.declared) : null,
           state: 'awaiting_applicant',
           status: statusOf('awaiting_applicant', false),
+          journeyStarted: 0,
+          checks: [],
+          duplicates: [],
+          decision: null,
+          resubmission: null,
           createdAt: now,
           updatedAt: now,
           expiresAt: new Date(now.getTime() + flow.definition.case_lifetime_hours * HOUR),
-        });
-        // The case key refers to the case row: stored after it, in the same transaction.
-        if (declaredKey) await declaredKey.store(tx);
-        await appendJournal(tx, tenant, {
-          caseId: id,
-          actor: `key:${key.id}`,
-          action: 'case.created',
-          detail: { flow_id: flow.id },
-          at: now,
-        });
-        return { status: 201, body: presentCaseCreated(row) };
+        };
+        const outcome = { status: 201, body: presentCaseCreated(row) };
+        const journal = { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } };
+        if (declaredKey) {
+          // The case key refers to the case row: both (and the journal entry and stored response) in one transaction.
+          await db.transaction(async (tx) => {
+            await insertCaseWithJournal(tx, row, journal, store(outcome));
+            await declaredKey.store(tx);
+          });
+        } else {
+          await insertCaseWithJournal(db, row, journal, store(outcome));
+        }
+        return outcome;
       }),
   );
 }

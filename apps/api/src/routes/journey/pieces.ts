@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { appendJournal, countPieceUploads, insertPiece, supersedePiece } from '@idv/db';
 import { IMAGE_LIMITS, PIECE_KINDS, newId, pieceExpectation, pieceKeyClass, type PieceKind } from '@idv/domain';
@@ -51,6 +52,10 @@ function installImageBody(scope: FastifyInstance): void {
   });
 }
 
+/** Path parameters are validated as usual; the body is the image itself, checked by inspectImage (not by a schema). */
+const paramsAjv = new Ajv({ coerceTypes: 'array', allErrors: false, strict: false });
+const IMAGE_BODY = { type: 'string', format: 'binary', description: 'The image bytes' } as const;
+
 export function registerJourneyPieces(app: App, ctx: AppContext): void {
   app.register(async (scope) => {
     installImageBody(scope);
@@ -59,7 +64,10 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
       {
         config: { auth: 'session' },
         bodyLimit: IMAGE_LIMITS.maxBytes,
+        validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : paramsAjv.compile(schema)),
         schema: {
+          consumes: ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'application/octet-stream'],
+          body: IMAGE_BODY,
           operationId: 'uploadJourneyPiece',
           tags: ['journey'],
           summary:

@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { appendJournal, findCase, insertSession } from '@idv/db';
-import { awaitsApplicant, newId } from '@idv/domain';
-import { secretHash } from '@idv/vault';
+import { findCase } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { issueSession } from '../../services/sessions.ts';
 import { SessionCreatedSchema, presentSession } from './schemas.ts';
-
-/** A journey link lives one hour at most, and never beyond the case itself. */
-const SESSION_TTL_MS = 3_600_000;
 
 export function registerCreateSession(app: App, ctx: AppContext): void {
   app.post(
@@ -44,28 +39,13 @@ export function registerCreateSession(app: App, ctx: AppContext): void {
         const now = ctx.now();
         const found = await findCase(tx, tenant, req.body.case_id);
         if (!found) throw new ApiError('resource_not_found', 'No such case.', 'case_id');
-        if (!awaitsApplicant(found.state) || found.expiresAt <= now) {
-          const where = found.expiresAt <= now ? `expired at ${found.expiresAt.toISOString()}` : `is ${found.state} (status ${found.status})`;
-          throw new ApiError(
-            'case_not_awaiting_applicant',
-            `The case ${where}; a journey link can be issued only while the case awaits the person (status created or collecting).`,
-            'case_id',
-          );
-        }
-        const token = randomBytes(32).toString('base64url');
-        const id = newId('ses', now.getTime());
-        const row = await insertSession(tx, {
-          id,
-          ...tenant,
-          caseId: found.id,
-          tokenHash: secretHash(token),
+        const { row, url } = await issueSession(tx, tenant, found, {
           locale: req.body.locale ?? 'en',
-          createdBy: `key:${key.id}`,
-          createdAt: now,
-          expiresAt: new Date(Math.min(now.getTime() + SESSION_TTL_MS, found.expiresAt.getTime())),
+          actor: `key:${key.id}`,
+          journeyUrl: ctx.config.journeyUrl,
+          now,
         });
-        await appendJournal(tx, tenant, { caseId: found.id, actor: `key:${key.id}`, action: 'session.created', detail: { session_id: id }, at: now });
-        return { status: 201, body: { ...presentSession(row), url: `${ctx.config.journeyUrl}/#${token}` } };
+        return { status: 201, body: { ...presentSession(row), url } };
       }),
   );
 }

@@ -81,6 +81,7 @@ const de: Messages = {
   check_intro: 'Achten Sie darauf, dass alles scharf und lesbar ist. Sie können jedes Foto neu aufnehmen.',
   check_received: 'Gesendet',
   check_missing: 'Fehlt',
+  check_sending: 'Wird gesendet…',
   check_send: 'Senden',
   uploading_title: 'Wird gesendet',
   uploading_body: 'Lassen Sie diese Seite geöffnet, bis alles gesendet ist.',

@@ -80,6 +80,7 @@ const en = {
   check_intro: 'Make sure everything is sharp and readable. You can take any photo again.',
   check_received: 'Sent',
   check_missing: 'Missing',
+  check_sending: 'Sending…',
   check_send: 'Send',
   uploading_title: 'Sending',
   uploading_body: 'Keep this page open until everything is sent.',

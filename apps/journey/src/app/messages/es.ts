@@ -81,6 +81,7 @@ const es: Messages = {
   check_intro: 'Compruebe que todo se vea nítido y legible. Puede repetir cualquier foto.',
   check_received: 'Enviada',
   check_missing: 'Falta',
+  check_sending: 'Enviando…',
   check_send: 'Enviar',
   uploading_title: 'Enviando',
   uploading_body: 'Mantenga esta página abierta hasta que se envíe todo.',

@@ -81,6 +81,7 @@ const fr: Messages = {
   check_intro: 'Assurez-vous que tout est net et lisible. Vous pouvez reprendre n’importe quelle photo.',
   check_received: 'Envoyée',
   check_missing: 'Manquante',
+  check_sending: 'Envoi en cours…',
   check_send: 'Envoyer',
   uploading_title: 'Envoi en cours',
   uploading_body: 'Gardez cette page ouverte jusqu’à la fin de l’envoi.',

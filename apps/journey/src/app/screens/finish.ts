@@ -20,9 +20,11 @@ export function checkScreen(j: Journey): void {
     const status =
       entry?.status === 'failed'
         ? h('span', { class: 'status failed' }, errorText(entry.code ?? 'unknown'))
-        : received || entry
-          ? h('span', { class: 'status ok' }, t('check_received'))
-          : h('span', { class: 'status missing' }, t('check_missing'));
+        : entry && entry.status !== 'sent'
+          ? h('span', { class: 'status' }, t('check_sending'))
+          : received || entry
+            ? h('span', { class: 'status ok' }, t('check_received'))
+            : h('span', { class: 'status missing' }, t('check_missing'));
     const retake = h(
       'button',
       {

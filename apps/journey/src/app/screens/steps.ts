@@ -94,6 +94,8 @@ export function applicantScreen(j: Journey): void {
     f.error.textContent = message;
     f.input.setAttribute('aria-invalid', message ? 'true' : 'false');
   };
+  // A corrected field loses its error as the person types.
+  for (const f of fields) f.input.addEventListener('input', () => f.error.textContent && mark(f, ''));
   form.onsubmit = (e) => {
     e.preventDefault();
     let first: (typeof fields)[number] | null = null;

@@ -1,0 +1,403 @@
+/**
+ * `npm run bench:api`: signed case creations per second and p50/p99 latency at 50 concurrent
+ * connections against the real service (its own process), beside a baseline measured in the same
+ * run (a bare Fastify route doing one INSERT into the same kind of database, also its own
+ * process), on PGlite and on PostgreSQL. Ends with one line of JSON holding every figure.
+ *
+ * The machine is shared and noisy, so both servers run side by side (the idle one costs nothing)
+ * and the measurement alternates between them in short rounds: a slow drift of the background
+ * load then weighs on both figures alike, and their ratio stays meaningful.
+ *
+ * Environment: BENCH_SECONDS (measured per target, default 10, split into BENCH_ROUNDS rounds,
+ * default 4), BENCH_WARMUP_SECONDS (per target, default 3), BENCH_CONNECTIONS (default 50),
+ * BENCH_BACKENDS (default "pglite,postgres"),
+ * BENCH_PROFILE_DIR (servers run with --cpu-prof into that folder), TEST_DATABASE_URL (the
+ * PostgreSQL server; a fresh database is created on it for the run and dropped after).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { signedHeaders } from '@idv/sdk';
+import { generateMasterKey } from '@idv/vault';
+import { createPostgresDatabase } from '../tests/helpers/database.ts';
+
+type Backend = 'pglite' | 'postgres';
+type Target = 'ours' | 'baseline';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',') as Backend[];
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const PATH = '/v1/cases';
+const RUN = randomBytes(4).toString('hex');
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  created: number;
+  seconds: number;
+}
+
+/** One autocannon run: every response was a 201. */
+interface Run {
+  latencies: number[];
+  created: number;
+  seconds: number;
+}
+
+// ---------------------------------------------------------------- processes
+
+const children = new Set<ChildProcess>();
+const cleanups: (() => Promise<void> | void)[] = [];
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+process.on('exit', () => {
+  for (const child of children) killGroup(child, 'SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the servers`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function cleanUp(): Promise<void> {
+  for (const child of [...children]) await stop(child);
+  for (const fn of cleanups.splice(0).reverse()) await Promise.resolve(fn()).catch((err) => console.error('cleanup:', err));
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a TypeScript entry point as its own process (its own process group) and waits for /readyz. */
+async function startServer(name: string, entry: string, env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const nodeArgs = ['--import', 'tsx'];
+  if (PROFILE_DIR) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`);
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  const child = spawn(process.execPath, [...nodeArgs, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.add(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+    children.delete(child);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`${name} exited before it was ready:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 60 s:\n${out}`);
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url, output: () => out };
+}
+
+/** SIGTERM (graceful shutdown, which also writes a CPU profile), SIGKILL after 20 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (!children.has(child)) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  killGroup(child, 'SIGTERM');
+  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------- load
+
+interface Credentials {
+  secret: string;
+  signingSecret: string;
+}
+
+let counter = 0;
+
+/**
+ * One autocannon run at CONNECTIONS connections, for a duration (warm-up) or for an amount of
+ * requests (measurement: every request sent is answered and counted, so no work is abandoned at
+ * the end, which would bias against the slower target). Every request carries a unique
+ * Idempotency-Key, a unique external_ref and a fresh v2 signature (the baseline receives the same
+ * requests). Throws if any response is not 201, or on any socket error or timeout.
+ */
+function load(url: string, creds: Credentials, size: { seconds: number } | { amount: number }): Promise<Run> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        pipelining: 1,
+        ...('amount' in size ? { amount: size.amount } : { duration: size.seconds }),
+        timeout: 10,
+        requests: [
+          {
+            method: 'POST',
+            path: PATH,
+            setupRequest: (req) => {
+              const n = ++counter;
+              const body = JSON.stringify({ flow_name: 'standard', country: 'FR', external_ref: `bench-${RUN}-${n}` });
+              req.headers = {
+                authorization: `Bearer ${creds.secret}`,
+                'content-type': 'application/json',
+                ...signedHeaders(creds.signingSecret, 'POST', PATH, body, `bench-${RUN}-${n}`),
+              };
+              req.body = body;
+              return req;
+            },
+          },
+        ],
+      },
+      (err, result) => {
+        const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+        if (err) return reject(err);
+        const created = statuses.get(201) ?? 0;
+        const others = [...statuses].filter(([code]) => code !== 201);
+        if (others.length > 0 || result.errors > 0 || result.timeouts > 0 || created === 0) {
+          return reject(
+            new Error(
+              `${url}: ${created} × 201, other statuses ${JSON.stringify(Object.fromEntries(others))}, ` +
+                `${result.errors} errors, ${result.timeouts} timeouts: a benchmark of errors is worthless`,
+            ),
+          );
+        }
+        resolve({ latencies, created, seconds: elapsed });
+      },
+    );
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      latencies.push(ms);
+    });
+  });
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Pools the rounds of one target: throughput over the time measured, latency over every response. */
+function summarise(runs: Run[]): Measure {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const created = runs.reduce((n, r) => n + r.created, 0);
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  return { rps: created / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), created, seconds };
+}
+
+/** Waits until the server has answered what the warm-up left in flight (its queue is first in, first out). */
+async function settle(url: string): Promise<void> {
+  const res = await fetch(`${url}/readyz`);
+  if (!res.ok) throw new Error(`${url}/readyz answered ${res.status} after the warm-up`);
+}
+
+/**
+ * Warm-up of each target (JIT, pools, caches) for a duration, then ROUNDS rounds alternating
+ * between the two (ours, baseline, then baseline, ours, …), each of as many requests as the target
+ * answered in its share of SECONDS at its last measured rate. Every response must be a 201.
+ */
+async function measurePair(
+  targets: Record<Target, string>,
+  creds: Credentials,
+): Promise<Record<Target, Measure & { createdTotal: number; timedRuns: number }>> {
+  const runs: Record<Target, Run[]> = { ours: [], baseline: [] };
+  const createdTotal: Record<Target, number> = { ours: 0, baseline: 0 };
+  const rate: Record<Target, number> = { ours: 0, baseline: 0 };
+  process.stderr.write(`  warm-up ${WARMUP_SECONDS} s each`);
+  for (const target of ['ours', 'baseline'] as Target[]) {
+    const warm = await load(targets[target], creds, { seconds: WARMUP_SECONDS });
+    await settle(targets[target]);
+    createdTotal[target] += warm.created;
+    rate[target] = warm.created / warm.seconds;
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: Target[] = round % 2 === 0 ? ['ours', 'baseline'] : ['baseline', 'ours'];
+    for (const target of order) {
+      const amount = Math.max(2 * CONNECTIONS, Math.round((rate[target] * SECONDS) / ROUNDS));
+      const run = await load(targets[target], creds, { amount });
+      runs[target].push(run);
+      createdTotal[target] += run.created;
+      rate[target] = run.created / run.seconds;
+    }
+    process.stderr.write(` · round ${round + 1}/${ROUNDS}: ours ${rate.ours.toFixed(0)}/s, baseline ${rate.baseline.toFixed(0)}/s`);
+  }
+  process.stderr.write('\n');
+  return {
+    ours: { ...summarise(runs.ours), createdTotal: createdTotal.ours, timedRuns: 1 },
+    baseline: { ...summarise(runs.baseline), createdTotal: createdTotal.baseline, timedRuns: 1 },
+  };
+}
+
+// ---------------------------------------------------------------- correctness of what was stored
+
+/**
+ * Rows written by all the runs on one target: at least one per 201 received, and at most
+ * CONNECTIONS more per run stopped by time (requests in flight then complete anyway).
+ */
+function checkRows(label: string, rows: Counted, created: number, timedRuns: number): void {
+  if (rows.n !== rows.total) throw new Error(`${label}: ${rows.total} rows stored but only ${rows.n} complete`);
+  if (rows.n < created || rows.n > created + timedRuns * CONNECTIONS) {
+    throw new Error(`${label}: ${created} × 201 received but ${rows.n} rows stored`);
+  }
+}
+
+interface Counted {
+  n: number;
+  total: number;
+}
+
+async function countPglite(dataDir: string, query: string): Promise<Counted> {
+  const db = await PGlite.create(join(dataDir, 'pgdata'));
+  try {
+    const { rows } = await db.query<Counted>(query);
+    return { n: Number(rows[0].n), total: Number(rows[0].total) };
+  } finally {
+    await db.close();
+  }
+}
+
+async function countPostgres(url: string, query: string): Promise<Counted> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<Counted>(query);
+    return { n: Number(rows[0].n), total: Number(rows[0].total) };
+  } finally {
+    await c.end();
+  }
+}
+
+/** Cases that have their journal entry and their stored idempotent response; `total` counts all cases. */
+const OURS_ROWS = `SELECT count(*)::int AS n, (SELECT count(*)::int FROM cases) AS total FROM cases c
+  JOIN case_journal j ON j.case_id = c.id AND j.action = 'case.created'
+  JOIN idempotency_keys k ON k.key = c.external_ref AND k.state = 'done' AND k.response_status = 201`;
+const BASELINE_ROWS = 'SELECT count(*)::int AS n, count(*)::int AS total FROM bench_baseline';
+
+// ---------------------------------------------------------------- one backend
+
+interface BackendResult {
+  ours: Measure;
+  baseline: Measure;
+}
+
+async function runBackend(backend: Backend): Promise<BackendResult> {
+  console.error(`${backend}:`);
+  let databaseUrl: string | null = null;
+  if (backend === 'postgres') {
+    const { url, dropDb } = await createPostgresDatabase();
+    databaseUrl = url;
+    cleanups.push(dropDb);
+  }
+  const oursDir = mkdtempSync(join(tmpdir(), `bench-api-${backend}-`));
+  const baseDir = mkdtempSync(join(tmpdir(), `bench-base-${backend}-`));
+  cleanups.push(() => rmSync(oursDir, { recursive: true, force: true }), () => rmSync(baseDir, { recursive: true, force: true }));
+  const docsPort = await freePort();
+
+  const oursEnv: Record<string, string> = { DATA_DIR: oursDir, DOCS_URL: `http://127.0.0.1:${docsPort}` };
+  if (databaseUrl) Object.assign(oursEnv, { DATABASE_URL: databaseUrl, MASTER_KEY: generateMasterKey() });
+  const ours = await startServer(`ours-${backend}`, 'apps/api/src/main.ts', oursEnv);
+  const baseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: baseDir };
+  const base = await startServer(`baseline-${backend}`, 'bench/baseline-server.ts', baseEnv);
+  const boot = JSON.parse(readFileSync(join(oursDir, 'bootstrap-credentials.json'), 'utf8')) as {
+    api_key: { secret: string; signing_secret: string };
+  };
+  const creds = { secret: boot.api_key.secret, signingSecret: boot.api_key.signing_secret };
+  const m = await measurePair({ ours: ours.url, baseline: base.url }, creds);
+  await stop(ours.child);
+  await stop(base.child);
+  checkRows(
+    `ours on ${backend}`,
+    databaseUrl ? await countPostgres(databaseUrl, OURS_ROWS) : await countPglite(oursDir, OURS_ROWS),
+    m.ours.createdTotal,
+    m.ours.timedRuns,
+  );
+  checkRows(
+    `baseline on ${backend}`,
+    databaseUrl ? await countPostgres(databaseUrl, BASELINE_ROWS) : await countPglite(baseDir, BASELINE_ROWS),
+    m.baseline.createdTotal,
+    m.baseline.timedRuns,
+  );
+  return { ours: m.ours, baseline: m.baseline };
+}
+
+// ---------------------------------------------------------------- report
+
+const r1 = (n: number) => Math.round(n * 10) / 10;
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const r3 = (n: number) => Math.round(n * 1000) / 1000;
+
+async function main(): Promise<void> {
+  console.error(`bench:api — ${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warm-up, then about ${SECONDS} s measured in ${ROUNDS} alternating rounds`);
+  const results: Partial<Record<Backend, BackendResult>> = {};
+  for (const backend of BACKENDS) results[backend] = await runBackend(backend);
+  await cleanUp();
+
+  const rows: string[][] = [['backend', 'target', 'creations/s', 'p50 ms', 'p99 ms', '201s', 'ratio']];
+  const json: Record<string, Record<string, number>> = {};
+  for (const backend of BACKENDS) {
+    const { ours, baseline } = results[backend]!;
+    const ratio = ours.rps / baseline.rps;
+    for (const [target, m] of [['ours', ours], ['baseline', baseline]] as [Target, Measure][]) {
+      rows.push([backend, target, r1(m.rps).toFixed(1), r2(m.p50).toFixed(2), r2(m.p99).toFixed(2), String(m.created), target === 'ours' ? `ratio=${r3(ratio)}` : '']);
+    }
+    json[backend] = {
+      ours_rps: r1(ours.rps),
+      ours_p50_ms: r2(ours.p50),
+      ours_p99_ms: r2(ours.p99),
+      baseline_rps: r1(baseline.rps),
+      baseline_p50_ms: r2(baseline.p50),
+      baseline_p99_ms: r2(baseline.p99),
+      ratio: r3(ratio),
+    };
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log('');
+  for (const r of rows) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  console.log(`\nours = signed, idempotent POST ${PATH} on the real service; baseline = bare Fastify + one INSERT; every response a 201,`);
+  console.log('every 201 found stored (case + journal entry + idempotent response; baseline row). Target: ratio >= 0.5 on each backend:');
+  console.log(BACKENDS.map((b) => `${b} ${json[b].ratio >= 0.5 ? 'met' : 'NOT met'} (ratio=${json[b].ratio})`).join(', '));
+  console.log(JSON.stringify(json));
+}
+
+main().catch(async (err) => {
+  console.error(`\nbench:api failed: ${err instanceof Error ? err.message : err}`);
+  await cleanUp();
+  process.exit(1);
+});
