@@ -6,6 +6,7 @@ import { IMAGE_LIMITS, PIECE_KINDS, newId, pieceExpectation, pieceKeyClass, type
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { literals } from '../../schemas/case.ts';
+import { journeyOf } from '../../http/session-auth.ts';
 import { inspectImage } from '../../services/images.ts';
 import { PERSON } from '../../services/journey-state.ts';
 import { pieceBlobs } from '../../services/pieces.ts';
@@ -96,13 +97,22 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
       async (req) => {
         const kind = req.params.kind as PieceKind;
         const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        // Checked before the transaction: decoding holds no lock.
+        // Checked, sealed and written before the transaction: decoding and writing (a synced file
+        // of up to 10 MB) hold no lock and no connection, which matters most on the embedded
+        // database (one connection for everything).
         const image = await inspectImage(bytes);
         const blobs = pieceBlobs(ctx);
         const fingerprint = blobs.fingerprint(bytes);
-        let written: string | null = null;
+        const { session } = journeyOf(req);
+        const keyClass = pieceKeyClass(kind);
+        const id = newId('pc', ctx.now().getTime());
+        if (!(await blobs.put(ctx.db, session.caseId, id, keyClass, bytes, ctx.now()))) {
+          throw new ApiError('journey_closed', 'The personal data of this case has been erased.');
+        }
+        let inserted = false;
+        let kept = false;
         try {
-          return await journeyWrite(ctx, req, async (tx, j, now, afterCommit) => {
+          const state = await journeyWrite(ctx, req, async (tx, j, now, afterCommit) => {
             requireStep(j, kind.startsWith('document_') ? 'document' : 'face');
             const expected = pieceExpectation(j.flow, j.progress, kind);
             if (!expected.ok) throw new ApiError(expected.code, expected.message, 'kind');
@@ -111,12 +121,6 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
             if ((await countPieceUploads(tx, j.caseRow.id, kind)) >= IMAGE_LIMITS.maxUploadsPerKind) {
               throw new ApiError('piece_limit_reached', `At most ${IMAGE_LIMITS.maxUploadsPerKind} images of kind ${kind} are accepted for a case.`, 'kind');
             }
-            const id = newId('pc', now.getTime());
-            const keyClass = pieceKeyClass(kind);
-            if (!(await blobs.put(tx, j.caseRow.id, id, keyClass, bytes, now))) {
-              throw new ApiError('journey_closed', 'The personal data of this case has been erased.');
-            }
-            written = id;
             if (current) {
               await supersedePiece(tx, current.id, now);
               afterCommit(() => blobs.delete(current.blobId));
@@ -145,11 +149,14 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
               detail: { piece_id: id, kind, size_bytes: bytes.length, ...(current ? { replaces: current.id } : {}) },
               at: now,
             });
+            inserted = true;
           });
-        } catch (err) {
-          // The transaction did not commit: the blob written for it is referenced by nothing.
-          if (written) await blobs.delete(written).catch(() => {});
-          throw err;
+          kept = inserted; // committed
+          return state;
+        } finally {
+          // Refused, a repeat of the current image, or a transaction that did not commit: the blob
+          // written for this request is referenced by nothing.
+          if (!kept) await blobs.delete(id).catch(() => {});
         }
       },
     );
