@@ -4,7 +4,7 @@ import { findEmbedding, openDatabase } from '@idv/db';
 import { MasterKeyring } from '@idv/vault';
 import { createDocsServer } from '@idv/docs';
 import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
-import { WebhookDispatcher } from '@idv/worker';
+import { RetentionSweeper, WebhookDispatcher } from '@idv/worker';
 import { build } from './app.ts';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   // Ready only once startup is complete, SIGTERM handling included: a stop asked for earlier
   // would otherwise find the default handler and kill the process without a clean shutdown.
   let started = false;
-  const { app } = await build({
+  const { app, ctx } = await build({
     config,
     db: database.db,
     keyring,
@@ -66,6 +66,9 @@ async function main(): Promise<void> {
     ? new WebhookDispatcher({ db: database.db, keyring, settings: config.webhooks, listen: database.listen, log: app.log })
     : null;
   await dispatcher?.start();
+  // Retention of images and personal data per flow, with the dispatcher (the same workers sweep).
+  const retention = config.runWorker ? new RetentionSweeper({ db: database.db, blobs: ctx.blobs, log: app.log }) : null;
+  retention?.start();
   if (!dispatcher && database.kind === 'pglite') app.log.warn('RUN_WORKER=false with the embedded database: no webhook will be sent');
   app.log.info({ database: database.kind, api: config.apiBaseUrl, journey: config.journeyUrl, docs: config.docsUrl, worker: Boolean(dispatcher) }, 'service started');
 
@@ -79,7 +82,7 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     // Requests and attempts in flight finish (and are recorded) before the database closes.
-    await Promise.all([app.close(), dispatcher?.stop(), new Promise((r) => docs.close(r)), new Promise((r) => journey.close(r))]);
+    await Promise.all([app.close(), dispatcher?.stop(), retention?.stop(), new Promise((r) => docs.close(r)), new Promise((r) => journey.close(r))]);
     await database.close();
     clearTimeout(force);
     process.exit(0);

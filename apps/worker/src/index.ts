@@ -1,2 +1,3 @@
 export * from './dispatcher.ts';
 export * from './send.ts';
+export * from './retention.ts';

@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import pino from 'pino';
+import { FileBlobStore } from '@idv/blobstore';
 import { openDatabase } from '@idv/db';
 import { MasterKeyring } from '@idv/vault';
 import { ConfigError, loadConfig, type Config } from '@idv/api/config';
 import { WebhookDispatcher } from './dispatcher.ts';
+import { RetentionSweeper } from './retention.ts';
 
 /**
  * A worker process on its own (`npm run worker`): any number of them may run beside the API
@@ -35,6 +38,9 @@ async function main(): Promise<void> {
     log,
   });
   await dispatcher.start();
+  // Retention per flow: the blob store must be the API's (DATA_DIR/blobs shared, or the same bucket).
+  const retention = new RetentionSweeper({ db: database.db, blobs: new FileBlobStore(join(config.dataDir, 'blobs')), log });
+  retention.start();
   log.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
 
   let stopping = false;
@@ -47,7 +53,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    await dispatcher.stop();
+    await Promise.all([dispatcher.stop(), retention.stop()]);
     await database.close();
     clearTimeout(force);
     process.exit(0);

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../connect.ts';
+import { queryRows, type Executor } from '../connect.ts';
 import {
   caseJournal,
   caseRevisions,
@@ -13,7 +13,12 @@ import {
   reviewDecisions,
   supportGrants,
 } from '../schema.ts';
+import { caseEventObject } from './case-outcomes.ts';
+import { caseKeysDestroyed, destroyCaseKeys } from './case-keys.ts';
+import type { CaseRow } from './cases.ts';
+import { appendJournal } from './journal.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
+import { emitEvent } from './webhook-outbox.ts';
 
 export type DocumentReadingRow = typeof documentReadings.$inferSelect;
 export type SupportGrantRow = typeof supportGrants.$inferSelect;
@@ -260,4 +265,92 @@ export type PieceOfCase = typeof pieces.$inferSelect;
 export async function findPieceOfCase(db: Executor, caseId: string, pieceId: string): Promise<PieceOfCase | null> {
   const [row] = await db.select().from(pieces).where(and(eq(pieces.caseId, caseId), eq(pieces.id, pieceId)));
   return row ?? null;
+}
+
+// ---------------------------------------------------------------- erasure and retention
+
+export interface ErasureResult {
+  counts: ErasedCounts;
+  caseKeysDestroyed: number;
+  /** Blobs to delete once the transaction has committed (they are unreadable already). */
+  blobIds: string[];
+  /** False when the case had been erased before (nothing more to do, no second event). */
+  first: boolean;
+}
+
+/**
+ * Erases the personal data of a closed case, in the caller's transaction (the case row locked by
+ * the caller): values deleted, case keys destroyed and tombstoned (crypto-shredding), the
+ * erasure journaled, and `case.personal_data_erased` written to the outbox the first time.
+ */
+export async function erasePersonalData(
+  tx: Executor,
+  tenant: Tenant,
+  row: CaseRow,
+  actor: string,
+  now: Date,
+  detail: Record<string, unknown> = {},
+): Promise<ErasureResult> {
+  const wasErased = await caseKeysDestroyed(tx, row.id);
+  const erased = await erasePersonalRows(tx, tenant, row.id, now);
+  const destroyed = await destroyCaseKeys(tx, row.id, now);
+  await appendJournal(tx, tenant, {
+    caseId: row.id,
+    actor,
+    action: 'personal_data.erased',
+    detail: { ...detail, erased: erased.counts, case_keys_destroyed: destroyed },
+    at: now,
+  });
+  if (!wasErased) await emitEvent(tx, tenant, { type: 'case.personal_data_erased', object: caseEventObject(row), data: {} }, now);
+  return { counts: erased.counts, caseKeysDestroyed: destroyed, blobIds: erased.blobIds, first: !wasErased };
+}
+
+/** When a closed case closed: its decision time, or its last change for one that expired or was abandoned. */
+const CLOSED_AT = sql`COALESCE((c.decision ->> 'decided_at')::timestamptz, c.updated_at)`;
+const CLOSED = sql`c.state IN ('approved', 'rejected', 'expired', 'abandoned')`;
+
+/**
+ * Images past the retention of their flow (`retention.images_days` after the case closed),
+ * not deleted yet; oldest cases first, at most `limit`.
+ */
+export async function piecesPastRetention(db: Executor, now: Date, limit: number): Promise<{ id: string; case_id: string; client_id: string; environment: string; blob_id: string }[]> {
+  return queryRows(
+    db,
+    sql`SELECT p.id, p.case_id, p.client_id, p.environment, p.blob_id
+        FROM pieces p
+        JOIN cases c ON c.id = p.case_id
+        JOIN flows f ON f.id = c.flow_id
+        WHERE p.deleted_at IS NULL AND ${CLOSED}
+          AND ${CLOSED_AT} + make_interval(days => (f.definition -> 'retention' ->> 'images_days')::int) <= ${now.toISOString()}::timestamptz
+        ORDER BY p.case_id, p.id
+        LIMIT ${limit}`,
+  );
+}
+
+/** Marks pieces deleted (retention); returns those it changed (another sweeper may have taken some). */
+export async function markPiecesDeleted(tx: Executor, ids: string[], now: Date): Promise<{ id: string; caseId: string; blobId: string }[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .update(pieces)
+    .set({ deletedAt: now })
+    .where(and(inArray(pieces.id, ids), isNull(pieces.deletedAt)))
+    .returning({ id: pieces.id, caseId: pieces.caseId, blobId: pieces.blobId });
+}
+
+/**
+ * Closed cases whose personal data is past the retention of their flow (`retention.data_days`
+ * after the case closed) and not erased yet; at most `limit`.
+ */
+export async function casesPastDataRetention(db: Executor, now: Date, limit: number): Promise<{ id: string; client_id: string; environment: string }[]> {
+  return queryRows(
+    db,
+    sql`SELECT c.id, c.client_id, c.environment
+        FROM cases c
+        JOIN flows f ON f.id = c.flow_id
+        WHERE ${CLOSED}
+          AND ${CLOSED_AT} + make_interval(days => (f.definition -> 'retention' ->> 'data_days')::int) <= ${now.toISOString()}::timestamptz
+          AND NOT EXISTS (SELECT 1 FROM case_keys k WHERE k.case_id = c.id AND k.destroyed_at IS NOT NULL)
+        ORDER BY c.id
+        LIMIT ${limit}`,
+  );
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, caseEventObject, emitEvent, erasePersonalRows, findCaseForUpdate } from '@idv/db';
+import { erasePersonalData, findCaseForUpdate } from '@idv/db';
 import { ERASURE_KEEPS, isClosed } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -43,21 +43,9 @@ export function registerErasure(app: App, ctx: AppContext): void {
         if (!isClosed(row.state)) {
           throw new ApiError('case_open', `The case is ${row.state} (status ${row.status}); its personal data can be erased once it is closed.`, 'case_id');
         }
-        const wasErased = await ctx.vault.isErased(tx, row.id);
-        const erased = await erasePersonalRows(tx, tenant, row.id, now);
-        // Crypto-shredding: whatever copy of a value sealed under these keys exists (a backup, a
-        // blob not yet deleted, a replica) can no longer be opened.
-        const destroyed = await ctx.vault.destroy(tx, row.id, now);
-        await appendJournal(tx, tenant, {
-          caseId: row.id,
-          actor: `key:${key.id}`,
-          action: 'personal_data.erased',
-          detail: { erased: erased.counts, case_keys_destroyed: destroyed },
-          at: now,
-        });
-        if (!wasErased) {
-          await emitEvent(tx, tenant, { type: 'case.personal_data_erased', object: caseEventObject(row), data: {} }, now);
-        }
+        // Crypto-shredding with the values: whatever copy of a value sealed under the case keys
+        // exists (a backup of the blob store, a replica, an export) can no longer be opened.
+        const erased = await erasePersonalData(tx, tenant, row, `key:${key.id}`, now);
         blobIds = erased.blobIds;
         return {
           status: 200,
@@ -65,7 +53,7 @@ export function registerErasure(app: App, ctx: AppContext): void {
             object: 'erasure' as const,
             case_id: row.id,
             erased: erased.counts,
-            case_keys_destroyed: destroyed,
+            case_keys_destroyed: erased.caseKeysDestroyed,
             kept: [...ERASURE_KEEPS],
             erased_at: now.toISOString(),
           },
