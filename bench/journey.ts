@@ -82,23 +82,27 @@ async function run(): Promise<Run> {
       }
     }).observe(document, { childList: true, subtree: true });
   });
-  const scripts: string[] = [];
-  const styles: string[] = [];
-  page.on('request', (r) => {
-    const path = new URL(r.url()).pathname;
-    if (r.resourceType() === 'script') scripts.push(path);
-    if (r.resourceType() === 'stylesheet') styles.push(path);
-  });
   await page.goto(url);
   await page.waitForFunction(() => (window as unknown as { __firstRender?: number }).__firstRender !== undefined, undefined, { timeout: 60_000 });
   // The paint entry comes a frame after the DOM change; headless Chromium may not report one.
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { timeout: 5000 }).catch(() => {});
-  const measured = await page.evaluate(() => ({
-    firstRender: (window as unknown as { __firstRender: number }).__firstRender,
-    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-  }));
+  // What the first screen needed: files whose download started before it was in the page (the
+  // screens fetched afterwards in the background are not part of it).
+  const measured = await page.evaluate(() => {
+    const firstRender = (window as unknown as { __firstRender: number }).__firstRender;
+    // (No named inner function here: tsx would wrap it in a helper the page does not have.)
+    const before = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => e.startTime < firstRender)
+      .map((e) => new URL(e.name).pathname);
+    return {
+      firstRender,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      scripts: before.filter((p) => p.endsWith('.js')),
+      styles: before.filter((p) => p.endsWith('.css')),
+    };
+  });
   await context.close();
-  return { firstRenderMs: measured.firstRender, fcpMs: measured.fcp, scripts: [...scripts], styles: [...styles] };
+  return { firstRenderMs: measured.firstRender, fcpMs: measured.fcp, scripts: measured.scripts, styles: measured.styles };
 }
 
 const stats = (xs: number[]) => {

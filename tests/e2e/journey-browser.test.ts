@@ -287,6 +287,49 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     }
   });
 
+  test('a connection lost while sending: the photo waits, "Try again" sends it and the journey finishes', async () => {
+    const caseId = await newCase();
+    const token = new URL(await sessionUrl(caseId)).hash.slice(1);
+    const call = (method: string, path: string, body: unknown, bytes?: Buffer) =>
+      fetch(`${api}/v1/sessions/current${path}`, {
+        method,
+        headers: { authorization: `Session ${token}`, 'content-type': bytes ? 'image/jpeg' : 'application/json' },
+        body: bytes ? new Uint8Array(bytes) : JSON.stringify(body),
+      });
+    // Everything but the last challenge through the journey's routes, as the app would have sent it.
+    for (const [path, body] of [
+      ['/consent', { accepted: true }],
+      ['/applicant', { given_names: 'Corinne', surname: 'Berthier', birth_date: '1965-12-06' }],
+      ['/questionnaire', { answers: { source_of_funds: 'salary', politically_exposed: 'no' } }],
+      ['/document', { country: 'FR', type: 'passport' }],
+    ] as const) {
+      assert.equal((await call('POST', path, body)).status, 200, path);
+    }
+    for (const [kind, path] of [['document_front', IMAGES.passport], ['selfie', IMAGES.selfie], ['liveness_turn_left', IMAGES.turnLeft]] as const) {
+      assert.equal((await call('PUT', `/pieces/${kind}`, undefined, fixture(path))).status, 200, kind);
+    }
+    const { context, page } = await phone();
+    try {
+      await page.goto(`${journeyUrl}/#${token}`);
+      await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
+      await context.setOffline(true);
+      await capture(page, '17-offline-turn-right');
+      await heading(page).filter({ hasText: en.check_title }).waitFor();
+      await page.getByRole('button', { name: en.check_send }).click();
+      await page.getByText(en.uploading_failed).waitFor();
+      await shot(page, '18-upload-failed');
+      assert.equal((await client.getCase(caseId)).status, 'collecting');
+      await context.setOffline(false);
+      await page.getByRole('button', { name: en.retry }).click();
+      await heading(page).filter({ hasText: en.completed_title }).waitFor();
+      const read = await client.getCase(caseId);
+      assert.equal(read.status, 'processing');
+      assert.equal((read.pieces as unknown[]).length, 4);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the ended screens: declined (after confirmation) and invalid link', async () => {
     const caseId = await newCase();
     const { context, page } = await phone();

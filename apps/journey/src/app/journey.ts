@@ -81,12 +81,12 @@ export class Journey {
       const todo = this.todo(step);
       if (todo) return todo();
     }
-    void import('./screens/finish.ts').then((m) => m.checkScreen(this));
+    this.lazy(() => import('./screens/finish.ts'), (m) => m.checkScreen(this));
   }
 
   private todo(step: FlowStep): (() => void) | null {
     const s = this.state;
-    const capture = (kind: PieceKind) => () => void import('./screens/capture.ts').then((m) => m.captureScreen(this, kind, () => this.next()));
+    const capture = (kind: PieceKind) => () => this.lazy(() => import('./screens/capture.ts'), (m) => m.captureScreen(this, kind, () => this.next()));
     switch (step) {
       case 'consent':
         return s.consent.given ? null : () => consentScreen(this);
@@ -100,11 +100,34 @@ export class Journey {
         return side ? capture(side) : null;
       }
       case 'face': {
-        if (!this.has('selfie')) return () => void import('./screens/capture.ts').then((m) => m.faceIntro(this));
+        if (!this.has('selfie')) return () => this.lazy(() => import('./screens/capture.ts'), (m) => m.faceIntro(this));
         const challenge = s.required_pieces.find((k) => k.startsWith('liveness_') && !this.has(k));
         return challenge ? capture(challenge) : null;
       }
     }
+  }
+
+  /**
+   * Screens loaded on demand (camera, review). They are fetched in the background once the first
+   * screen is up (see `prefetch`); if one still cannot be loaded (connection lost), the person
+   * gets a message and a retry instead of a blank page.
+   */
+  lazy<M>(load: () => Promise<M>, use: (m: M) => void): void {
+    load().then(use, () => {
+      const retry = h('button', { type: 'button', class: 'primary', onclick: () => this.lazy(load, use) }, t('retry'));
+      this.show({ step: null, title: t('app_title'), body: [h('p', { class: 'error', role: 'alert' }, t('error_network'))], actions: [retry] }, () =>
+        this.lazy(load, use),
+      );
+    });
+  }
+
+  /** Downloads the on-demand screens while the person reads the first one, so a weak connection later does not stop them. */
+  prefetch(): void {
+    const later = (window as Window & { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 500));
+    later(() => {
+      void import('./screens/capture.ts').catch(() => {});
+      void import('./screens/finish.ts').catch(() => {});
+    });
   }
 
   help(): void {

@@ -81,6 +81,7 @@ async function start(): Promise<void> {
   const journey = new Journey(api, state, parent, root);
   parent.post({ type: 'service:ready' });
   journey.next();
+  journey.prefetch();
 }
 
 // A new link opened in the same tab differs only by its fragment: start again with its token.

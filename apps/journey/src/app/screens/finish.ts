@@ -30,7 +30,7 @@ export function checkScreen(j: Journey): void {
       {
         type: 'button',
         class: 'secondary small',
-        onclick: () => void import('./capture.ts').then((m) => m.captureScreen(j, kind, () => checkScreen(j))),
+        onclick: () => j.lazy(() => import('./capture.ts'), (m) => m.captureScreen(j, kind, () => checkScreen(j))),
       },
       t('retake'),
     );
