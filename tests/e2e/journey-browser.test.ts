@@ -330,6 +330,71 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     }
   });
 
+  test('accessibility: every control labelled, every button named, text contrast at least 4.5:1 (WCAG AA)', async () => {
+    const caseId = await newCase();
+    const { context, page } = await phone();
+    // Plain JavaScript run in the page (a string: the test compiler's helpers do not exist there).
+    const audit = `(() => {
+      const problems = [];
+      for (const el of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
+        if (!(el.labels && el.labels.length) && !el.getAttribute('aria-label')) problems.push('unlabelled ' + el.outerHTML.slice(0, 80));
+      }
+      for (const b of document.querySelectorAll('button')) if (!b.textContent.trim() && !b.getAttribute('aria-label')) problems.push('unnamed button');
+      const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+      const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+      const background = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const c = rgb(getComputedStyle(e).backgroundColor);
+          if (c.length >= 3 && (c.length < 4 || c[3] > 0)) return c;
+        }
+        return [255, 255, 255];
+      };
+      let checked = 0;
+      for (const el of document.querySelectorAll('main h1, main p, main label, main legend, main button, main span, main li')) {
+        if (!el.textContent.trim() || el.offsetParent === null) continue;
+        const style = getComputedStyle(el);
+        const a = lum(rgb(style.color));
+        const b = lum(background(el));
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        const large = parseFloat(style.fontSize) >= 24 || (parseFloat(style.fontSize) >= 18.66 && Number(style.fontWeight) >= 700);
+        checked++;
+        if (ratio < (large ? 3 : 4.5)) problems.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" contrast ' + ratio.toFixed(2));
+      }
+      return { problems, checked };
+    })()`;
+    try {
+      await page.goto(await sessionUrl(caseId));
+      const screens: [string, () => Promise<void>][] = [
+        [en.consent_title, async () => page.getByRole('button', { name: en.consent_accept }).click()],
+        [en.applicant_title, async () => {
+          await page.getByRole('button', { name: en.continue }).click(); // with errors shown
+          await page.getByLabel(en.field_given_names).fill('Corinne');
+          await page.getByLabel(en.field_surname).fill('Berthier');
+          await page.getByLabel(en.field_birth_date).fill('1965-12-06');
+          await page.getByRole('button', { name: en.continue }).click();
+        }],
+        [en.questionnaire_title, async () => {
+          await page.getByRole('radio', { name: 'Salary', exact: true }).check();
+          await page.getByRole('radio', { name: 'No', exact: true }).check();
+          await page.getByRole('button', { name: en.continue }).click();
+        }],
+        [en.document_title, async () => page.getByRole('button', { name: en.help }).click()],
+        [en.help_title, async () => {}],
+      ];
+      for (const [title, next] of screens) {
+        await heading(page).filter({ hasText: title }).waitFor();
+        if (title === en.applicant_title) await page.getByRole('button', { name: en.continue }).click();
+        const result = (await page.evaluate(audit)) as { problems: string[]; checked: number };
+        assert.ok(result.checked > 2, `${title}: texts were checked`);
+        assert.deepEqual(result.problems, [], title);
+        await next();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the ended screens: declined (after confirmation) and invalid link', async () => {
     const caseId = await newCase();
     const { context, page } = await phone();
