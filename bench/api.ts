@@ -149,24 +149,32 @@ interface Credentials {
 
 let counter = 0;
 
+/** Responses counted from this long after a run starts: the steady state, not the filling of the pipeline. */
+const RAMP_SECONDS = 0.5;
+
 /**
- * One autocannon run at CONNECTIONS connections, for a duration (warm-up) or for an amount of
- * requests (measurement: every request sent is answered and counted, so no work is abandoned at
- * the end, which would bias against the slower target). Every request carries a unique
+ * One autocannon run of `seconds` at CONNECTIONS connections. Every request carries a unique
  * Idempotency-Key, a unique external_ref and a fresh v2 signature (the baseline receives the same
  * requests). Throws if any response is not 201, or on any socket error or timeout.
+ *
+ * Only responses after the first RAMP_SECONDS count towards the rate and latencies: in that
+ * window the rate is completions over time in the steady state, which neither the filling of the
+ * pipeline at the start nor the requests left half done at the stop distorts (both would weigh
+ * more on a slower target, whose requests pass through the database four times).
  */
-function load(url: string, creds: Credentials, size: { seconds: number } | { amount: number }): Promise<Run> {
+function load(url: string, creds: Credentials, seconds: number): Promise<Run & { all: number }> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
+  let all = 0;
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
+    const from = started + BigInt(Math.round(RAMP_SECONDS * 1e9));
     const instance = autocannon(
       {
         url,
         connections: CONNECTIONS,
         pipelining: 1,
-        ...('amount' in size ? { amount: size.amount } : { duration: size.seconds }),
+        duration: seconds + RAMP_SECONDS,
         timeout: 10,
         requests: [
           {
@@ -187,24 +195,24 @@ function load(url: string, creds: Credentials, size: { seconds: number } | { amo
         ],
       },
       (err, result) => {
-        const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+        const elapsed = Number(process.hrtime.bigint() - from) / 1e9;
         if (err) return reject(err);
-        const created = statuses.get(201) ?? 0;
         const others = [...statuses].filter(([code]) => code !== 201);
-        if (others.length > 0 || result.errors > 0 || result.timeouts > 0 || created === 0) {
+        if (others.length > 0 || result.errors > 0 || result.timeouts > 0 || latencies.length === 0) {
           return reject(
             new Error(
-              `${url}: ${created} × 201, other statuses ${JSON.stringify(Object.fromEntries(others))}, ` +
+              `${url}: ${statuses.get(201) ?? 0} × 201, other statuses ${JSON.stringify(Object.fromEntries(others))}, ` +
                 `${result.errors} errors, ${result.timeouts} timeouts: a benchmark of errors is worthless`,
             ),
           );
         }
-        resolve({ latencies, created, seconds: elapsed });
+        resolve({ latencies, created: latencies.length, seconds: elapsed, all });
       },
     );
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      latencies.push(ms);
+      all += 1;
+      if (status === 201 && process.hrtime.bigint() >= from) latencies.push(ms);
     });
   });
 }
@@ -222,46 +230,46 @@ function summarise(runs: Run[]): Measure {
   return { rps: created / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), created, seconds };
 }
 
-/** Waits until the server has answered what the warm-up left in flight (its queue is first in, first out). */
+/**
+ * Waits until the server has answered what a run left in flight (its database queue is first in,
+ * first out), so that this work does not run during the other target's round.
+ */
 async function settle(url: string): Promise<void> {
   const res = await fetch(`${url}/readyz`);
-  if (!res.ok) throw new Error(`${url}/readyz answered ${res.status} after the warm-up`);
+  if (!res.ok) throw new Error(`${url}/readyz answered ${res.status} after a run`);
+  await new Promise((r) => setTimeout(r, 200));
 }
 
 /**
- * Warm-up of each target (JIT, pools, caches) for a duration, then ROUNDS rounds alternating
- * between the two (ours, baseline, then baseline, ours, …), each of as many requests as the target
- * answered in its share of SECONDS at its last measured rate. Every response must be a 201.
+ * Warm-up of each target (JIT, pools, caches), then ROUNDS rounds alternating between the two
+ * (ours, baseline, then baseline, ours, …) of SECONDS / ROUNDS each. Every response must be a 201.
  */
 async function measurePair(
   targets: Record<Target, string>,
   creds: Credentials,
-): Promise<Record<Target, Measure & { createdTotal: number; timedRuns: number }>> {
+): Promise<Record<Target, Measure & { createdTotal: number; runs: number }>> {
   const runs: Record<Target, Run[]> = { ours: [], baseline: [] };
   const createdTotal: Record<Target, number> = { ours: 0, baseline: 0 };
-  const rate: Record<Target, number> = { ours: 0, baseline: 0 };
   process.stderr.write(`  warm-up ${WARMUP_SECONDS} s each`);
   for (const target of ['ours', 'baseline'] as Target[]) {
-    const warm = await load(targets[target], creds, { seconds: WARMUP_SECONDS });
+    createdTotal[target] += (await load(targets[target], creds, WARMUP_SECONDS)).all;
     await settle(targets[target]);
-    createdTotal[target] += warm.created;
-    rate[target] = warm.created / warm.seconds;
   }
   for (let round = 0; round < ROUNDS; round++) {
     const order: Target[] = round % 2 === 0 ? ['ours', 'baseline'] : ['baseline', 'ours'];
     for (const target of order) {
-      const amount = Math.max(2 * CONNECTIONS, Math.round((rate[target] * SECONDS) / ROUNDS));
-      const run = await load(targets[target], creds, { amount });
+      const run = await load(targets[target], creds, SECONDS / ROUNDS);
+      await settle(targets[target]);
       runs[target].push(run);
-      createdTotal[target] += run.created;
-      rate[target] = run.created / run.seconds;
+      createdTotal[target] += run.all;
     }
-    process.stderr.write(` · round ${round + 1}/${ROUNDS}: ours ${rate.ours.toFixed(0)}/s, baseline ${rate.baseline.toFixed(0)}/s`);
+    const last = (t: Target) => (runs[t].at(-1)!.created / runs[t].at(-1)!.seconds).toFixed(0);
+    process.stderr.write(` · round ${round + 1}/${ROUNDS}: ours ${last('ours')}/s, baseline ${last('baseline')}/s`);
   }
   process.stderr.write('\n');
   return {
-    ours: { ...summarise(runs.ours), createdTotal: createdTotal.ours, timedRuns: 1 },
-    baseline: { ...summarise(runs.baseline), createdTotal: createdTotal.baseline, timedRuns: 1 },
+    ours: { ...summarise(runs.ours), createdTotal: createdTotal.ours, runs: ROUNDS + 1 },
+    baseline: { ...summarise(runs.baseline), createdTotal: createdTotal.baseline, runs: ROUNDS + 1 },
   };
 }
 
@@ -269,11 +277,11 @@ async function measurePair(
 
 /**
  * Rows written by all the runs on one target: at least one per 201 received, and at most
- * CONNECTIONS more per run stopped by time (requests in flight then complete anyway).
+ * CONNECTIONS more per run (requests in flight when a run stops complete anyway).
  */
-function checkRows(label: string, rows: Counted, created: number, timedRuns: number): void {
+function checkRows(label: string, rows: Counted, created: number, runs: number): void {
   if (rows.n !== rows.total) throw new Error(`${label}: ${rows.total} rows stored but only ${rows.n} complete`);
-  if (rows.n < created || rows.n > created + timedRuns * CONNECTIONS) {
+  if (rows.n < created || rows.n > created + runs * CONNECTIONS) {
     throw new Error(`${label}: ${created} × 201 received but ${rows.n} rows stored`);
   }
 }
@@ -346,13 +354,13 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     `ours on ${backend}`,
     databaseUrl ? await countPostgres(databaseUrl, OURS_ROWS) : await countPglite(oursDir, OURS_ROWS),
     m.ours.createdTotal,
-    m.ours.timedRuns,
+    m.ours.runs,
   );
   checkRows(
     `baseline on ${backend}`,
     databaseUrl ? await countPostgres(databaseUrl, BASELINE_ROWS) : await countPglite(baseDir, BASELINE_ROWS),
     m.baseline.createdTotal,
-    m.baseline.timedRuns,
+    m.baseline.runs,
   );
   return { ours: m.ours, baseline: m.baseline };
 }
@@ -364,7 +372,7 @@ const r2 = (n: number) => Math.round(n * 100) / 100;
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
 async function main(): Promise<void> {
-  console.error(`bench:api — ${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warm-up, then about ${SECONDS} s measured in ${ROUNDS} alternating rounds`);
+  console.error(`bench:api — ${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured in ${ROUNDS} alternating rounds`);
   const results: Partial<Record<Backend, BackendResult>> = {};
   for (const backend of BACKENDS) results[backend] = await runBackend(backend);
   await cleanUp();

@@ -18,7 +18,6 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
-    amount?: number;
     timeout?: number;
     requests?: Request[];
   }
