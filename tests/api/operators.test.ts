@@ -43,7 +43,7 @@ describe('invitation and resolve', () => {
     assert.equal(body.operator.id, invited.operator.id);
     assert.equal(body.invitation_consumed, true);
     assert.deepEqual(body.operator.countries, ['DE', 'FR']);
-    assert.deepEqual(body.abilities, ['review', 'directory']);
+    assert.deepEqual(body.abilities, ['review', 'directory', 'readCase']);
 
     const again = await resolve({ subject: 'sub-ada' });
     assert.equal(again.statusCode, 200);

@@ -169,5 +169,11 @@ describe('support access', () => {
     const page2 = (await t.asOperator(supervisor, 'GET', `/v1/support-access?limit=1&cursor=${page1.next_cursor}`)).json();
     assert.deepEqual(page2.data.map((g: { id: string; status: string }) => [g.id, g.status]), [[first.id, 'revoked']]);
     assert.equal(errorOf(await t.asOperator(reviewer, 'GET', '/v1/support-access')).code, 'operator_role_insufficient');
+    // A supervisor cleared for another country sees the grants, not the reasons (free text about cases they cannot read).
+    const elsewhere = await addOperator(t, { role: 'supervisor', countries: ['DE'] });
+    const theirs = (await t.asOperator(elsewhere, 'GET', '/v1/support-access?limit=100')).json().data;
+    const listed = theirs.find((g: { id: string }) => g.id === second.id);
+    assert.deepEqual([listed.case_id, listed.reason], [b.caseId, null]);
+    assert.equal(page1.data[0].reason, 'second');
   });
 });

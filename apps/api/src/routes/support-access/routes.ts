@@ -9,7 +9,9 @@ import {
   liveGrantsOf,
   revokeSupportGrant,
   type Executor,
+  type OperatorRow,
   type SupportGrantRow,
+  type Tenant,
 } from '@idv/db';
 import { SUPPORT_GRANT_MS, newId, supportGrantStatus } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
@@ -21,11 +23,19 @@ import { CaseOpener, PURPOSE } from '../../services/personal-data.ts';
 import { OPERATOR_ROUTE_ERRORS, REAUTH_ROUTE_ERRORS } from '../operators/errors.ts';
 import { GrantParams, SupportAccessRequestSchema, SupportGrantListQuery, SupportGrantListSchema, SupportGrantSchema, presentGrant } from './schemas.ts';
 
-/** Grants with their reasons opened (each under its case's key; null once the case was erased). */
-async function presentAll(ctx: AppContext, db: Executor, grants: SupportGrantRow[], now: Date) {
+/**
+ * Grants with their reasons opened (each under its case's key; null once the case was erased).
+ * With `reader`, a reason is shown only for a case within the reader's clearance: it is free text
+ * about a case they may not otherwise read.
+ */
+async function presentAll(ctx: AppContext, db: Executor, grants: SupportGrantRow[], now: Date, reader?: { op: OperatorRow; tenant: Tenant }) {
   const openers = new Map<string, CaseOpener>();
   const out = [];
   for (const g of grants) {
+    if (reader && !(await caseForOperator(db, reader.tenant, reader.op, g.caseId, now).then(() => true, () => false))) {
+      out.push(presentGrant(g, null, now));
+      continue;
+    }
     let open = openers.get(g.caseId);
     if (!open) {
       open = new CaseOpener(ctx.vault, ctx.keyring, db, g.caseId);
@@ -108,11 +118,11 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req) => {
-      const { tenant } = operatorOf(req);
+      const { operator, tenant } = operatorOf(req);
       const now = ctx.now();
       const limit = req.query.limit ?? 20;
       const rows = await listSupportGrants(ctx.db, tenant, limit, req.query.cursor);
-      const shown = await presentAll(ctx, ctx.db, rows.slice(0, limit), now);
+      const shown = await presentAll(ctx, ctx.db, rows.slice(0, limit), now, { op: operator, tenant });
       const byId = new Map(shown.map((g) => [g.id, g]));
       return page(rows, limit, (r) => byId.get(r.id)!);
     },
@@ -131,7 +141,7 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req) => {
-      const { tenant, actor } = operatorOf(req);
+      const { operator, tenant, actor } = operatorOf(req);
       const now = ctx.now();
       return ctx.db.transaction(async (tx) => {
         const grant = await findSupportGrant(tx, tenant, req.params.grant_id, true);
@@ -142,7 +152,7 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
         }
         const revoked = await revokeSupportGrant(tx, tenant, grant.id, actor, now);
         await appendJournal(tx, tenant, { caseId: grant.caseId, actor, action: 'support_access.revoked', detail: { support_grant_id: grant.id }, at: now });
-        return (await presentAll(ctx, tx, [revoked], now))[0];
+        return (await presentAll(ctx, tx, [revoked], now, { op: operator, tenant }))[0];
       });
     },
   );

@@ -19,7 +19,9 @@ export const SupportGrantSchema = Type.Object(
     object: Type.Literal('support_grant'),
     case_id: Type.String(),
     operator_id: Type.String({ description: 'The support account' }),
-    reason: Type.Union([Type.String(), Type.Null()], { description: 'Null once the case’s personal data was erased' }),
+    reason: Type.Union([Type.String(), Type.Null()], {
+      description: 'Null once the case’s personal data was erased, and in listings for a case outside the reader’s clearance',
+    }),
     status: literals(['active', 'revoked', 'expired'] as const),
     granted_by: Type.String({ description: 'op:<id> of the administrator or supervisor' }),
     created_at: Timestamp,
