@@ -7,21 +7,12 @@ import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
 import { RetentionSweeper, WebhookDispatcher } from '@idv/worker';
 import { build } from './app.ts';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from './bootstrap.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { localMasterKey } from './master-key-file.ts';
 
 /** The whole service in one process on the embedded default (or PostgreSQL with DATABASE_URL). */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   let masterKey = config.masterKey;
   if (!masterKey) {

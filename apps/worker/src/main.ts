@@ -3,7 +3,7 @@ import pino from 'pino';
 import { FileBlobStore } from '@idv/blobstore';
 import { openDatabase } from '@idv/db';
 import { MasterKeyring } from '@idv/vault';
-import { ConfigError, loadConfig, type Config } from '@idv/api/config';
+import { loadConfigOrExit } from '@idv/api/config';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { RetentionSweeper } from './retention.ts';
 
@@ -13,16 +13,7 @@ import { RetentionSweeper } from './retention.ts';
  * belongs to a single process, so with it the dispatcher runs inside `npm start` instead.
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   if (!config.databaseUrl || !config.masterKey) {
     console.error('A separate worker needs DATABASE_URL (PostgreSQL) and MASTER_KEY; with the embedded database the worker runs inside npm start.');
     process.exit(1);
