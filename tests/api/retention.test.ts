@@ -41,6 +41,20 @@ const pieces = async (caseId: string) => (await t.request('GET', `/v1/cases/${ca
 const blobsOf = async (caseId: string) => queryRows<{ blob_id: string }>(t.database.db, sql`SELECT blob_id FROM pieces WHERE case_id = ${caseId}`);
 
 describe('retention per flow, applied by the worker', () => {
+  test('stored idempotent responses are purged once past their retention, not before', async () => {
+    const created = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'standard', country: 'FR' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const stored = async () => (await queryRows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM idempotency_keys`))[0].n;
+    const before = await stored();
+    assert.ok(before >= 1);
+    await sweeper.sweep();
+    assert.equal(await stored(), before, 'kept within 24 hours');
+    t.clock.advance(DAY + 1000);
+    await sweeper.sweep();
+    assert.equal(await stored(), 0);
+    t.clock.advance(-(DAY + 1000));
+  });
+
   test('images go images_days after the case closed, personal data data_days after; open cases and other flows are untouched', async () => {
     const short = await decidedCase('short');
     const standard = await decidedCase('standard');

@@ -6,6 +6,7 @@ import {
   findCaseForUpdate,
   markPiecesDeleted,
   piecesPastRetention,
+  purgeExpiredIdempotencyKeys,
   type Db,
   type Environment,
 } from '@idv/db';
@@ -64,9 +65,11 @@ export class RetentionSweeper {
     await this.running;
   }
 
-  /** One full pass: every image and every case past retention now. */
+  /** One full pass: every image and every case past retention now, and stored idempotent responses past their 24 hours. */
   async sweep(): Promise<SweepReport> {
     const report: SweepReport = { images_deleted: 0, cases_erased: 0 };
+    // Expired entries are already treated as absent by the reservation; this only frees the space.
+    await purgeExpiredIdempotencyKeys(this.o.db, this.now());
     // Full batches mean more may be due; a batch that changed nothing ends the pass (another worker has it).
     for (;;) {
       const n = await this.deleteImages();
