@@ -13,5 +13,3 @@ const COUNTRIES: ReadonlySet<string> = new Set(CODES.split(' '));
 export function isCountryCode(code: string): boolean {
   return COUNTRIES.has(code);
 }
-
-export const COUNTRY_COUNT = COUNTRIES.size;
