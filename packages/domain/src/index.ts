@@ -11,3 +11,4 @@ export * from './journey.ts';
 export * from './embedding.ts';
 export * from './identity.ts';
 export * from './personal-data.ts';
+export * from './check-reasons.ts';

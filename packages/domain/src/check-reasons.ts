@@ -1,0 +1,86 @@
+/**
+ * The closed list of reasons a check may report, shared by the engine, the API, the console and
+ * the docs (docs/checks.md is checked against it). A reason names what was found, never a value
+ * read from the person's data. Each reason belongs to one check type.
+ */
+export const CHECK_TYPES = [
+  'document_quality',
+  'mrz',
+  'barcode',
+  'printed_zone',
+  'document_validity',
+  'face_match',
+  'liveness',
+  'duplicates',
+  'data_comparison',
+  'questionnaire',
+] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+export type CheckStatus = 'ok' | 'attention' | 'failed';
+
+const r = (check: CheckType, label: string) => ({ check, label });
+
+export const CHECK_REASONS = {
+  // document_quality: failures ask the person to retake the document, they never refuse
+  image_unreadable: r('document_quality', 'The image could not be decoded.'),
+  resolution_too_low: r('document_quality', 'The image has too few pixels to read the document.'),
+  image_blurred: r('document_quality', 'The document photo is blurred.'),
+  image_glare: r('document_quality', 'Glare hides part of the document.'),
+  document_not_found: r('document_quality', 'No document was found in the photo.'),
+  document_cut_off: r('document_quality', 'Part of the document is outside the photo.'),
+  // mrz
+  mrz_not_found: r('mrz', 'No machine-readable zone was found on the document.'),
+  mrz_unreadable: r('mrz', 'The machine-readable zone was found but could not be read with valid check digits.'),
+  mrz_check_digit_failed: r('mrz', 'A check digit of the machine-readable zone does not match.'),
+  mrz_invalid_code: r('mrz', 'The issuing state or nationality is not a valid code.'),
+  mrz_specimen: r('mrz', 'The document carries a specimen code (such as UTO).'),
+  mrz_corrected: r('mrz', 'Characters were corrected with the check digits (one correction only was possible).'),
+  // barcode
+  barcode_not_found: r('barcode', 'No barcode was found where the document should carry one.'),
+  barcode_unreadable: r('barcode', 'A barcode was found but could not be decoded.'),
+  barcode_differs: r('barcode', 'The barcode disagrees with the machine-readable or printed zone.'),
+  // printed_zone
+  printed_zone_unreadable: r('printed_zone', 'The printed zone could not be read.'),
+  printed_zone_differs: r('printed_zone', 'The printed zone disagrees with the machine-readable zone.'),
+  // document_validity
+  document_expired: r('document_validity', 'The document has expired.'),
+  birth_date_implausible: r('document_validity', 'The date of birth is not plausible.'),
+  under_minimum_age: r('document_validity', 'The person is under the minimum age of the flow.'),
+  document_not_accepted: r('document_validity', 'The document type or issuing country is not accepted by the flow.'),
+  document_type_differs: r('document_validity', 'The document read is not the type the person chose.'),
+  // face_match
+  document_face_not_found: r('face_match', 'No face was found on the document.'),
+  document_face_too_small: r('face_match', 'The portrait on the document is too small to compare.'),
+  selfie_face_not_found: r('face_match', 'No face was found on the selfie.'),
+  selfie_several_faces: r('face_match', 'The selfie shows more than one face.'),
+  selfie_face_too_small: r('face_match', 'The face on the selfie is too small.'),
+  selfie_not_frontal: r('face_match', 'The face on the selfie is not facing the camera.'),
+  faces_uncertain: r('face_match', 'The selfie and the portrait are close but not close enough to match.'),
+  faces_differ: r('face_match', 'The selfie does not match the document portrait.'),
+  // liveness
+  challenge_missing: r('liveness', 'An image of the active challenge is missing.'),
+  challenge_not_performed: r('liveness', 'The head movement asked for was not performed.'),
+  challenge_face_not_found: r('liveness', 'No single face was found on a challenge image.'),
+  challenge_person_differs: r('liveness', 'The challenge images do not show the person of the selfie.'),
+  // duplicates
+  duplicate_document: r('duplicates', 'Another case of the client carries the same document.'),
+  duplicate_face: r('duplicates', 'Another case of the client carries the same face.'),
+  // data_comparison
+  subject_mismatch: r('data_comparison', 'What was declared or entered differs from the document.'),
+  subject_missing: r('data_comparison', 'A field to compare is missing on one side.'),
+  // questionnaire
+  questionnaire_threshold: r('questionnaire', 'The answers reach the review threshold of the flow.'),
+  questionnaire_flagged: r('questionnaire', 'An answer carries a flag of the flow.'),
+  // any check, sandbox only
+  sandbox_forced: r('document_validity', 'The outcome was forced by a sandbox test value.'),
+} as const satisfies Record<string, { check: CheckType; label: string }>;
+export type CheckReason = keyof typeof CHECK_REASONS;
+export const CHECK_REASON_LIST = Object.keys(CHECK_REASONS) as CheckReason[];
+
+/** One check's report, as stored on the case and returned by GET /v1/cases/{id}: no personal data. */
+export interface CheckReport {
+  type: CheckType;
+  status: CheckStatus;
+  reasons: CheckReason[];
+  measures: Record<string, number>;
+}
