@@ -12,3 +12,5 @@ export * from './embedding.ts';
 export * from './identity.ts';
 export * from './personal-data.ts';
 export * from './check-reasons.ts';
+export * from './decision-policy.ts';
+export * from './sandbox-outcomes.ts';

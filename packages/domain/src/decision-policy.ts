@@ -1,0 +1,166 @@
+import type { CheckReason, CheckReport } from './check-reasons.ts';
+import type { FlowDefinition } from './flow.ts';
+import { RISK_MAX, RISK_MIN, RESUBMISSION_STEPS, type ReasonCode, type ResubmissionStepName } from './review.ts';
+import type { SandboxForce } from './sandbox-outcomes.ts';
+
+/**
+ * The flow's policy: check reports in, one outcome out. Pure; the checks runner applies it.
+ *
+ * Order of precedence (docs/checks.md, "The decision"):
+ * 1. a sandbox test value forces the outcome (sandbox only; the caller passes it);
+ * 2. a definitive refusal that no retake can change (expired, under age, document not accepted,
+ *    specimen outside the sandbox) rejects;
+ * 3. a capture problem (document photo unusable, face not found on the selfie…) asks the person
+ *    to retake the step(s) concerned, up to `decision.max_resubmissions` times; past that the case
+ *    goes to review (a person decides rather than the machine refusing on bad photos);
+ * 4. any other failure rejects with the reason code that names it;
+ * 5. attention: the questionnaire always sends to review (a declared risk is a compliance
+ *    question, not fraud); any other attention follows `decision.on_attention`;
+ * 6. otherwise the case is approved.
+ */
+
+export type PolicyDecision =
+  | { outcome: 'approved'; reasons: CheckReason[] }
+  | { outcome: 'rejected'; reasonCode: ReasonCode; reasons: CheckReason[] }
+  | { outcome: 'in_review'; riskScore: number; reasons: CheckReason[]; dueAt: Date }
+  | { outcome: 'resubmission_requested'; steps: ResubmissionStepName[]; reasonCode: ReasonCode | null; reasons: CheckReason[] };
+
+export interface PolicyInput {
+  reports: readonly CheckReport[];
+  flow: FlowDefinition;
+  /** Resubmissions already requested for this case (its journey round minus one). */
+  resubmissions: number;
+  now: Date;
+  /** A sandbox test value (see sandbox-outcomes.ts); null in production. */
+  forced?: SandboxForce | null;
+}
+
+/** Failures no retake can cure, with the rejection reason each gives. */
+const DEFINITIVE: Partial<Record<CheckReason, ReasonCode>> = {
+  document_expired: 'document_expired',
+  under_minimum_age: 'underage',
+  document_not_accepted: 'document_not_accepted',
+  mrz_specimen: 'document_specimen',
+};
+
+/** Capture problems: the step to retake and the resubmission reason shown to the client. */
+const CAPTURE: Partial<Record<CheckReason, { step: ResubmissionStepName; reasonCode: ReasonCode }>> = {
+  image_unreadable: { step: 'document', reasonCode: 'document_blurred' },
+  resolution_too_low: { step: 'document', reasonCode: 'document_blurred' },
+  image_blurred: { step: 'document', reasonCode: 'document_blurred' },
+  image_glare: { step: 'document', reasonCode: 'document_glare' },
+  document_not_found: { step: 'document', reasonCode: 'document_cropped' },
+  document_cut_off: { step: 'document', reasonCode: 'document_cropped' },
+  mrz_not_found: { step: 'document', reasonCode: 'document_blurred' },
+  mrz_unreadable: { step: 'document', reasonCode: 'document_blurred' },
+  barcode_not_found: { step: 'document', reasonCode: 'document_side_missing' },
+  barcode_unreadable: { step: 'document', reasonCode: 'document_blurred' },
+  printed_zone_unreadable: { step: 'document', reasonCode: 'document_blurred' },
+  document_type_differs: { step: 'document', reasonCode: 'document_side_missing' },
+  document_face_not_found: { step: 'document', reasonCode: 'document_blurred' },
+  document_face_too_small: { step: 'document', reasonCode: 'document_blurred' },
+  selfie_face_not_found: { step: 'face', reasonCode: 'face_unclear' },
+  selfie_several_faces: { step: 'face', reasonCode: 'face_unclear' },
+  selfie_face_too_small: { step: 'face', reasonCode: 'face_unclear' },
+  selfie_not_frontal: { step: 'face', reasonCode: 'face_unclear' },
+  challenge_missing: { step: 'face', reasonCode: 'face_unclear' },
+  challenge_face_not_found: { step: 'face', reasonCode: 'face_unclear' },
+};
+
+/** The rejection reason of any other failure (or of attention when the flow rejects on attention). */
+const REJECTION: Partial<Record<CheckReason, ReasonCode>> = {
+  ...DEFINITIVE,
+  mrz_check_digit_failed: 'document_tampered',
+  mrz_invalid_code: 'document_tampered',
+  barcode_differs: 'document_tampered',
+  printed_zone_differs: 'document_tampered',
+  birth_date_implausible: 'document_tampered',
+  faces_differ: 'face_mismatch',
+  faces_uncertain: 'face_mismatch',
+  challenge_not_performed: 'liveness_failed',
+  challenge_person_differs: 'liveness_failed',
+  duplicate_document: 'duplicate_identity',
+  duplicate_face: 'duplicate_identity',
+  subject_mismatch: 'data_mismatch',
+  subject_missing: 'data_mismatch',
+};
+
+/**
+ * Risk score of a case sent to review, 0–100, a plain sum a supervisor can read: 10 to start,
+ * 30 per failed check, 15 per check needing attention, 20 more for a duplicate (someone else's
+ * case may carry the same person), 10 more for a questionnaire flag.
+ */
+export function riskScore(reports: readonly CheckReport[]): number {
+  let score = 10;
+  for (const r of reports) {
+    if (r.status === 'failed') score += 30;
+    else if (r.status === 'attention') score += 15;
+    if (r.type === 'duplicates' && r.status !== 'ok') score += 20;
+    if (r.reasons.includes('questionnaire_flagged')) score += 10;
+  }
+  return Math.max(RISK_MIN, Math.min(RISK_MAX, score));
+}
+
+const HOUR = 3_600_000;
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+function reasonsOf(reports: readonly CheckReport[], status: CheckReport['status']): CheckReason[] {
+  return unique(reports.filter((r) => r.status === status).flatMap((r) => r.reasons));
+}
+
+export function decideCase(input: PolicyInput): PolicyDecision {
+  const { reports, flow, now } = input;
+  const review = (reasons: CheckReason[]): PolicyDecision => ({
+    outcome: 'in_review',
+    riskScore: riskScore(reports),
+    reasons,
+    dueAt: new Date(now.getTime() + flow.decision.review_due_hours * HOUR),
+  });
+  const canResubmit = input.resubmissions < flow.decision.max_resubmissions;
+
+  if (input.forced) {
+    const f = input.forced;
+    const reasons: CheckReason[] = ['sandbox_forced'];
+    switch (f.outcome) {
+      case 'approve':
+        return { outcome: 'approved', reasons };
+      case 'reject':
+        return { outcome: 'rejected', reasonCode: f.reasonCode, reasons };
+      case 'review':
+        return review(reasons);
+      case 'resubmit':
+        // The same limit as a real resubmission, so an integrator also sees what happens past it.
+        return canResubmit ? { outcome: 'resubmission_requested', steps: [...f.steps], reasonCode: f.reasonCode, reasons } : review(reasons);
+    }
+  }
+
+  const failed = reasonsOf(reports, 'failed');
+  const definitive = failed.filter((r) => DEFINITIVE[r]);
+  if (definitive.length) return { outcome: 'rejected', reasonCode: DEFINITIVE[definitive[0]]!, reasons: definitive };
+
+  const capture = failed.filter((r) => CAPTURE[r]);
+  if (capture.length) {
+    if (!canResubmit) return review(unique([...failed, ...reasonsOf(reports, 'attention')]));
+    const steps = RESUBMISSION_STEPS.filter((s) => capture.some((r) => CAPTURE[r]!.step === s));
+    return { outcome: 'resubmission_requested', steps, reasonCode: CAPTURE[capture[0]]!.reasonCode, reasons: capture };
+  }
+
+  if (failed.length) {
+    const named = failed.find((r) => REJECTION[r]);
+    return { outcome: 'rejected', reasonCode: named ? REJECTION[named]! : 'suspected_fraud', reasons: failed };
+  }
+
+  const attention = reasonsOf(reports, 'attention');
+  if (attention.length) {
+    const questionnaireOnly = reports.every((r) => r.status === 'ok' || r.type === 'questionnaire');
+    if (questionnaireOnly || flow.decision.on_attention === 'review') return review(attention);
+    const fromQuestionnaire = new Set<CheckReason>(['questionnaire_threshold', 'questionnaire_flagged']);
+    const named = attention.find((r) => !fromQuestionnaire.has(r) && REJECTION[r]);
+    return { outcome: 'rejected', reasonCode: named ? REJECTION[named]! : 'suspected_fraud', reasons: attention.filter((r) => !fromQuestionnaire.has(r)) };
+  }
+
+  return { outcome: 'approved', reasons: [] };
+}

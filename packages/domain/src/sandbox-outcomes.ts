@@ -1,0 +1,73 @@
+import { REASON_CODES, RESUBMISSION_STEPS, type ReasonCode, type ResubmissionStepName } from './review.ts';
+
+/**
+ * Sandbox test values: integrators exercise every outcome without real documents. In the sandbox
+ * environment only, a given name of the form `SANDBOX <OUTCOME> [...]` — declared by the client
+ * when it creates the case, or entered by the person in the journey — forces the decision. The
+ * checks still run and their real reports are stored (with `sandbox_forced` added); the case
+ * moves and the events are sent exactly as for a real decision. In production these values are
+ * ordinary names and mean nothing (see docs/sandbox.md).
+ *
+ * - `Sandbox Approve`
+ * - `Sandbox Reject [reason_code]` (a rejection reason of REASON_CODES; default suspected_fraud)
+ * - `Sandbox Review`
+ * - `Sandbox Resubmit [document] [face] [reason_code]` (default both steps; a resubmission reason)
+ *
+ * Case, spaces, hyphens and underscores between the words do not matter
+ * (`sandbox-reject document_expired`).
+ */
+export type SandboxForce =
+  | { outcome: 'approve' }
+  | { outcome: 'reject'; reasonCode: ReasonCode }
+  | { outcome: 'review' }
+  | { outcome: 'resubmit'; steps: ResubmissionStepName[]; reasonCode: ReasonCode | null };
+
+export const SANDBOX_PREFIX = 'SANDBOX';
+export const SANDBOX_DEFAULT_REJECT_REASON: ReasonCode = 'suspected_fraud';
+
+/** The forced outcome a given name asks for, or null when it is not a (well-formed) test value. */
+export function parseSandboxValue(value: unknown): SandboxForce | null {
+  if (typeof value !== 'string') return null;
+  // Words split on spaces and hyphens; reason codes keep their underscores.
+  const words = value.trim().toLowerCase().split(/[\s-]+/).filter(Boolean);
+  if (words.length < 2 || words[0] !== SANDBOX_PREFIX.toLowerCase()) return null;
+  const [, verb, ...rest] = words;
+  const isReason = (w: string): w is ReasonCode => w in REASON_CODES;
+  switch (verb) {
+    case 'approve':
+      return rest.length === 0 ? { outcome: 'approve' } : null;
+    case 'review':
+      return rest.length === 0 ? { outcome: 'review' } : null;
+    case 'reject': {
+      if (rest.length === 0) return { outcome: 'reject', reasonCode: SANDBOX_DEFAULT_REJECT_REASON };
+      const [reason] = rest;
+      if (rest.length !== 1 || !isReason(reason) || REASON_CODES[reason].applies !== 'reject') return null;
+      return { outcome: 'reject', reasonCode: reason };
+    }
+    case 'resubmit': {
+      const steps = new Set<ResubmissionStepName>();
+      let reasonCode: ReasonCode | null = null;
+      for (const w of rest) {
+        if ((RESUBMISSION_STEPS as readonly string[]).includes(w)) steps.add(w as ResubmissionStepName);
+        else if (isReason(w) && REASON_CODES[w].applies === 'resubmit' && reasonCode === null) reasonCode = w;
+        else return null;
+      }
+      const chosen = steps.size ? RESUBMISSION_STEPS.filter((s) => steps.has(s)) : [...RESUBMISSION_STEPS];
+      return { outcome: 'resubmit', steps: chosen, reasonCode };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The forced outcome of a case, if any: only in the sandbox, from the declared given names first,
+ * then the entered ones. Production cases are never forced, whatever their names.
+ */
+export function sandboxForce(
+  environment: 'sandbox' | 'prod',
+  identities: { declared?: Record<string, unknown> | null; entered?: Record<string, unknown> | null },
+): SandboxForce | null {
+  if (environment !== 'sandbox') return null;
+  return parseSandboxValue(identities.declared?.given_names) ?? parseSandboxValue(identities.entered?.given_names);
+}
