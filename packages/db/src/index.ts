@@ -1,6 +1,6 @@
 export * from './connect.ts';
 export * as schema from './schema.ts';
-export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus, TaskStatusColumn } from './schema.ts';
+export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus, TaskStatusColumn, CheckJobStatus } from './schema.ts';
 export * from './repos/tenant.ts';
 export * from './repos/clients.ts';
 export * from './repos/api-keys.ts';
@@ -21,3 +21,4 @@ export * from './repos/case-keys.ts';
 export * from './repos/journeys.ts';
 export * from './repos/embedding.ts';
 export * from './repos/personal-data.ts';
+export * from './repos/check-jobs.ts';

@@ -588,3 +588,38 @@ export const supportGrants = pgTable(
     index('support_grants_case').on(t.caseId),
   ],
 );
+
+// ---------------------------------------------------------------- automated checks
+
+export type CheckJobStatus = 'pending' | 'done' | 'failed';
+
+/**
+ * One run of the automated checks per case and journey round, written in the transaction that
+ * finishes the round (so a finished journey is never left without its checks). Claimed with FOR
+ * UPDATE SKIP LOCKED and a lease like webhook deliveries; the runner stores the reports, the
+ * reading and the decision, and marks the job done, in one transaction: a crash before that
+ * commit leaves the job to be run again once the lease lapses, a re-run after it finds it done.
+ */
+export const checkJobs = pgTable(
+  'check_jobs',
+  {
+    caseId: text('case_id')
+      .notNull()
+      .references(() => cases.id),
+    round: integer('round').notNull(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    status: text('status').$type<CheckJobStatus>().notNull(),
+    /** Claims so far (a run that crashed or failed counts). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not claimed before this time (a failed run waits before the next). */
+    availableAt: ts('available_at').notNull(),
+    lockedUntil: ts('locked_until'),
+    claimToken: text('claim_token'),
+    /** A short code of the last failure (never personal data). */
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.caseId, t.round] }), index('check_jobs_due').on(t.availableAt).where(sql`status = 'pending'`)],
+);

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, applyCaseTrigger, updateJourney } from '@idv/db';
+import { appendJournal, applyCaseTrigger, enqueueCheckJob, updateJourney } from '@idv/db';
 import { missingItems } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -26,6 +26,8 @@ export function registerJourneyFinish(app: App, ctx: AppContext): void {
         if (missing.length) throw new ApiError('journey_incomplete', `Still missing: ${missing.join(', ')}.`);
         await applyCaseTrigger(tx, j.tenant, j.caseRow, { type: 'submission_complete' }, now, { resubmission: null });
         await updateJourney(tx, j.caseRow.id, { finishedAt: now }, now);
+        // The checks of this round, in the same transaction: a finished journey always gets them.
+        await enqueueCheckJob(tx, j.tenant, j.caseRow.id, j.journey.round, now);
         await appendJournal(tx, j.tenant, {
           caseId: j.caseRow.id,
           actor: PERSON,

@@ -1,0 +1,158 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../connect.ts';
+import { queryRows } from '../connect.ts';
+import type { Environment } from '../schema.ts';
+import { checkJobs, documentReadings } from '../schema.ts';
+import type { Tenant } from './tenant.ts';
+
+export type CheckJobRow = typeof checkJobs.$inferSelect;
+
+/** Channel the journey's finish notifies (delivered at commit) so an idle checks runner claims at once. */
+export const CHECKS_CHANNEL = 'idv_check_jobs';
+
+/**
+ * Enqueues the checks of a finished round, in the caller's transaction (the journey finish): the
+ * job exists if and only if the finish committed. A second finish of the same round (it cannot
+ * happen: the case has left collecting) would find the job already there and add nothing.
+ */
+export async function enqueueCheckJob(tx: Executor, tenant: Tenant, caseId: string, round: number, now: Date): Promise<void> {
+  await tx
+    .insert(checkJobs)
+    .values({ caseId, round, ...tenant, status: 'pending', availableAt: now, createdAt: now })
+    .onConflictDoNothing();
+  await tx.execute(sql`SELECT pg_notify(${CHECKS_CHANNEL}, '')`);
+}
+
+export interface ClaimedCheckJob {
+  caseId: string;
+  round: number;
+  clientId: string;
+  environment: Environment;
+  /** Claims including this one. */
+  attempts: number;
+  claimToken: string;
+}
+
+/**
+ * Claims up to `limit` due jobs in one short statement (FOR UPDATE SKIP LOCKED, then a token and
+ * a lease): the checks run afterwards with no lock or transaction held. If the runner dies, the
+ * lease lapses and another runner claims the job again.
+ */
+export async function claimCheckJobs(db: Executor, opts: { now: Date; limit: number; leaseMs: number; token: string }): Promise<ClaimedCheckJob[]> {
+  const now = opts.now.toISOString();
+  const leaseUntil = new Date(opts.now.getTime() + opts.leaseMs).toISOString();
+  const rows = await queryRows<{ case_id: string; round: number; client_id: string; environment: Environment; attempts: number }>(
+    db,
+    sql`UPDATE check_jobs AS j
+        SET locked_until = ${leaseUntil}, claim_token = ${opts.token}, attempts = j.attempts + 1
+        FROM (
+          SELECT case_id, round FROM check_jobs
+          WHERE status = 'pending' AND available_at <= ${now}
+            AND (locked_until IS NULL OR locked_until < ${now})
+          ORDER BY available_at, case_id
+          LIMIT ${opts.limit}
+          FOR UPDATE SKIP LOCKED
+        ) AS due
+        WHERE j.case_id = due.case_id AND j.round = due.round
+        RETURNING j.case_id, j.round, j.client_id, j.environment, j.attempts`,
+  );
+  return rows.map((r) => ({
+    caseId: r.case_id,
+    round: Number(r.round),
+    clientId: r.client_id,
+    environment: r.environment,
+    attempts: Number(r.attempts),
+    claimToken: opts.token,
+  }));
+}
+
+/**
+ * Locks the job row in the caller's transaction and returns it only while this claim still holds
+ * it and it is pending: a runner whose lease lapsed and was re-claimed, or a job another run
+ * already finished, gets null and must write nothing.
+ */
+export async function lockClaimedCheckJob(tx: Executor, job: Pick<ClaimedCheckJob, 'caseId' | 'round' | 'claimToken'>): Promise<CheckJobRow | null> {
+  const [row] = await tx
+    .select()
+    .from(checkJobs)
+    .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round)))
+    .for('update');
+  if (!row || row.status !== 'pending' || row.claimToken !== job.claimToken) return null;
+  return row;
+}
+
+export async function finishCheckJob(tx: Executor, job: Pick<ClaimedCheckJob, 'caseId' | 'round'>, status: 'done' | 'failed', now: Date, error: string | null = null): Promise<void> {
+  await tx
+    .update(checkJobs)
+    .set({ status, finishedAt: now, lockedUntil: null, lastError: error })
+    .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round)));
+}
+
+/** A run failed (no decision written): released for another attempt after `retryAt`. */
+export async function releaseCheckJob(db: Executor, job: ClaimedCheckJob, retryAt: Date, error: string): Promise<void> {
+  await db
+    .update(checkJobs)
+    .set({ lockedUntil: null, claimToken: null, availableAt: retryAt, lastError: error.slice(0, 200) })
+    .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round), eq(checkJobs.claimToken, job.claimToken)));
+}
+
+export async function findCheckJob(db: Executor, caseId: string, round: number): Promise<CheckJobRow | null> {
+  const [row] = await db.select().from(checkJobs).where(and(eq(checkJobs.caseId, caseId), eq(checkJobs.round, round)));
+  return row ?? null;
+}
+
+/** When the next pending job falls due (null when none waits), so an idle runner sleeps just long enough. */
+export async function nextCheckJobDueAt(db: Executor): Promise<Date | null> {
+  const [row] = await queryRows<{ at: string | Date | null }>(
+    db,
+    sql`SELECT min(greatest(available_at, coalesce(locked_until, available_at))) AS at FROM check_jobs WHERE status = 'pending'`,
+  );
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * Candidates for duplicate detection among the client's other cases in the same environment:
+ * readings whose keyed fingerprints share one with `fingerprints`, and the most recent readings
+ * holding face templates (at most `faceLimit`, newest first: each must be decrypted to compare,
+ * so the number is bounded; see docs/checks.md).
+ */
+export async function duplicateCandidates(
+  db: Executor,
+  tenant: Tenant,
+  caseId: string,
+  fingerprints: readonly string[],
+  faceLimit: number,
+): Promise<{ sameDocument: string[]; faceTemplates: { caseId: string; round: number; sealed: string }[] }> {
+  const sameDocument = fingerprints.length
+    ? (
+        await queryRows<{ case_id: string }>(
+          db,
+          sql`SELECT DISTINCT case_id FROM document_readings
+              WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment}
+                AND case_id <> ${caseId} AND erased_at IS NULL
+                AND fingerprints ?| ARRAY[${sql.join(
+                  fingerprints.map((f) => sql`${f}`),
+                  sql`, `,
+                )}]::text[]
+              ORDER BY case_id`,
+        )
+      ).map((r) => r.case_id)
+    : [];
+  const faceTemplates = faceLimit > 0
+    ? await db
+        .select({ caseId: documentReadings.caseId, round: documentReadings.round, sealed: documentReadings.faceTemplatesSealed })
+        .from(documentReadings)
+        .where(
+          and(
+            eq(documentReadings.clientId, tenant.clientId),
+            eq(documentReadings.environment, tenant.environment),
+            sql`${documentReadings.caseId} <> ${caseId}`,
+            sql`${documentReadings.faceTemplatesSealed} IS NOT NULL`,
+            sql`${documentReadings.erasedAt} IS NULL`,
+          ),
+        )
+        .orderBy(sql`${documentReadings.readAt} DESC`)
+        .limit(faceLimit)
+    : [];
+  return { sameDocument, faceTemplates: faceTemplates.map((t) => ({ caseId: t.caseId, round: t.round, sealed: t.sealed! })) };
+}
