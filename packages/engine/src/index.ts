@@ -1,2 +1,12 @@
 export * from './types.ts';
 export * from './mrz/check-digit.ts';
+export * from './mrz/parse.ts';
+export * from './mrz/correct.ts';
+export * from './mrz/compose.ts';
+export * from './mrz/codes.ts';
+export * from './mrz/dates.ts';
+export * from './mrz/transliterate.ts';
+export * from './generator/generate.ts';
+export * from './generator/identity.ts';
+export * from './generator/fixtures.ts';
+export type { DegradeOptions } from './generator/degrade.ts';

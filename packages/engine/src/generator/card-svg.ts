@@ -1,0 +1,134 @@
+import type { DocumentFields } from '../types.ts';
+import type { Rng } from './rng.ts';
+
+/**
+ * The SVG of a flat document (librsvg renders it through sharp), in millimetres: a tinted card
+ * with a guilloche pattern, printed labels and values in DejaVu Sans (what a printed-zone OCR
+ * reads), the portrait, and the MRZ in OCR-B on ICAO's 2.54 mm character grid. TD1 is an ID-1
+ * card (85.6×54 mm) whose MRZ really sits on the back: here the front and the MRZ share one face,
+ * so one image carries everything. TD3 is a passport data page (125×88 mm).
+ */
+export interface CardGeometry {
+  widthMm: number;
+  heightMm: number;
+  pxPerMm: number;
+}
+
+export const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
+  TD1: { widthMm: 85.6, heightMm: 54, pxPerMm: 16 },
+  TD3: { widthMm: 125, heightMm: 88, pxPerMm: 11.2 },
+};
+
+/** ICAO 9303: OCR-B size 1, 10 characters per inch. */
+const MRZ_PITCH_MM = 2.54;
+const MRZ_FONT_MM = 3.2;
+
+export interface CardContent {
+  format: 'TD1' | 'TD3';
+  fields: DocumentFields;
+  lines: string[];
+  portraitDataUri: string;
+}
+
+export function cardSvg(content: CardContent, rng: Rng): string {
+  const g = CARD_GEOMETRY[content.format];
+  const { widthMm: W, heightMm: H } = g;
+  const hue = rng.int(360);
+  const td1 = content.format === 'TD1';
+  const f = content.fields;
+  const parts: string[] = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.round(W * g.pxPerMm)}" height="${Math.round(H * g.pxPerMm)}" viewBox="0 0 ${W} ${H}">`,
+    `<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">`,
+    `<stop offset="0" stop-color="hsl(${hue},45%,90%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360},40%,84%)"/>`,
+    `</linearGradient></defs>`,
+    `<rect width="${W}" height="${H}" rx="${td1 ? 3.2 : 1}" fill="url(#bg)"/>`,
+    guilloche(W, H, hue, rng),
+  );
+  const label = (x: number, y: number, text: string) =>
+    `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="${td1 ? 1.35 : 1.9}" fill="hsl(${hue},35%,30%)">${esc(text)}</text>`;
+  const value = (x: number, y: number, text: string, maxWidth: number) => {
+    const size = td1 ? 2.3 : 3.2;
+    // DejaVu Sans averages about 0.62 em per upper-case letter: squeeze only what would overflow.
+    const fit = text.length * size * 0.66 > maxWidth ? ` textLength="${maxWidth}" lengthAdjust="spacingAndGlyphs"` : '';
+    return `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-weight="bold" font-size="${size}" fill="#1a1a1a"${fit}>${esc(text)}</text>`;
+  };
+  const rows: Array<[string, string]> = [
+    ['Surname / Nom', (f.surname ?? '').toUpperCase()],
+    ['Given names / Prénoms', (f.given_names ?? '').toUpperCase()],
+    ['Nationality / Nationalité', f.nationality ?? ''],
+    ['Date of birth / Date de naissance', printedDate(f.birth_date)],
+    ['Date of expiry / Date d\'expiration', printedDate(f.expiry_date)],
+  ];
+  if (td1) {
+    parts.push(`<text x="4" y="5.6" font-family="DejaVu Sans" font-weight="bold" font-size="2.6" fill="hsl(${hue},50%,25%)">IDENTITY CARD · ${esc(f.issuing_country ?? '')}</text>`);
+    parts.push(portrait(content.portraitDataUri, 4, 8, 20, 26));
+    const x = 27;
+    rows.forEach(([l, v], i) => {
+      const y = 9.6 + i * 5.4;
+      parts.push(label(x, y, l), value(x, y + 2.8, v, 85.6 - x - 3));
+    });
+    parts.push(label(62, 20.4, 'Sex / Sexe'), value(62, 23.2, f.sex ?? 'X', 10));
+    parts.push(label(62, 31.2, 'Document No.'), value(62, 34, f.document_number ?? '', 21));
+  } else {
+    parts.push(`<text x="6" y="7.5" font-family="DejaVu Sans" font-weight="bold" font-size="3.6" fill="hsl(${hue},50%,25%)">PASSPORT / PASSEPORT</text>`);
+    parts.push(label(80, 6, 'Code'), value(80, 9.6, f.issuing_country ?? '', 15));
+    parts.push(label(96, 6, 'Passport No.'), value(96, 9.6, f.document_number ?? '', 26));
+    parts.push(portrait(content.portraitDataUri, 6, 13, 32, 42));
+    const x = 44;
+    rows.forEach(([l, v], i) => {
+      const y = 15.5 + i * 8.2;
+      parts.push(label(x, y, l), value(x, y + 3.9, v, 125 - x - 5));
+    });
+    parts.push(label(96, 32.1, 'Sex / Sexe'), value(96, 36, f.sex ?? 'X', 10));
+  }
+  parts.push(mrz(content.lines, W, H, td1));
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function mrz(lines: string[], W: number, H: number, td1: boolean): string {
+  const lineGap = td1 ? 4.3 : 5.2;
+  const x0 = (W - lines[0]!.length * MRZ_PITCH_MM) / 2;
+  const bottom = H - (td1 ? 3.4 : 5.2);
+  const top = bottom - (lines.length - 1) * lineGap;
+  // A light band behind the MRZ, as on most documents, keeps the pattern out of the OCR zone.
+  const band = `<rect x="0" y="${top - MRZ_FONT_MM - 2}" width="${W}" height="${H - top + MRZ_FONT_MM + 2}" fill="#ffffff" fill-opacity="0.55"/>`;
+  const text = lines.map((line, i) => {
+    const xs = Array.from(line, (_, k) => (x0 + k * MRZ_PITCH_MM).toFixed(3)).join(' ');
+    return `<text x="${xs}" y="${(top + i * lineGap).toFixed(3)}" font-family="OCR B" font-size="${MRZ_FONT_MM}" fill="#111">${esc(line)}</text>`;
+  });
+  return band + text.join('');
+}
+
+function portrait(uri: string, x: number, y: number, w: number, h: number): string {
+  return `<image href="${uri}" x="${x}" y="${y}" width="${w}" height="${h}" preserveAspectRatio="xMidYMid slice" opacity="0.92"/>`;
+}
+
+/** Fine sine curves in the card's hue: the security background printers put behind the data. */
+function guilloche(W: number, H: number, hue: number, rng: Rng): string {
+  const out: string[] = [];
+  const waves = 14 + rng.int(10);
+  const freq = rng.range(0.08, 0.2);
+  const amp = rng.range(1.5, 4);
+  for (let k = 0; k < waves; k++) {
+    const y0 = (k / waves) * H;
+    const phase = rng.range(0, Math.PI * 2);
+    let d = `M0 ${y0.toFixed(2)}`;
+    for (let x = 1; x <= W; x += 1) d += ` L${x} ${(y0 + amp * Math.sin(x * freq + phase + k * 0.4)).toFixed(2)}`;
+    out.push(`<path d="${d}" fill="none" stroke="hsl(${(hue + 180) % 360},35%,65%)" stroke-width="0.12" stroke-opacity="0.55"/>`);
+  }
+  out.push(`<circle cx="${(W * 0.72).toFixed(1)}" cy="${(H * 0.45).toFixed(1)}" r="${(H * 0.28).toFixed(1)}" fill="none" stroke="hsl(${hue},30%,70%)" stroke-width="0.6" stroke-opacity="0.5"/>`);
+  return out.join('');
+}
+
+/** Dates as printed in the visual zone: `DD.MM.YYYY`. */
+export function printedDate(iso: string | undefined): string {
+  if (!iso) return '';
+  const [y, m, d] = iso.split('-');
+  return `${d}.${m}.${y}`;
+}
+
+function esc(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;').replace(/"/g, '&quot;');
+}
