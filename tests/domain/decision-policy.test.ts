@@ -25,7 +25,7 @@ describe('decision policy', () => {
   test('document quality failures ask for the document step again, face capture problems for the face step', () => {
     const doc = decideCase({ reports: withReport(report('document_quality', 'failed', 'image_blurred')), flow: flow(), resubmissions: 0, now: NOW });
     assert.deepEqual(doc, { outcome: 'resubmission_requested', steps: ['document'], reasonCode: 'document_blurred', reasons: ['image_blurred'] });
-    const face = decideCase({ reports: withReport(report('face_match', 'failed', 'selfie_several_faces')), flow: flow(), resubmissions: 1, now: NOW });
+    const face = decideCase({ reports: withReport(report('face_match', 'attention', 'selfie_several_faces')), flow: flow({ on_attention: 'reject' }), resubmissions: 1, now: NOW });
     assert.deepEqual(face, { outcome: 'resubmission_requested', steps: ['face'], reasonCode: 'face_unclear', reasons: ['selfie_several_faces'] });
     const both = [report('document_quality', 'failed', 'document_cut_off'), report('liveness', 'failed', 'challenge_face_not_found')];
     const d = decideCase({ reports: [...clean().slice(1, 4), ...both], flow: flow(), resubmissions: 0, now: NOW });

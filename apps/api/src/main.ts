@@ -4,11 +4,13 @@ import { findEmbedding, openDatabase } from '@idv/db';
 import { MasterKeyring } from '@idv/vault';
 import { createDocsServer } from '@idv/docs';
 import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
-import { RetentionSweeper, WebhookDispatcher } from '@idv/worker';
+import { ChecksPool } from '@idv/engine';
+import { ChecksRunner, RetentionSweeper, WebhookDispatcher } from '@idv/worker';
 import { build } from './app.ts';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from './bootstrap.ts';
 import { loadConfigOrExit } from './config.ts';
 import { localMasterKey } from './master-key-file.ts';
+import { pieceBlobs } from './services/pieces.ts';
 
 /** The whole service in one process on the embedded default (or PostgreSQL with DATABASE_URL). */
 async function main(): Promise<void> {
@@ -60,6 +62,12 @@ async function main(): Promise<void> {
   // Retention of images and personal data per flow, with the dispatcher (the same workers sweep).
   const retention = config.runWorker ? new RetentionSweeper({ db: database.db, blobs: ctx.blobs, log: app.log }) : null;
   retention?.start();
+  // The automated checks of finished journeys, in a pool of worker threads, with the other workers.
+  const pool = config.runWorker ? new ChecksPool() : null;
+  const checks = pool
+    ? new ChecksRunner({ db: database.db, keyring, vault: ctx.vault, pieces: pieceBlobs(ctx), analyser: pool, listen: database.listen, log: app.log })
+    : null;
+  await checks?.start();
   if (!dispatcher && database.kind === 'pglite') app.log.warn('RUN_WORKER=false with the embedded database: no webhook will be sent');
   app.log.info({ database: database.kind, api: config.apiBaseUrl, journey: config.journeyUrl, docs: config.docsUrl, worker: Boolean(dispatcher) }, 'service started');
 
@@ -73,7 +81,8 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     // Requests and attempts in flight finish (and are recorded) before the database closes.
-    await Promise.all([app.close(), dispatcher?.stop(), retention?.stop(), new Promise((r) => docs.close(r)), new Promise((r) => journey.close(r))]);
+    await Promise.all([app.close(), dispatcher?.stop(), retention?.stop(), checks?.stop(), new Promise((r) => docs.close(r)), new Promise((r) => journey.close(r))]);
+    await pool?.destroy();
     await database.close();
     clearTimeout(force);
     process.exit(0);

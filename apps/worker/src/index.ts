@@ -1,3 +1,5 @@
 export * from './dispatcher.ts';
 export * from './send.ts';
 export * from './retention.ts';
+export * from './checks-runner.ts';
+export * from './duplicates.ts';

@@ -2,8 +2,12 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { FileBlobStore } from '@idv/blobstore';
 import { openDatabase } from '@idv/db';
-import { MasterKeyring } from '@idv/vault';
+import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
 import { loadConfigOrExit } from '@idv/api/config';
+import { CaseVault } from '@idv/api/services/case-vault';
+import { PieceBlobs } from '@idv/api/services/pieces';
+import { ChecksPool } from '@idv/engine';
+import { ChecksRunner } from './checks-runner.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { RetentionSweeper } from './retention.ts';
 
@@ -21,17 +25,24 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, base: { service: 'worker' } });
   // One connection per delivery in flight is never needed (sends hold none); a few cover claims and records.
   const database = await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: 4 });
+  const keyring = new MasterKeyring(config.masterKey, config.previousMasterKeys);
   const dispatcher = new WebhookDispatcher({
     db: database.db,
-    keyring: new MasterKeyring(config.masterKey, config.previousMasterKeys),
+    keyring,
     settings: config.webhooks,
     listen: database.listen,
     log,
   });
   await dispatcher.start();
   // Retention per flow: the blob store must be the API's (DATA_DIR/blobs shared, or the same bucket).
-  const retention = new RetentionSweeper({ db: database.db, blobs: new FileBlobStore(join(config.dataDir, 'blobs')), log });
+  const blobs = new FileBlobStore(join(config.dataDir, 'blobs'));
+  const retention = new RetentionSweeper({ db: database.db, blobs, log });
   retention.start();
+  // The automated checks: a pool of worker threads (models loaded once per thread) fed from check_jobs.
+  const pool = new ChecksPool();
+  const vault = new CaseVault(new LocalKeyWrapper(keyring));
+  const checks = new ChecksRunner({ db: database.db, keyring, vault, pieces: new PieceBlobs(blobs, vault, keyring), analyser: pool, listen: database.listen, log });
+  await checks.start();
   log.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
 
   let stopping = false;
@@ -44,7 +55,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    await Promise.all([dispatcher.stop(), retention.stop()]);
+    await Promise.all([dispatcher.stop(), retention.stop(), checks.stop()]);
+    await pool.destroy();
     await database.close();
     clearTimeout(force);
     process.exit(0);

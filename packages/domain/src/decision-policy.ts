@@ -10,7 +10,8 @@ import type { SandboxForce } from './sandbox-outcomes.ts';
  * 1. a sandbox test value forces the outcome (sandbox only; the caller passes it);
  * 2. a definitive refusal that no retake can change (expired, under age, document not accepted,
  *    specimen outside the sandbox) rejects;
- * 3. a capture problem (document photo unusable, face not found on the selfie…) asks the person
+ * 3. a capture problem (document photo unusable, face not found on the selfie…), whether its check
+ *    says failed or attention, asks the person
  *    to retake the step(s) concerned, up to `decision.max_resubmissions` times; past that the case
  *    goes to review (a person decides rather than the machine refusing on bad photos);
  * 4. any other failure rejects with the reason code that names it;
@@ -141,7 +142,9 @@ export function decideCase(input: PolicyInput): PolicyDecision {
   const definitive = failed.filter((r) => DEFINITIVE[r]);
   if (definitive.length) return { outcome: 'rejected', reasonCode: DEFINITIVE[definitive[0]]!, reasons: definitive };
 
-  const capture = failed.filter((r) => CAPTURE[r]);
+  // Capture problems count whatever status their check gave them (some parts report them as
+  // attention, since they are no verdict on the person).
+  const capture = unique([...failed, ...reasonsOf(reports, 'attention')]).filter((r) => CAPTURE[r]);
   if (capture.length) {
     if (!canResubmit) return review(unique([...failed, ...reasonsOf(reports, 'attention')]));
     const steps = RESUBMISSION_STEPS.filter((s) => capture.some((r) => CAPTURE[r]!.step === s));

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { queryRows } from '../connect.ts';
 import type { Environment } from '../schema.ts';
-import { checkJobs, documentReadings } from '../schema.ts';
+import { cases, checkJobs, documentReadings } from '../schema.ts';
 import type { Tenant } from './tenant.ts';
 
 export type CheckJobRow = typeof checkJobs.$inferSelect;
@@ -155,4 +155,12 @@ export async function duplicateCandidates(
         .limit(faceLimit)
     : [];
   return { sameDocument, faceTemplates: faceTemplates.map((t) => ({ caseId: t.caseId, round: t.round, sealed: t.sealed! })) };
+}
+
+/** Stores the check reports and duplicates on a case locked by the caller (no personal data: codes and numbers). */
+export async function storeCaseChecks(tx: Executor, tenant: Tenant, caseId: string, checks: unknown[], duplicates: string[], now: Date): Promise<void> {
+  await tx
+    .update(cases)
+    .set({ checks, duplicates, updatedAt: now })
+    .where(and(eq(cases.clientId, tenant.clientId), eq(cases.environment, tenant.environment), eq(cases.id, caseId)));
 }

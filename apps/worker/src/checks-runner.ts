@@ -1,0 +1,379 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import {
+  CHECKS_CHANNEL,
+  appendJournal,
+  claimCheckJobs,
+  concludeCase,
+  duplicateCandidates,
+  findCase,
+  findCaseForUpdate,
+  findFlowById,
+  findJourney,
+  finishCheckJob,
+  listPieces,
+  lockClaimedCheckJob,
+  nextCheckJobDueAt,
+  openReviewTask,
+  releaseCheckJob,
+  saveDocumentReading,
+  storeCaseChecks,
+  type CaseRow,
+  type ClaimedCheckJob,
+  type Database,
+  type Db,
+  type Executor,
+  type PieceRow,
+  type Tenant,
+} from '@idv/db';
+import {
+  decideCase,
+  isPieceKind,
+  sandboxForce,
+  type CheckReason,
+  type CheckReport,
+  type DocumentType,
+  type PieceKind,
+  type PolicyDecision,
+} from '@idv/domain';
+import type { CaseAnalysis, CaseInput } from '@idv/engine';
+import type { MasterKeyring } from '@idv/vault';
+import type { CaseVault } from '@idv/api/services/case-vault';
+import type { PieceBlobs } from '@idv/api/services/pieces';
+import { readIdentities } from '@idv/api/services/identities';
+import type { WorkerLog } from './dispatcher.ts';
+import { findDuplicates, type DuplicateSettings } from './duplicates.ts';
+
+/** Runs the engine on one case (a pool of worker threads in production). */
+export interface CaseAnalyser {
+  analyse(input: CaseInput): Promise<CaseAnalysis>;
+}
+
+export interface ChecksRunnerOptions {
+  db: Db;
+  keyring: MasterKeyring;
+  vault: CaseVault;
+  pieces: Pick<PieceBlobs, 'read'>;
+  analyser: CaseAnalyser;
+  /** Wakes on the journey finish's NOTIFY (Database.listen); without it the runner only polls. */
+  listen?: Database['listen'];
+  now?: () => Date;
+  log?: WorkerLog;
+  /** Cases analysed at once (default 1: one case already keeps two threads busy). */
+  concurrency?: number;
+  /** How long a claim holds a job; past it another runner may take the job (default 2 minutes). */
+  leaseMs?: number;
+  pollMs?: number;
+  /** Runs of a job that failed (an exception, not a check) before the case goes to review (default 3). */
+  maxAttempts?: number;
+  duplicates?: Partial<DuplicateSettings>;
+}
+
+const silentLog: WorkerLog = { info() {}, warn() {}, error() {} };
+const DEFAULT_LEASE_MS = 120_000;
+const DEFAULT_POLL_MS = 2_000;
+const RETRY_DELAY_MS = 10_000;
+/** The journal and the review task name the system as actor of automated decisions. */
+const SYSTEM = 'system';
+
+export type JobOutcome = PolicyDecision['outcome'] | 'skipped' | 'failed' | 'lost';
+
+/**
+ * The automated checks of finished journeys: claims jobs (SKIP LOCKED, a lease), opens the round's
+ * pieces and the person's data under the case keys, runs the engine in the thread pool, finds
+ * duplicates among the client's other cases, applies the flow's policy, and writes everything in
+ * ONE transaction: reports and duplicates on the case, the reading (sealed), the decision with its
+ * events, the job done. Crash before that commit: the lease lapses and the job runs again from
+ * the start. Re-run after it: the job is done (or the claim token no longer matches) and nothing
+ * is written, so one round gives one decision and one event.
+ */
+export class ChecksRunner {
+  private readonly now: () => Date;
+  private readonly log: WorkerLog;
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private woken = false;
+  private waiter: (() => void) | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly fingerprintKey: { keyId: string; key: Buffer };
+
+  constructor(private readonly o: ChecksRunnerOptions) {
+    this.now = o.now ?? (() => new Date());
+    this.log = o.log ?? silentLog;
+    this.fingerprintKey = o.keyring.derive('document-fingerprint');
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    if (this.o.listen) this.unlisten = await this.o.listen(CHECKS_CHANNEL, () => this.wake());
+    this.loop = this.run();
+  }
+
+  /** Stops claiming and waits for the cases in flight (their transaction commits or the lease lapses). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.all([...this.inFlight]);
+    await this.unlisten?.();
+  }
+
+  wake(): void {
+    this.woken = true;
+    const w = this.waiter;
+    this.waiter = null;
+    w?.();
+  }
+
+  /** Claims and runs every due job, one at a time, until none is due (tests and one-shot use). */
+  async drain(): Promise<{ caseId: string; round: number; outcome: JobOutcome }[]> {
+    const done: { caseId: string; round: number; outcome: JobOutcome }[] = [];
+    for (;;) {
+      const [job] = await this.claim(1);
+      if (!job) return done;
+      done.push({ caseId: job.caseId, round: job.round, outcome: await this.runJob(job) });
+    }
+  }
+
+  claim(limit: number): Promise<ClaimedCheckJob[]> {
+    return claimCheckJobs(this.o.db, { now: this.now(), limit, leaseMs: this.o.leaseMs ?? DEFAULT_LEASE_MS, token: randomUUID() });
+  }
+
+  private async run(): Promise<void> {
+    const concurrency = this.o.concurrency ?? 1;
+    while (this.running) {
+      this.woken = false;
+      const free = concurrency - this.inFlight.size;
+      if (free > 0) {
+        let claimed: ClaimedCheckJob[] = [];
+        try {
+          claimed = await this.claim(free);
+        } catch (err) {
+          this.log.error({ err: summary(err) }, 'check job claim failed; retrying');
+        }
+        for (const job of claimed) {
+          const task = this.runJob(job)
+            .then(() => undefined)
+            .finally(() => {
+              this.inFlight.delete(task);
+              this.wake();
+            });
+          this.inFlight.add(task);
+        }
+      }
+      if (!this.running) break;
+      if (!this.woken) await this.sleep(this.inFlight.size > 0 ? (this.o.pollMs ?? DEFAULT_POLL_MS) : await this.idleDelay());
+    }
+  }
+
+  private async idleDelay(): Promise<number> {
+    const pollMs = this.o.pollMs ?? DEFAULT_POLL_MS;
+    try {
+      const due = await nextCheckJobDueAt(this.o.db);
+      return due ? Math.min(pollMs, Math.max(10, due.getTime() - this.now().getTime())) : pollMs;
+    } catch {
+      return pollMs;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        resolve();
+      }, ms);
+      this.waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** One claimed job, start to finish; never throws (a failure releases the job for a later run). */
+  async runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
+    const started = Date.now();
+    try {
+      const outcome = await this.process(job);
+      this.log.info({ case: job.caseId, round: job.round, outcome, ms: Date.now() - started }, 'checks done');
+      return outcome;
+    } catch (err) {
+      const code = summary(err);
+      this.log.error({ case: job.caseId, round: job.round, attempt: job.attempts, err: code }, 'checks failed');
+      try {
+        if (job.attempts >= (this.o.maxAttempts ?? 3)) {
+          await this.giveUp(job, code);
+          return 'failed';
+        }
+        await releaseCheckJob(this.o.db, job, new Date(this.now().getTime() + RETRY_DELAY_MS), code);
+      } catch (inner) {
+        // The lease will lapse and the job be claimed again.
+        this.log.error({ case: job.caseId, err: summary(inner) }, 'check job release failed');
+      }
+      return 'failed';
+    }
+  }
+
+  private async process(job: ClaimedCheckJob): Promise<JobOutcome> {
+    const { db } = this.o;
+    const tenant: Tenant = { clientId: job.clientId, environment: job.environment };
+    const caseRow = await findCase(db, tenant, job.caseId);
+    const journey = await findJourney(db, job.caseId);
+    if (!caseRow || caseRow.state !== 'processing' || !journey || journey.round !== job.round) return this.skip(job);
+    const flowRow = await findFlowById(db, caseRow.flowId);
+    if (!flowRow) throw new Error('flow_missing');
+    const flow = flowRow.definition;
+    const who = await readIdentities(db, { vault: this.o.vault, keyring: this.o.keyring }, caseRow);
+    const pieces = await this.openPieces(db, currentPieces(await listPieces(db, caseRow.id), job.round));
+    const document =
+      journey.documentCountry && journey.documentType ? { country: journey.documentCountry, type: journey.documentType as DocumentType } : null;
+    const now = this.now();
+    const analysis = await this.o.analyser.analyse({
+      pieces,
+      declared: who.declared,
+      entered: who.entered,
+      questionnaire: who.questionnaireScore,
+      flow,
+      document,
+      environment: job.environment,
+      now,
+    });
+
+    const fingerprints = this.fingerprints(analysis);
+    const dup = await findDuplicates(db, this.o.vault, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, this.o.duplicates);
+    const reports: CheckReport[] = [...analysis.checks, dup.report];
+    const forced = sandboxForce(job.environment, { declared: who.declared, entered: who.entered });
+    const decision = decideCase({ reports, flow, resubmissions: job.round - 1, now, forced });
+    if (forced) markForced(reports);
+
+    return db.transaction(async (tx) => {
+      if (!(await lockClaimedCheckJob(tx, job))) return 'lost';
+      const row = await findCaseForUpdate(tx, tenant, caseRow.id);
+      if (!row || row.state !== 'processing') {
+        await finishCheckJob(tx, job, 'done', now);
+        return 'skipped';
+      }
+      await this.saveReading(tx, tenant, row, job.round, analysis, fingerprints, now);
+      await storeCaseChecks(tx, tenant, row.id, reports, dup.caseIds, now);
+      await appendJournal(tx, tenant, {
+        caseId: row.id,
+        actor: SYSTEM,
+        action: 'checks.completed',
+        detail: { round: job.round, outcome: decision.outcome, checks: reports.map((r) => ({ type: r.type, status: r.status })), sandbox_forced: Boolean(forced) },
+        at: now,
+      });
+      await applyDecision(tx, tenant, row, decision, now);
+      await finishCheckJob(tx, job, 'done', now);
+      return decision.outcome;
+    });
+  }
+
+  /** A job with nothing to do (the case moved on, or a newer round exists): marked done if still ours. */
+  private async skip(job: ClaimedCheckJob): Promise<JobOutcome> {
+    return this.o.db.transaction(async (tx) => {
+      if (!(await lockClaimedCheckJob(tx, job))) return 'lost';
+      await finishCheckJob(tx, job, 'done', this.now());
+      return 'skipped';
+    });
+  }
+
+  /** After repeated failures the case is not left in processing: a person looks at it. */
+  private async giveUp(job: ClaimedCheckJob, code: string): Promise<void> {
+    const tenant: Tenant = { clientId: job.clientId, environment: job.environment };
+    const now = this.now();
+    await this.o.db.transaction(async (tx) => {
+      if (!(await lockClaimedCheckJob(tx, job))) return;
+      const row = await findCaseForUpdate(tx, tenant, job.caseId);
+      if (row?.state === 'processing') {
+        await openReviewTask(tx, tenant, { caseId: row.id, riskScore: 50, reasons: ['checks_unavailable'], actor: SYSTEM }, now);
+      }
+      await finishCheckJob(tx, job, 'failed', now, code);
+    });
+  }
+
+  private async openPieces(db: Executor, rows: PieceRow[]): Promise<Partial<Record<PieceKind, Uint8Array>>> {
+    const out: Partial<Record<PieceKind, Uint8Array>> = {};
+    for (const p of rows) {
+      const bytes = await this.o.pieces.read(db, p);
+      if (bytes && isPieceKind(p.kind)) out[p.kind] = bytes;
+    }
+    return out;
+  }
+
+  /**
+   * Keyed fingerprint of the document (issuing country + number) under a key derived from the
+   * master key: equal documents give equal fingerprints, and the database alone cannot confirm a
+   * guessed number.
+   */
+  private fingerprints(analysis: CaseAnalysis): string[] {
+    const f = analysis.reading.fields;
+    if (!f?.document_number) return [];
+    const value = `${f.issuing_country ?? ''}:${f.document_number}`;
+    const { keyId, key } = this.fingerprintKey;
+    return [`v1.${keyId}.${createHmac('sha256', key).update(value).digest('hex')}`];
+  }
+
+  private async saveReading(tx: Executor, tenant: Tenant, row: CaseRow, round: number, analysis: CaseAnalysis, fingerprints: string[], now: Date): Promise<void> {
+    const { fields, faceTemplates, zoneAgreement } = analysis.reading;
+    const hasTemplates = faceTemplates.portrait !== null || faceTemplates.selfie !== null;
+    if (!fields && !hasTemplates) return;
+    await saveDocumentReading(tx, {
+      caseId: row.id,
+      round,
+      ...tenant,
+      fieldsSealed: fields ? await this.o.vault.sealJson(tx, row.id, 'data', `document_reading:${round}`, fields, now) : null,
+      faceTemplatesSealed: hasTemplates ? await this.o.vault.sealJson(tx, row.id, 'biometric', `face_templates:${round}`, faceTemplates, now) : null,
+      fingerprints: fingerprints.length ? fingerprints : null,
+      zoneAgreement,
+      readAt: now,
+    });
+  }
+}
+
+/**
+ * The pieces the checks of a round look at: for each kind, the newest piece not superseded up to
+ * this round. A resubmission round holds only the retaken step's pieces; the other step's come
+ * from the earlier round. When the document step was retaken, only that round's document sides
+ * count (the person may have chosen another document, without a back).
+ */
+export function currentPieces(all: readonly PieceRow[], round: number): PieceRow[] {
+  const live = all.filter((p) => p.round <= round && !p.supersededAt && !p.deletedAt);
+  const latestRound = (prefix: string) => Math.max(0, ...live.filter((p) => p.kind.startsWith(prefix)).map((p) => p.round));
+  const docRound = latestRound('document_');
+  const faceRound = Math.max(0, ...live.filter((p) => !p.kind.startsWith('document_')).map((p) => p.round));
+  return live.filter((p) => p.round === (p.kind.startsWith('document_') ? docRound : faceRound));
+}
+
+/** The decision, through the case moves the rest of the service uses (same journal and events). */
+async function applyDecision(tx: Executor, tenant: Tenant, row: CaseRow, d: PolicyDecision, now: Date): Promise<void> {
+  switch (d.outcome) {
+    case 'approved':
+      await concludeCase(tx, tenant, row, { outcome: 'approve', reasonCode: null, steps: null, actor: SYSTEM }, now);
+      return;
+    case 'rejected':
+      await concludeCase(tx, tenant, row, { outcome: 'reject', reasonCode: d.reasonCode, steps: null, actor: SYSTEM }, now);
+      return;
+    case 'resubmission_requested':
+      await concludeCase(tx, tenant, row, { outcome: 'resubmit', reasonCode: d.reasonCode, steps: d.steps, actor: SYSTEM }, now);
+      return;
+    case 'in_review':
+      await openReviewTask(tx, tenant, { caseId: row.id, riskScore: d.riskScore, reasons: d.reasons, dueAt: d.dueAt, actor: SYSTEM }, now);
+      return;
+  }
+}
+
+/** A forced sandbox outcome says so in the stored reports (on document_validity, where the reason belongs). */
+function markForced(reports: CheckReport[]): void {
+  const reason: CheckReason = 'sandbox_forced';
+  const validity = reports.find((r) => r.type === 'document_validity');
+  if (validity) validity.reasons = [...validity.reasons, reason];
+  else reports.push({ type: 'document_validity', status: 'ok', reasons: [reason], measures: {} });
+}
+
+function summary(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, 200);
+  return String(err).slice(0, 200);
+}
+

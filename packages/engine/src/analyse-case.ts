@@ -1,0 +1,80 @@
+import type { CheckReport } from '@idv/domain';
+import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
+import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
+import { checkValidity } from './document/validity.ts';
+import { checkFaceMatch } from './faces/face-check.ts';
+import { loadFaceModels } from './faces/models.ts';
+import type { DocumentFields } from './types.ts';
+
+/**
+ * The checks of one case, composed from the engine's parts. Two parts run side by side on the
+ * pool's two threads: the document part (machine-readable zone, validity…) and the face part
+ * (portrait against selfie, liveness challenges); `combineParts` then adds what needs neither
+ * image (data comparison, questionnaire) on the calling thread. `analyseCase` runs all of it on
+ * one thread (tests, tools). Duplicates need the client's other cases: the runner adds them.
+ */
+
+function wantsDocument(input: CaseInput): boolean {
+  return input.flow.steps.includes('document') && input.document !== null;
+}
+
+export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPart> {
+  const started = Date.now();
+  const front = input.pieces.document_front;
+  const none: DocumentPart = { reports: [], read: null, zoneAgreement: {}, ms: 0 };
+  if (!wantsDocument(input)) return { ...none, ms: Date.now() - started };
+  const sandbox = input.environment === 'sandbox';
+  const reports: CheckReport[] = [];
+  const fields: DocumentFields | null = null;
+  const zoneAgreement: ZoneAgreement = {};
+  if (!front) reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
+  if (fields) reports.push(checkValidity({ fields, chosen: input.document!, flow: input.flow, today: input.now, sandbox }));
+  return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms: Date.now() - started };
+}
+
+export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
+  const started = Date.now();
+  const templates: FacePart['templates'] = { portrait: null, selfie: null };
+  if (!input.flow.steps.includes('face')) return { reports: [], templates, ms: Date.now() - started };
+  const reports: CheckReport[] = [];
+  const { document_front: documentImage, selfie } = input.pieces;
+  if (!selfie) {
+    reports.push({ type: 'face_match', status: 'attention', reasons: ['selfie_face_not_found'], measures: { selfie_faces: 0 } });
+  } else if (!documentImage) {
+    reports.push({ type: 'face_match', status: 'attention', reasons: ['document_face_not_found'], measures: { document_faces: 0 } });
+  } else {
+    const match = await checkFaceMatch({ documentImage, selfie, flowThresholds: input.flow.checks });
+    reports.push(match.report);
+    templates.portrait = match.documentFace ? Array.from(match.documentFace.descriptor) : null;
+    templates.selfie = match.selfieFace ? Array.from(match.selfieFace.descriptor) : null;
+  }
+  return { reports, templates, ms: Date.now() - started };
+}
+
+/** Reports of both parts plus the checks that need no image. */
+export function combineParts(input: CaseInput, doc: DocumentPart, face: FacePart, totalMs: number): CaseAnalysis {
+  const checks: CheckReport[] = [...doc.reports, ...face.reports];
+  if (wantsDocument(input)) checks.push(compareData(input.declared, input.entered, doc.read));
+  const q = questionnaireReport(input.questionnaire, input.flow);
+  if (q) checks.push(q);
+  return {
+    checks,
+    reading: { fields: doc.read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates },
+    timings: { document: doc.ms, face: face.ms, total: totalMs },
+  };
+}
+
+/** Everything on the calling thread, one part after the other. */
+export async function analyseCase(input: CaseInput): Promise<CaseAnalysis> {
+  const started = Date.now();
+  const doc = await analyseDocumentPart(input);
+  const face = await analyseFacePart(input);
+  return combineParts(input, doc, face, Date.now() - started);
+}
+
+/** Loads this thread's models ahead of the first case; returns the milliseconds it took. */
+export async function warmUpEngine(): Promise<number> {
+  const started = Date.now();
+  await loadFaceModels();
+  return Date.now() - started;
+}

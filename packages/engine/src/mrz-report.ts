@@ -1,0 +1,35 @@
+import type { CheckReason, CheckReport } from '@idv/domain';
+import type { MrzReading } from './types.ts';
+
+/**
+ * The `mrz` check report of a reading (or of none):
+ * - no zone found: failed, `mrz_not_found` (a retake of the document is asked);
+ * - check digits still failing after the reader's votes and corrections: failed, `mrz_unreadable`
+ *   and `mrz_check_digit_failed` (most often a photo problem: a retake, then review);
+ * - an issuing state or nationality that is no ICAO code: attention, `mrz_invalid_code`;
+ * - a specimen code (UTO): failed outside the sandbox (`mrz_specimen`), informational inside;
+ * - characters fixed by check-digit correction: informational `mrz_corrected`.
+ * Measures: confidence (0–1), corrections, whether check digits hold and codes are valid.
+ */
+export function mrzReport(reading: MrzReading | null, sandbox: boolean): CheckReport {
+  if (!reading) return { type: 'mrz', status: 'failed', reasons: ['mrz_not_found'], measures: { found: 0 } };
+  const failed: CheckReason[] = [];
+  const attention: CheckReason[] = [];
+  const info: CheckReason[] = [];
+  if (!reading.checkDigitsValid) failed.push('mrz_unreadable', 'mrz_check_digit_failed');
+  if (reading.specimen) (sandbox ? info : failed).push('mrz_specimen');
+  else if (!reading.codesValid) attention.push('mrz_invalid_code');
+  if (reading.corrections > 0) info.push('mrz_corrected');
+  return {
+    type: 'mrz',
+    status: failed.length ? 'failed' : attention.length ? 'attention' : 'ok',
+    reasons: [...failed, ...attention, ...info],
+    measures: {
+      found: 1,
+      confidence: Math.round(reading.confidence * 1000) / 1000,
+      corrections: reading.corrections,
+      check_digits_valid: reading.checkDigitsValid ? 1 : 0,
+      codes_valid: reading.codesValid ? 1 : 0,
+    },
+  };
+}
