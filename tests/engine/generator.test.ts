@@ -73,3 +73,26 @@ test('degrade: false gives the flat card at its print resolution', async () => {
   const dark = band.filter((v) => v < 90).length / band.length;
   assert.ok(dark > 0.03 && dark < 0.4, `share of ink in the MRZ band: ${dark}`);
 });
+
+test('the portrait crop frames the skin-coloured blob, not the skin-toned band along the edge', async () => {
+  const { faceCropBox } = await import('../../packages/engine/src/generator/face-crop.ts');
+  const [w, h] = [120, 160];
+  const rgb = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 3;
+      // A face-like ellipse centred at (70, 60), 30 wide and 40 tall; a wooden band down the left edge.
+      const face = ((x - 70) / 15) ** 2 + ((y - 60) / 20) ** 2 <= 1;
+      const band = x < 12;
+      const [r, g, b] = face || band ? [200, 150, 120] : [40, 60, 140];
+      rgb.set([r, g, b], i);
+    }
+  }
+  const box = faceCropBox(rgb, w, h)!;
+  assert.ok(box);
+  assert.ok(Math.abs(box.width / box.height - 0.75) < 0.03);
+  assert.ok(Math.abs(box.left + box.width / 2 - 70) <= 2, `centre x ${box.left + box.width / 2}`);
+  assert.ok(box.top < 40 && box.top + box.height > 80);
+  // A photo without skin tones gives no box (the caller then uses a saliency crop).
+  assert.equal(faceCropBox(new Uint8Array(w * h * 3).fill(90), w, h), null);
+});

@@ -25,7 +25,8 @@ for (let seed = firstSeed; seed < firstSeed + Number(count); seed++) {
   const doc = await generateDocument({
     format,
     fields: randomIdentity(seed),
-    portrait: readFileSync(portraits[seed % portraits.length]!),
+    // A multiplicative hash spreads consecutive seeds over the people of the manifest.
+    portrait: readFileSync(portraits[(seed * 2654435761) % 4294967296 % portraits.length]!),
     seed,
     degrade: flat ? false : undefined,
   });

@@ -41,8 +41,10 @@ export function cardSvg(content: CardContent, rng: Rng): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.round(W * g.pxPerMm)}" height="${Math.round(H * g.pxPerMm)}" viewBox="0 0 ${W} ${H}">`,
     `<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">`,
     `<stop offset="0" stop-color="hsl(${hue},45%,90%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360},40%,84%)"/>`,
-    `</linearGradient></defs>`,
-    `<rect width="${W}" height="${H}" rx="${td1 ? 3.2 : 1}" fill="url(#bg)"/>`,
+    `</linearGradient><clipPath id="card"><rect width="${W}" height="${H}" rx="${td1 ? 3.2 : 1}"/></clipPath></defs>`,
+    // Everything is clipped to the card's outline (rounded on ID-1 cards): outside is transparent.
+    `<g clip-path="url(#card)">`,
+    `<rect width="${W}" height="${H}" fill="url(#bg)"/>`,
     guilloche(W, H, hue, rng),
   );
   const label = (x: number, y: number, text: string) =>
@@ -83,7 +85,7 @@ export function cardSvg(content: CardContent, rng: Rng): string {
     parts.push(label(96, 32.1, 'Sex / Sexe'), value(96, 36, f.sex ?? 'X', 10));
   }
   parts.push(mrz(content.lines, W, H, td1));
-  parts.push('</svg>');
+  parts.push('</g></svg>');
   return parts.join('');
 }
 

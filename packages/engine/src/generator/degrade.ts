@@ -69,7 +69,9 @@ export async function degradeCard(card: { data: Buffer; width: number; height: n
 
   const bg = [rng.range(40, 200), rng.range(40, 200), rng.range(40, 200)];
   const bgWave = rng.range(0.004, 0.02);
-  const glare = { x: rng.range(0.15, 0.85) * cw, y: rng.range(0.1, 0.6) * ch, r: rng.range(0.08, 0.22) * cw, s: rng.range(0, o.maxGlare) };
+  const glare = { x: rng.range(0.15, 0.85) * cw, y: rng.range(0.1, 0.6) * ch, r: rng.range(0.08, 0.22) * cw, s: 0 };
+  // One photo in four without glare; otherwise a spot of at least a third of the largest strength.
+  if (rng.next() > 0.25) glare.s = o.maxGlare * rng.range(0.35, 1);
   const light = { gx: rng.range(-0.12, 0.12) / W, gy: rng.range(-0.12, 0.12) / H };
   const noise = noiseTable(rng, rng.range(...o.noiseSigma));
 
@@ -88,10 +90,13 @@ export async function degradeCard(card: { data: Buffer; width: number; height: n
     const shadeY = 1 + light.gy * (y - H / 2);
     const wy = waveY[y]!;
     let noiseIndex = rng.int(NOISE_SIZE);
-    for (let x = 0; x < W; x++) {
-      const w = h6 * x + h7 * y + h8;
-      const u = (h0 * x + h1 * y + h2) / w;
-      const v = (h3 * x + h4 * y + h5) / w;
+    // The homography's numerators and denominator are linear in x: stepped, not recomputed.
+    let nu = h1 * y + h2;
+    let nv = h4 * y + h5;
+    let w = h7 * y + h8;
+    for (let x = 0; x < W; x++, nu += h0, nv += h3, w += h6) {
+      const u = nu / w;
+      const v = nv / w;
       const shade = shadeY + shadeX[x]!;
       const n = noise[noiseIndex]!;
       noiseIndex = (noiseIndex + 7919) & (NOISE_SIZE - 1);
@@ -107,7 +112,9 @@ export async function degradeCard(card: { data: Buffer; width: number; height: n
         const dy = v - glare.y;
         const d2 = dx * dx + dy * dy;
         const g = d2 < glareReach2 ? glare.s * Math.exp(-d2 / glareDiv) : 0;
-        const alpha = bilinear(src, i + 3, stride, fx, fy) / 255;
+        // Inside the card all four neighbours are opaque: no blending to compute.
+        const opaque = (src[i + 3]! & src[i + 7]! & src[i + stride + 3]! & src[i + stride + 7]!) === 255;
+        const alpha = opaque ? 1 : bilinear(src, i + 3, stride, fx, fy) / 255;
         for (let c = 0; c < 3; c++) {
           const p = bilinear(src, i + c, stride, fx, fy) * shade;
           const card = p + (255 - p) * g + n;

@@ -12,6 +12,8 @@ export interface GenerateOptions {
   fields: DocumentFields;
   /** Any photo (JPEG, PNG…): printed small, grey and compressed as the document portrait. */
   portrait: Uint8Array;
+  /** The face in `portrait` (pixels, after EXIF orientation), when a detector found it; else it is guessed. */
+  portraitFace?: { left: number; top: number; width: number; height: number };
   seed: number;
   /** Phone-photo degradation (the default), or `false` for the flat card. */
   degrade?: DegradeOptions | false;
@@ -38,7 +40,7 @@ export async function generateDocument(opts: GenerateOptions): Promise<Generated
   const rng = createRng(opts.seed);
   const fields: DocumentFields = { document_code: opts.format === 'TD3' ? 'P' : 'I', ...opts.fields };
   const lines = composeMrz(opts.format, fields);
-  const portraitDataUri = await printedPortrait(opts.portrait, Math.round(rng.range(35, 60)));
+  const portraitDataUri = await printedPortrait(opts.portrait, Math.round(rng.range(35, 60)), opts.portraitFace);
   const svg = cardSvg({ format: opts.format, fields, lines, portraitDataUri }, rng);
   const card = sharp(Buffer.from(svg));
   if (opts.degrade === false) {
