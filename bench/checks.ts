@@ -1,0 +1,39 @@
+/**
+ * `npm run bench:checks`: the figures of the automated checks, each section measured in this
+ * run on this machine — the machine-readable zone against its baseline (bench/checks/mrz.ts),
+ * faces and liveness (bench/checks/faces.ts), and the whole pipeline per case
+ * (bench/checks/pipeline.ts). A section whose file is absent is reported as such. Prints each
+ * section's figures as it finishes, then ONE line of JSON holding all of them.
+ *
+ * Environment: BENCH_SECTIONS (default "mrz,faces,pipeline"), and each section's own knobs.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const SECTIONS: Record<string, { file: string; fn: string }> = {
+  mrz: { file: 'checks/mrz.ts', fn: 'measureMrz' },
+  faces: { file: 'checks/faces.ts', fn: 'measureFaces' },
+  pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
+};
+const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').filter((s) => s in SECTIONS);
+
+const all: Record<string, unknown> = {};
+for (const name of wanted) {
+  const { file, fn } = SECTIONS[name];
+  const path = fileURLToPath(new URL(file, import.meta.url));
+  if (!existsSync(path)) {
+    all[name] = { missing: `bench/${file} is not there yet` };
+    console.log(`${name}: bench/${file} is not there yet`);
+    continue;
+  }
+  const started = Date.now();
+  const mod = (await import(pathToFileURL(path).href)) as Record<string, () => Promise<Record<string, unknown>>>;
+  const figures = await mod[fn]();
+  all[name] = figures;
+  console.log(`\n== ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+  for (const [k, v] of Object.entries(figures)) console.log(`  ${k.padEnd(40)} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+}
+console.log(JSON.stringify(all));
+// Worker threads and database handles of the sections are closed by them; exit explicitly in case
+// a library keeps a timer alive.
+process.exit(0);
