@@ -1,9 +1,8 @@
-import type { CheckReport } from '@idv/domain';
+import { challengeKind, type CheckReport, type LivenessChallenge } from '@idv/domain';
 import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
 import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
 import { checkValidity } from './document/validity.ts';
-import { checkFaceMatch } from './faces/face-check.ts';
-import { loadFaceModels } from './faces/models.ts';
+import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
 import type { DocumentFields } from './types.ts';
 
 /**
@@ -47,6 +46,21 @@ export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
     reports.push(match.report);
     templates.portrait = match.documentFace ? Array.from(match.documentFace.descriptor) : null;
     templates.selfie = match.selfieFace ? Array.from(match.selfieFace.descriptor) : null;
+    const challenges = input.flow.liveness.challenges;
+    if (challenges.length > 0) {
+      if (match.selfieFace) {
+        const challengeImages: Partial<Record<LivenessChallenge, Uint8Array>> = {};
+        for (const c of challenges) {
+          const bytes = input.pieces[challengeKind(c)];
+          if (bytes) challengeImages[c] = bytes;
+        }
+        // The hosted journey saves the camera's own frames, unmirrored (see faces/liveness.ts).
+        reports.push(await checkLiveness({ challenges, selfieFace: match.selfieFace, challengeImages, mirrored: false }));
+      } else {
+        // Without one usable selfie face the challenges cannot be judged; face_match already asks for a retake.
+        reports.push({ type: 'liveness', status: 'attention', reasons: [], measures: { challenges: challenges.length, judged: 0 } });
+      }
+    }
   }
   return { reports, templates, ms: Date.now() - started };
 }
