@@ -72,6 +72,16 @@ test('degrade: false gives the flat card at its print resolution', async () => {
   const band = await sharp(td3.image).extract({ left: 0, top: td3.height - 120, width: td3.width, height: 100 }).greyscale().raw().toBuffer();
   const dark = band.filter((v) => v < 90).length / band.length;
   assert.ok(dark > 0.03 && dark < 0.4, `share of ink in the MRZ band: ${dark}`);
+  // The characters sit on ICAO's 2.54 mm grid: the composite digit, last of line 2, is inked at
+  // the right end of the MRZ box, and nothing is printed right of the box.
+  const [, topRight, bottomRight] = td3.mrzCorners;
+  const pitch = 2.54 * 11.2;
+  const ink = async (left: number) => {
+    const px = await sharp(td3.image).extract({ left: Math.round(left), top: Math.round((topRight![1] + bottomRight![1]) / 2), width: Math.round(pitch), height: Math.round((bottomRight![1] - topRight![1]) / 2) }).greyscale().raw().toBuffer();
+    return px.filter((v) => v < 90).length;
+  };
+  assert.ok((await ink(bottomRight![0] - pitch)) > 20, 'the last character is inside the box');
+  assert.equal(await ink(bottomRight![0] + 2), 0, 'nothing right of the box');
 });
 
 test('the portrait crop frames the skin-coloured blob, not the skin-toned band along the edge', async () => {

@@ -21,7 +21,7 @@ export const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
 
 /** ICAO 9303: OCR-B size 1, 10 characters per inch. */
 const MRZ_PITCH_MM = 2.54;
-const MRZ_FONT_MM = 3.2;
+const MRZ_FONT_MM = 3.4;
 
 export interface CardContent {
   format: 'TD1' | 'TD3';
@@ -89,18 +89,36 @@ export function cardSvg(content: CardContent, rng: Rng): string {
   return parts.join('');
 }
 
-function mrz(lines: string[], W: number, H: number, td1: boolean): string {
+/** Where the MRZ lines sit on the card, in millimetres: the first baseline, line gap, left edge. */
+function mrzPlacement(lineCount: number, lineLength: number, W: number, H: number, td1: boolean) {
   const lineGap = td1 ? 4.3 : 5.2;
-  const x0 = (W - lines[0]!.length * MRZ_PITCH_MM) / 2;
+  const x0 = (W - lineLength * MRZ_PITCH_MM) / 2;
   const bottom = H - (td1 ? 3.4 : 5.2);
-  const top = bottom - (lines.length - 1) * lineGap;
+  return { x0, lineGap, top: bottom - (lineCount - 1) * lineGap, bottom };
+}
+
+/**
+ * The box around the MRZ characters on the flat card, in card pixels (cap height above the first
+ * baseline down to just under the last): ground truth for locating and reading the zone.
+ */
+export function mrzBoxPx(format: 'TD1' | 'TD3', lineCount: number, lineLength: number): { x: number; y: number; width: number; height: number } {
+  const g = CARD_GEOMETRY[format];
+  const p = mrzPlacement(lineCount, lineLength, g.widthMm, g.heightMm, format === 'TD1');
+  const k = g.pxPerMm;
+  const capHeight = MRZ_FONT_MM * 0.72;
+  const y = p.top - capHeight - 0.4;
+  return { x: Math.round((p.x0 - 0.4) * k), y: Math.round(y * k), width: Math.round((lineLength * MRZ_PITCH_MM + 0.8) * k), height: Math.round((p.bottom + 0.8 - y) * k) };
+}
+
+function mrz(lines: string[], W: number, H: number, td1: boolean): string {
+  const { x0, lineGap, top } = mrzPlacement(lines.length, lines[0]!.length, W, H, td1);
   // A light band behind the MRZ, as on most documents, keeps the pattern out of the OCR zone.
   const band = `<rect x="0" y="${top - MRZ_FONT_MM - 2}" width="${W}" height="${H - top + MRZ_FONT_MM + 2}" fill="#ffffff" fill-opacity="0.55"/>`;
-  const text = lines.map((line, i) => {
-    const xs = Array.from(line, (_, k) => (x0 + k * MRZ_PITCH_MM).toFixed(3)).join(' ');
-    return `<text x="${xs}" y="${(top + i * lineGap).toFixed(3)}" font-family="OCR B" font-size="${MRZ_FONT_MM}" fill="#111">${esc(line)}</text>`;
-  });
-  return band + text.join('');
+  // One element per character: librsvg ignores per-glyph x lists, and the grid must be exact.
+  const text = lines.flatMap((line, i) =>
+    Array.from(line, (ch, k) => `<text x="${(x0 + k * MRZ_PITCH_MM).toFixed(3)}" y="${(top + i * lineGap).toFixed(3)}">${esc(ch)}</text>`),
+  );
+  return `${band}<g font-family="OCR B" font-size="${MRZ_FONT_MM}" fill="#111">${text.join('')}</g>`;
 }
 
 function portrait(uri: string, x: number, y: number, w: number, h: number): string {

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { composeMrz } from '../mrz/compose.ts';
 import type { DocumentFields } from '../types.ts';
-import { cardSvg } from './card-svg.ts';
+import { cardSvg, mrzBoxPx } from './card-svg.ts';
 import { degradeCard, type DegradeOptions } from './degrade.ts';
-import type { Point } from './homography.ts';
+import { homography, project, type Point } from './homography.ts';
 import { printedPortrait } from './portrait.ts';
 import { createRng } from './rng.ts';
 
@@ -29,6 +29,8 @@ export interface GeneratedDocument {
   documentBox: { x: number; y: number; width: number; height: number };
   /** The card's corners in the image: top-left, top-right, bottom-right, bottom-left. */
   documentCorners: Point[];
+  /** The corners of the box around the MRZ characters in the image, same order. */
+  mrzCorners: Point[];
 }
 
 /**
@@ -43,13 +45,17 @@ export async function generateDocument(opts: GenerateOptions): Promise<Generated
   const portraitDataUri = await printedPortrait(opts.portrait, Math.round(rng.range(35, 60)), opts.portraitFace);
   const svg = cardSvg({ format: opts.format, fields, lines, portraitDataUri }, rng);
   const card = sharp(Buffer.from(svg));
+  const m = mrzBoxPx(opts.format, lines.length, lines[0]!.length);
+  const mrzOnCard: Point[] = [[m.x, m.y], [m.x + m.width, m.y], [m.x + m.width, m.y + m.height], [m.x, m.y + m.height]];
   if (opts.degrade === false) {
     const { data, info } = await card.flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer({ resolveWithObject: true });
     const box = { x: 0, y: 0, width: info.width, height: info.height };
     const corners: Point[] = [[0, 0], [info.width, 0], [info.width, info.height], [0, info.height]];
-    return { image: data, lines, width: info.width, height: info.height, documentBox: box, documentCorners: corners };
+    return { image: data, lines, width: info.width, height: info.height, documentBox: box, documentCorners: corners, mrzCorners: mrzOnCard };
   }
   const { data, info } = await card.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const photo = await degradeCard({ data, width: info.width, height: info.height }, rng, opts.degrade ?? {});
-  return { lines, ...photo };
+  const { width: cw, height: ch } = info;
+  const toPhoto = homography([[0, 0], [cw, 0], [cw, ch], [0, ch]], photo.documentCorners);
+  return { lines, ...photo, mrzCorners: mrzOnCard.map(([x, y]) => project(toPhoto, x, y)) };
 }

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { faceCropBox, type CropBox } from './face-crop.ts';
 
 /** Side of the small copy the face is looked for on. */
@@ -10,18 +10,20 @@ const ANALYSIS_SIZE = 128;
  * JPEG-compressed, the way card printers degrade the photo. Returns a data URI for the SVG.
  */
 export async function printedPortrait(photo: Uint8Array, quality = 45, face?: CropBox): Promise<string> {
-  const oriented = await sharp(photo).rotate().toBuffer({ resolveWithObject: true }); // EXIF orientation applied
-  const { width, height } = oriented.info;
-  const box = face ? portraitAround(face, width, height) : await findFace(oriented.data, width, height);
+  // Decoded once, EXIF orientation applied, kept raw (re-encoding a large photo costs more than the rest).
+  const { data, info } = await sharp(photo).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  const raw = { raw: { width, height, channels: 3 as const } };
+  const box = face ? portraitAround(face, width, height) : await findFace(sharp(data, raw), width, height);
   const pipeline = box
-    ? sharp(oriented.data).extract(box).resize(150, 200, { fit: 'cover' })
-    : sharp(oriented.data).resize(150, 200, { fit: 'cover', position: sharp.strategy.attention });
+    ? sharp(data, raw).extract(box).resize(150, 200, { fit: 'cover' })
+    : sharp(data, raw).resize(150, 200, { fit: 'cover', position: sharp.strategy.attention });
   const jpeg = await pipeline.greyscale().normalise().jpeg({ quality }).toBuffer();
   return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
 }
 
-async function findFace(image: Buffer, width: number, height: number): Promise<CropBox | null> {
-  const small = await sharp(image).resize(ANALYSIS_SIZE, ANALYSIS_SIZE, { fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+async function findFace(image: Sharp, width: number, height: number): Promise<CropBox | null> {
+  const small = await image.resize(ANALYSIS_SIZE, ANALYSIS_SIZE, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
   const box = faceCropBox(small.data, small.info.width, small.info.height);
   if (!box) return null;
   const k = width / small.info.width;
