@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { acquireLock } from './lockfile.ts';
+import { fastPglite } from './pglite-client.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -83,7 +84,8 @@ async function openPglite(target: { dataDir: string } | { memory: true }): Promi
   } else {
     client = await PGlite.create();
   }
-  const db = drizzlePglite(client, { schema });
+  // Named statements in one call into the database each (see pglite-client.ts); migrations included.
+  const db = drizzlePglite({ client: fastPglite(client), schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
   return {
     db: db as unknown as Db,

@@ -1,0 +1,160 @@
+import { protocol, type ExecProtocolResult, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+
+type BackendMessage = ExecProtocolResult['messages'][number];
+
+/**
+ * The PGlite client drizzle talks to: PGlite's own, except that a query runs as a NAMED prepared
+ * statement in ONE call into the database instead of six.
+ *
+ * PGlite's `query()` parses and plans the statement on every call and enters the WebAssembly
+ * backend once per protocol message (parse, describe, bind, describe, execute, sync), and drizzle
+ * hands it a parser map that it copies per query. Measured on the hot path of a signed creation
+ * (bench/api-statements.ts), planning alone was most of a primary-key lookup. Here a statement
+ * text is parsed and described once per database (then only bound and executed, like
+ * node-postgres' named statements), and each execution is one batch of protocol messages.
+ *
+ * Values are serialised exactly as PGlite's `query()` does: with PGlite's serialisers for the
+ * parameter types the server inferred, learnt once per statement when it is first prepared.
+ * Results are parsed with PGlite's parsers and the caller's, as `query()` does. Anything this
+ * path does not cover (blobs, explicit parameter types or serialisers) goes to PGlite's `query()`.
+ */
+export function fastPglite(client: PGlite): PGlite {
+  const statements = new StatementCache(client);
+  const wrapTx = (tx: Transaction): Transaction =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        if (prop === 'query') {
+          return (text: string, params?: unknown[], options?: QueryOptions) =>
+            fastPath(options) ? statements.run(text, params ?? [], options, true) : target.query(text, params, options);
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return async (text: string, params?: unknown[], options?: QueryOptions) => {
+          if (!fastPath(options)) return target.query(text, params, options);
+          // As PGlite's query(): never concurrently with another query nor inside someone's transaction.
+          return target._runExclusiveTransaction(() => statements.run(text, params ?? [], options, false));
+        };
+      }
+      if (prop === 'transaction') {
+        return <T>(callback: (tx: Transaction) => Promise<T>) => target.transaction((tx) => callback(wrapTx(tx)));
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function fastPath(options: QueryOptions | undefined): boolean {
+  return !options || (!options.blob && !options.paramTypes && !options.serializers && !options.onNotice);
+}
+
+interface Field {
+  name: string;
+  dataTypeID: number;
+}
+
+interface Prepared {
+  name: string;
+  /** Parameter types the server inferred when the statement was prepared. */
+  paramTypes: number[];
+  /** Its result columns, also known from then on (not described again on each execution). */
+  fields: Field[];
+}
+
+/** More statement texts than the service has (its queries are built from a fixed set), so eviction is rare. */
+const MAX_STATEMENTS = 500;
+
+class StatementCache {
+  private readonly prepared = new Map<string, Prepared>();
+  private readonly toClose: string[] = [];
+  private counter = 0;
+
+  constructor(private readonly client: PGlite) {}
+
+  /** Runs one statement; the caller holds the transaction mutex, or is inside a transaction. */
+  async run(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
+    return this.client._runExclusiveQuery(async () => {
+      const statement = this.prepared.get(text) ?? (await this.prepare(text));
+      const values = params.map((value, i) => this.serialise(value, statement.paramTypes[i], options));
+      const batch = [
+        ...this.toClose.splice(0).map((name) => protocol.serialize.close({ type: 'S', name })),
+        protocol.serialize.bind({ statement: statement.name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ];
+      const { messages } = await this.client.execProtocol(concat(batch), { syncToFs: !inTransaction });
+      return toResults(messages, statement.fields, this.client.parsers, options);
+    });
+  }
+
+  /** Parses the statement under a name of its own and learns its parameter types (one more call, once). */
+  private async prepare(text: string): Promise<Prepared> {
+    const name = `idv_${++this.counter}`;
+    const batch = concat([protocol.serialize.parse({ name, text }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]);
+    try {
+      const { messages } = await this.client.execProtocol(batch, { syncToFs: false });
+      const params = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
+      const row = messages.find((m) => m.name === 'rowDescription') as { fields: Field[] } | undefined;
+      const fields = (row?.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+      const statement = { name, paramTypes: params?.dataTypeIDs ?? [], fields };
+      this.prepared.set(text, statement);
+      if (this.prepared.size > MAX_STATEMENTS) {
+        const [oldestText, oldest] = this.prepared.entries().next().value!;
+        this.prepared.delete(oldestText);
+        this.toClose.push(oldest.name);
+      }
+      return statement;
+    } catch (err) {
+      // Closing a statement that does not exist is no error: whether or not the parse succeeded,
+      // the name is free again (the text's next run prepares it under a new name).
+      await this.client.execProtocol(concat([protocol.serialize.close({ type: 'S', name }), protocol.serialize.sync()]), { syncToFs: false });
+      throw err;
+    }
+  }
+
+  /** As PGlite's query() serialises a parameter: the caller's serialiser, PGlite's, or toString. */
+  private serialise(value: unknown, type: number | undefined, options: QueryOptions | undefined): string | null {
+    if (value === null || value === undefined) return null;
+    const serialiser = (type !== undefined && (options?.serializers?.[type] ?? this.client.serializers[type])) || undefined;
+    return serialiser ? serialiser(value) : String(value);
+  }
+}
+
+/** The result of one statement, shaped as PGlite's query() returns it. */
+function toResults(messages: BackendMessage[], fields: Field[], defaults: PGlite['parsers'], options: QueryOptions | undefined): Results {
+  const rows: unknown[] = [];
+  const result: Results = { rows: rows as Results['rows'], fields: fields.map((f) => ({ ...f })), affectedRows: 0 };
+  const custom = options?.parsers;
+  for (const message of messages) {
+    if (message.name === 'dataRow') {
+      const values = (message as unknown as { fields: (string | null)[] }).fields.map((raw, i) => {
+        if (raw === null) return null;
+        const type = fields[i].dataTypeID;
+        const parser = custom?.[type] ?? defaults[type];
+        return parser ? parser(raw, type) : raw;
+      });
+      rows.push(options?.rowMode === 'array' ? values : Object.fromEntries(values.map((v, i) => [fields[i].name, v])));
+    } else if (message.name === 'commandComplete') {
+      const parts = (message as unknown as { text: string }).text.split(' ');
+      result.command = parts[0];
+      const count = parseInt(parts[parts.length - 1], 10);
+      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(parts[0])) result.affectedRows = count;
+      if (!Number.isNaN(count)) result.rowCount = count;
+    }
+  }
+  return result;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
