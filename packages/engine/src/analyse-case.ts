@@ -3,6 +3,8 @@ import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
 import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
 import { checkValidity } from './document/validity.ts';
 import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
+import { MRZ_ACCEPT_CONFIDENCE, readMrz } from './mrz/read.ts';
+import { mrzReport } from './mrz-report.ts';
 import type { DocumentFields } from './types.ts';
 
 /**
@@ -24,9 +26,22 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
   if (!wantsDocument(input)) return { ...none, ms: Date.now() - started };
   const sandbox = input.environment === 'sandbox';
   const reports: CheckReport[] = [];
-  const fields: DocumentFields | null = null;
   const zoneAgreement: ZoneAgreement = {};
-  if (!front) reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
+  if (!front) {
+    reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
+    return { reports, read: null, zoneAgreement, ms: Date.now() - started };
+  }
+  // The zone is on the back of two-sided cards (TD1), on the page of passports; try the other side too.
+  const sides = input.pieces.document_back ? [input.pieces.document_back, front] : [front];
+  let reading = null;
+  for (const side of sides) {
+    reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now }).catch(() => null);
+    if (reading) break;
+  }
+  const mrz = mrzReport(reading, sandbox, MRZ_ACCEPT_CONFIDENCE);
+  reports.push(mrz);
+  // Only a reading the reader vouches for is used: validity, data comparison and duplicates rest on it.
+  const fields: DocumentFields | null = reading && reading.checkDigitsValid && reading.confidence >= MRZ_ACCEPT_CONFIDENCE ? reading.fields : null;
   if (fields) reports.push(checkValidity({ fields, chosen: input.document!, flow: input.flow, today: input.now, sandbox }));
   return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms: Date.now() - started };
 }

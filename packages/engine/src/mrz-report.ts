@@ -6,17 +6,21 @@ import type { MrzReading } from './types.ts';
  * - no zone found: failed, `mrz_not_found` (a retake of the document is asked);
  * - check digits still failing after the reader's votes and corrections: failed, `mrz_unreadable`
  *   and `mrz_check_digit_failed` (most often a photo problem: a retake, then review);
+ * - check digits passing but a confidence under the reader's acceptance level: failed,
+ *   `mrz_unreadable` (letters sharing a check value, or names, were not settled);
  * - an issuing state or nationality that is no ICAO code: attention, `mrz_invalid_code`;
  * - a specimen code (UTO): failed outside the sandbox (`mrz_specimen`), informational inside;
  * - characters fixed by check-digit correction: informational `mrz_corrected`.
  * Measures: confidence (0–1), corrections, whether check digits hold and codes are valid.
  */
-export function mrzReport(reading: MrzReading | null, sandbox: boolean): CheckReport {
+export function mrzReport(reading: MrzReading | null, sandbox: boolean, minConfidence: number): CheckReport {
   if (!reading) return { type: 'mrz', status: 'failed', reasons: ['mrz_not_found'], measures: { found: 0 } };
   const failed: CheckReason[] = [];
   const attention: CheckReason[] = [];
   const info: CheckReason[] = [];
   if (!reading.checkDigitsValid) failed.push('mrz_unreadable', 'mrz_check_digit_failed');
+  // Check digits pass but the reader is unsure of characters no check digit covers (names…).
+  else if (reading.confidence < minConfidence) failed.push('mrz_unreadable');
   if (reading.specimen) (sandbox ? info : failed).push('mrz_specimen');
   else if (!reading.codesValid) attention.push('mrz_invalid_code');
   if (reading.corrections > 0) info.push('mrz_corrected');
