@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import { analyseFaces, challengeMet, faceDistance, loadFaceModels, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
+import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
+import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
+import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
+
+/**
+ * Faces section of bench:checks, on the labelled fixtures (../shared/fixtures/faces):
+ *  - every same-person and different-person pair of single-face photos (identical files listed
+ *    twice in the manifest counted once): false non-match rate at false match rates of 1% and
+ *    0.1% (thresholds taken from the different-person distances), and at fixed thresholds;
+ *  - document portrait to selfie: each photo printed on a generated document (small, grey,
+ *    JPEG, phone-photo degradation), its largest face against another photo of the same person
+ *    (and against one of another person, for the false matches);
+ *  - head-pose challenges on turns labelled by eye (and their mirror images), and how often a
+ *    frontal photo would pass a turn it did not make;
+ *  - time per face image (decode + detection + mesh + descriptor), models already loaded.
+ * Runnable alone: `tsx bench/checks/faces.ts` prints one JSON line.
+ */
+
+interface Entry { path: string; person: string | null; kind: string }
+const FACES = join(FIXTURES_DIR, 'faces');
+const SINGLE_KINDS = new Set(['portrait', 'tight_crop', 'partial_face', 'small_face', 'face_not_frontal']);
+const FIXED = [0.5, 0.55, 0.6];
+
+/** Turns labelled by looking at the photos: `own_left` / `own_right` of the person; region picks a face in a group photo. */
+const TURNED: Array<{ path: string; turn: 'own_left' | 'own_right'; region?: [number, number] }> = [
+  { path: 'debian/camera.png', turn: 'own_left' },
+  { path: 'face_recognition/examples/knn_examples/train/kit_harington/john2.jpeg', turn: 'own_right' },
+  { path: 'face-api-js/stuart/stuart5.png', turn: 'own_right' },
+  { path: 'face-api-js/bbt2.jpg', turn: 'own_left', region: [0.05, 0.45] },
+  { path: 'face-api-js/bbt2.jpg', turn: 'own_right', region: [0.5, 0.95] },
+];
+
+export async function measureFaces(): Promise<Record<string, unknown>> {
+  const manifest = JSON.parse(readFileSync(join(FACES, 'manifest.json'), 'utf8')) as Entry[];
+  const loadMs = await timed(() => loadFaceModels());
+
+  // Distinct single-face photos of a named person.
+  const seen = new Set<string>();
+  const photos: Array<Entry & { bytes: Buffer; face: FaceFinding }> = [];
+  const times: number[] = [];
+  let undetected = 0;
+  for (const e of manifest) {
+    if (!e.person || !SINGLE_KINDS.has(e.kind)) continue;
+    const bytes = readFileSync(join(FACES, e.path));
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    const started = performance.now();
+    const faces = await analyseFaces(bytes);
+    times.push(performance.now() - started);
+    if (faces.length === 0) undetected++;
+    else photos.push({ ...e, bytes, face: faces[0]! });
+  }
+
+  const same: number[] = [];
+  const different: number[] = [];
+  for (let i = 0; i < photos.length; i++) {
+    for (let j = i + 1; j < photos.length; j++) {
+      const d = faceDistance(photos[i]!.face.descriptor, photos[j]!.face.descriptor);
+      (photos[i]!.person === photos[j]!.person ? same : different).push(d);
+    }
+  }
+  same.sort((a, b) => a - b);
+  different.sort((a, b) => a - b);
+
+  const atFmr = (fmr: number) => {
+    // Largest threshold (match when distance < t) that lets at most fmr of the different pairs through.
+    const allowed = Math.floor(fmr * different.length);
+    const threshold = different[allowed]!;
+    return { threshold: r3(threshold), fnmr: r4(same.filter((d) => d >= threshold).length / same.length), false_matches_allowed: allowed };
+  };
+  const fixed = Object.fromEntries(
+    FIXED.map((t) => [t, { fnmr: r4(same.filter((d) => d > t).length / same.length), fmr: r4(different.filter((d) => d <= t).length / different.length) }]),
+  );
+
+  const documents = await measureDocuments(photos);
+  const challenges = await measureChallenges(photos);
+
+  return {
+    models_load_ms: Math.round(loadMs),
+    images: photos.length + undetected,
+    images_without_face: undetected,
+    persons: new Set(photos.map((p) => p.person)).size,
+    same_pairs: same.length,
+    different_pairs: different.length,
+    fnmr_at_fmr_1pct: atFmr(0.01),
+    fnmr_at_fmr_0_1pct: atFmr(0.001),
+    at_fixed_thresholds: fixed,
+    distance_same: spread(same),
+    distance_different: spread(different),
+    document_portrait: documents,
+    head_pose: challenges,
+    ms_per_face_image: spread(times, 0),
+  };
+}
+
+/** Each photo printed on a generated document, compared with the next photo of the same person and one of another. */
+async function measureDocuments(photos: Array<Entry & { bytes: Buffer; face: FaceFinding }>) {
+  const byPerson = new Map<string, typeof photos>();
+  for (const p of photos) byPerson.set(p.person!, [...(byPerson.get(p.person!) ?? []), p]);
+  const genuine: number[] = [];
+  const impostor: number[] = [];
+  let documents = 0;
+  let portraitFound = 0;
+  let seed = 100;
+  for (const [person, list] of byPerson) {
+    if (list.length < 2) continue;
+    for (let i = 0; i < list.length; i++) {
+      seed++;
+      const doc = await generateDocument({ format: seed % 2 ? 'TD1' : 'TD3', fields: randomIdentity(seed), portrait: list[i]!.bytes, seed });
+      documents++;
+      const [portrait] = await analyseFaces(doc.image, { maxSide: 1024 });
+      if (!portrait) continue;
+      portraitFound++;
+      genuine.push(faceDistance(portrait.descriptor, list[(i + 1) % list.length]!.face.descriptor));
+      const other = photos.find((p, k) => p.person !== person && k % 7 === seed % 7) ?? photos.find((p) => p.person !== person)!;
+      impostor.push(faceDistance(portrait.descriptor, other.face.descriptor));
+    }
+  }
+  const rate = (values: number[], t: number, below: boolean) => r4(values.filter((d) => (below ? d <= t : d > t)).length / Math.max(1, values.length));
+  return {
+    documents,
+    portrait_found_rate: r4(portraitFound / documents),
+    match_rate: Object.fromEntries(FIXED.map((t) => [t, r4(genuine.filter((d) => d <= t).length / documents)])),
+    false_match_rate: Object.fromEntries(FIXED.map((t) => [t, rate(impostor, t, true)])),
+    distance_genuine: spread(genuine.sort((a, b) => a - b)),
+    distance_impostor: spread(impostor.sort((a, b) => a - b)),
+  };
+}
+
+/**
+ * Turn challenges judged against a frontal reference (yaw delta from 0 and from a frontal photo
+ * of the same person): labelled turns and their mirror images must pass the asked turn and fail
+ * the opposite one; frontal photos must pass neither.
+ */
+async function measureChallenges(photos: Array<Entry & { bytes: Buffer; face: FaceFinding }>) {
+  let trials = 0;
+  let correct = 0;
+  for (const t of TURNED) {
+    const bytes = readFileSync(join(FACES, t.path));
+    for (const mirrored of [false, true]) {
+      const image = mirrored ? await sharp(bytes).flop().png().toBuffer() : bytes;
+      const { width } = await sharp(image).metadata();
+      const faces = await analyseFaces(image);
+      const region = t.region && (mirrored ? ([1 - t.region[1], 1 - t.region[0]] as const) : t.region);
+      const face = region ? faces.find((f) => inRegion(f, region, width!)) : faces[0];
+      trials++;
+      if (!face) continue;
+      const ownLeft = (t.turn === 'own_left') !== mirrored;
+      const asked = ownLeft ? 'turn_left' : 'turn_right';
+      const opposite = ownLeft ? 'turn_right' : 'turn_left';
+      if (challengeMet(asked, face.yaw, 0) && !challengeMet(opposite, face.yaw, 0)) correct++;
+    }
+  }
+  const turnedPaths = new Set(TURNED.map((t) => t.path));
+  // How far a turned head's descriptor drifts from the same person's other photos (liveness's same-person limit).
+  const turnedSamePerson: number[] = [];
+  for (const p of photos) {
+    if (!turnedPaths.has(p.path)) continue;
+    for (const q of photos) if (q !== p && q.person === p.person) turnedSamePerson.push(faceDistance(p.face.descriptor, q.face.descriptor));
+  }
+  let frontalTrials = 0;
+  let frontalAccepted = 0;
+  for (const p of photos) {
+    if (turnedPaths.has(p.path) || p.kind === 'face_not_frontal') continue;
+    const reference = photos.find((q) => q.person === p.person && q !== p && !turnedPaths.has(q.path));
+    if (!reference) continue;
+    const yawDelta = p.face.yaw - reference.face.yaw;
+    const pitchDelta = p.face.pitch - reference.face.pitch;
+    for (const c of ['turn_left', 'turn_right'] as const) {
+      frontalTrials++;
+      if (challengeMet(c, yawDelta, pitchDelta)) frontalAccepted++;
+    }
+  }
+  return {
+    turned_trials: trials,
+    turned_accuracy: r4(correct / trials),
+    frontal_trials: frontalTrials,
+    frontal_accepted_as_turn_rate: r4(frontalAccepted / frontalTrials),
+    turned_to_same_person_distance: spread(turnedSamePerson),
+  };
+}
+
+const inRegion = (f: FaceFinding, [a, b]: readonly [number, number], width: number) => {
+  // Boxes are in the analysed (≤ 640 px) image; compare as fractions of its width.
+  const scale = Math.min(1, 640 / width);
+  const centre = (f.box.x + f.box.width / 2) / (width * scale);
+  return centre >= a && centre <= b;
+};
+
+function spread(sorted: number[], digits = 3) {
+  const s = [...sorted].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  const round = (v: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+  return s.length === 0 ? null : { n: s.length, min: round(s[0]!), p50: round(at(0.5)), p95: round(at(0.95)), max: round(s[s.length - 1]!) };
+}
+
+async function timed(run: () => Promise<unknown>) {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+const r4 = (v: number) => Math.round(v * 10000) / 10000;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await measureFaces()));
+}

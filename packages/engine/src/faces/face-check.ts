@@ -1,0 +1,104 @@
+import type { CheckReason, CheckReport } from '@idv/domain';
+import type { FaceAnalysis } from '../types.ts';
+import { analyseFaces, type FaceFinding } from './analyse-face.ts';
+import { faceDistance, faceSimilarity } from './distance.ts';
+
+/**
+ * Selfie against document portrait. Sizes are the face's height over the image's height (the
+ * mesh outline, forehead to chin). A document photographed whole puts its portrait at about a
+ * fifth to a third of the image height; a selfie at arm's length, a third or more.
+ */
+export const FACE_LIMITS = {
+  /** The portrait must be at least this tall (relative) to be compared: under it, retake the document closer. */
+  documentMinRelativeSize: 0.06,
+  /** And at least this many pixels tall in the analysed image (a 640-px bounded image). */
+  documentMinPixels: 40,
+  /** Measured: the fixtures' small_face photo is 0.11, the farthest portrait 0.14; a selfie at arm's length is 0.3 or more. */
+  selfieMinRelativeSize: 0.12,
+  /** Frontal: the selfie's head turned or tilted less than this (degrees). */
+  selfieMaxYaw: 25,
+  selfieMaxPitch: 25,
+} as const;
+
+export interface FaceMatchThresholds {
+  face_match_max_distance: number;
+  face_review_max_distance: number;
+}
+
+export interface FaceMatchInput {
+  documentImage: Uint8Array;
+  selfie: Uint8Array;
+  flowThresholds: FaceMatchThresholds;
+}
+
+export interface FaceMatchResult {
+  report: CheckReport;
+  documentFace?: FaceFinding;
+  selfieFace?: FaceFinding;
+}
+
+/** Reads both images, then judges them (`judgeFaceMatch`). */
+export async function checkFaceMatch(input: FaceMatchInput): Promise<FaceMatchResult> {
+  // A document photo keeps more pixels so that its small portrait stays describable.
+  const documentFaces = await analyseFaces(input.documentImage, { maxSide: 1024 }).catch(() => null);
+  const selfieFaces = await analyseFaces(input.selfie).catch(() => null);
+  return judgeFaceMatch(documentFaces, selfieFaces, input.flowThresholds);
+}
+
+/**
+ * The decision, pure: `null` for an image that could not be decoded. Resubmission-type reasons
+ * (the portrait or the selfie cannot be used) are `attention`; a mismatch over the review
+ * threshold is `failed`; between the two thresholds, `attention` with faces_uncertain.
+ */
+export function judgeFaceMatch<F extends FaceAnalysis>(
+  documentFaces: F[] | null,
+  selfieFaces: F[] | null,
+  thresholds: FaceMatchThresholds,
+): { report: CheckReport; documentFace?: F; selfieFace?: F } {
+  const reasons: CheckReason[] = [];
+  const measures: Record<string, number> = {
+    document_faces: documentFaces?.length ?? 0,
+    selfie_faces: selfieFaces?.length ?? 0,
+  };
+  // Largest face on the document is the portrait (a ghost image or a second small photo is smaller).
+  const documentFace = documentFaces?.[0];
+  if (!documentFace) reasons.push('document_face_not_found');
+  else {
+    measures.document_face_size = round(documentFace.relativeSize);
+    if (documentFace.relativeSize < FACE_LIMITS.documentMinRelativeSize || documentFace.box.height < FACE_LIMITS.documentMinPixels) {
+      reasons.push('document_face_too_small');
+    }
+  }
+
+  const selfieFace = selfieFaces?.length === 1 ? selfieFaces[0] : undefined;
+  if (!selfieFaces || selfieFaces.length === 0) reasons.push('selfie_face_not_found');
+  else if (selfieFaces.length > 1) reasons.push('selfie_several_faces');
+  if (selfieFace) {
+    measures.selfie_face_size = round(selfieFace.relativeSize);
+    measures.selfie_yaw = selfieFace.yaw;
+    measures.selfie_pitch = selfieFace.pitch;
+    if (selfieFace.relativeSize < FACE_LIMITS.selfieMinRelativeSize) reasons.push('selfie_face_too_small');
+    if (Math.abs(selfieFace.yaw) > FACE_LIMITS.selfieMaxYaw || Math.abs(selfieFace.pitch) > FACE_LIMITS.selfieMaxPitch) reasons.push('selfie_not_frontal');
+  }
+
+  // The distance is measured whenever both faces exist, even if a capture reason is raised: an
+  // operator reviewing the case still sees how close they are.
+  let status: CheckReport['status'] = reasons.length > 0 ? 'attention' : 'ok';
+  if (documentFace && selfieFace) {
+    const distance = faceDistance(documentFace.descriptor, selfieFace.descriptor);
+    measures.distance = round(distance);
+    measures.similarity = faceSimilarity(distance);
+    if (reasons.length === 0) {
+      if (distance > thresholds.face_review_max_distance) {
+        reasons.push('faces_differ');
+        status = 'failed';
+      } else if (distance > thresholds.face_match_max_distance) {
+        reasons.push('faces_uncertain');
+        status = 'attention';
+      }
+    }
+  }
+  return { report: { type: 'face_match', status, reasons, measures }, documentFace, selfieFace };
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;

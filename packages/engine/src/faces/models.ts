@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * The face models, loaded once per thread (lazy singletons: the first call loads, later calls
+ * share the promise; each worker thread has its own module instance and so its own models).
+ *
+ * Why the browser bundles: `human.node-wasm.js` and `face-api.node-wasm.js` require
+ * `@tensorflow/tfjs` and `@tensorflow/tfjs-converter`, which are not installed (the packages
+ * declare no dependency, and tfjs-node does not install here). The ESM bundles carry their own
+ * complete tfjs (core, converter, wasm backend), so they are self-sufficient. Three things make
+ * them work in Node, each limited to the moment it is needed:
+ *  - while the bundle is imported, `WorkerGlobalScope` is defined so that tfjs picks its browser
+ *    platform (its Node platform is stubbed out in these bundles and throws at import);
+ *  - while the wasm backend starts, `__dirname` is defined (emscripten's Node branch reads it);
+ *  - the platform's `fetch` serves `file://` URLs from disk (wasm binaries and model files), and
+ *    a load router gives human's models from `node_modules`: nothing is downloaded.
+ * Both bundles carry tfjs 4.22 and tfjs keeps its engine on the global object, so they share one
+ * engine and one wasm instance per thread; each library still checks tensors against its own
+ * Tensor class, so each is given an input tensor made by its own `tf`.
+ */
+
+const require = createRequire(import.meta.url);
+const WASM_DIR = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')) + '/dist/';
+// Both packages resolve to their Node builds by name; the bundles are taken by path beside them.
+const HUMAN_DIST = dirname(require.resolve('@vladmandic/human'));
+const FACE_API_DIST = dirname(require.resolve('@vladmandic/face-api'));
+const HUMAN_MODELS = join(HUMAN_DIST, '..', 'models') + '/';
+const FACE_API_MODELS = join(FACE_API_DIST, '..', 'model') + '/';
+
+// The two bundles' types are wide and partly browser-only; the engine uses a narrow surface.
+type Tf = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type HumanInstance = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type FaceApi = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface FaceModels {
+  human: HumanInstance;
+  humanTf: Tf;
+  faceapi: FaceApi;
+  faceTf: Tf;
+}
+
+/** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
+export const HUMAN_CONFIG = {
+  backend: 'wasm',
+  wasmPath: pathToFileURL(WASM_DIR).href,
+  wasmPlatformFetch: true,
+  modelBasePath: pathToFileURL(HUMAN_MODELS).href,
+  cacheModels: false,
+  cacheSensitivity: 0, // every image is analysed afresh: no reuse of a previous frame's results
+  debug: false,
+  async: false,
+  warmup: 'none',
+  filter: { enabled: false },
+  gesture: { enabled: false },
+  body: { enabled: false },
+  hand: { enabled: false },
+  object: { enabled: false },
+  segmentation: { enabled: false },
+  face: {
+    enabled: true,
+    detector: { rotation: true, maxDetected: 10, minConfidence: 0.3, return: false, skipFrames: 0, skipTime: 0 },
+    mesh: { enabled: true },
+    attention: { enabled: false },
+    iris: { enabled: false },
+    emotion: { enabled: false },
+    description: { enabled: false },
+    antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
+    liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
+  },
+} as const;
+
+let loading: Promise<FaceModels> | null = null;
+
+/** The models of this thread, loaded on first use. */
+export function loadFaceModels(): Promise<FaceModels> {
+  loading ??= load().catch((err) => {
+    loading = null; // a failed load may be retried (e.g. after a transient file error)
+    throw err;
+  });
+  return loading;
+}
+
+async function load(): Promise<FaceModels> {
+  const humanModule = await importAsBrowser(() => import(pathToFileURL(join(HUMAN_DIST, 'human.esm.js')).href));
+
+  const human = new humanModule.Human(HUMAN_CONFIG);
+  const humanTf = human.tf;
+  prepareTf(humanTf);
+  humanTf.io.registerLoadRouter((url: unknown) => (typeof url === 'string' && url.startsWith('file://') ? fileModelHandler(humanTf, url) : null));
+  await withDirname(() => human.init());
+  if (humanTf.getBackend() !== 'wasm') throw new Error(`face models: wasm backend did not start (got ${humanTf.getBackend()})`);
+  await human.load();
+  for (const name of ['blazeface', 'facemesh', 'antispoof', 'liveness']) {
+    if (!human.models.models?.[name]) throw new Error(`face models: human model ${name} did not load`);
+  }
+
+  // The bundles share tfjs's global engine (same version, 4.22): face-api's kernels are already
+  // registered by human's, and PROD keeps tfjs from warning about each one.
+  humanTf.env().set('PROD', true);
+  const faceapi = await importAsBrowser(() => import(pathToFileURL(join(FACE_API_DIST, 'face-api.esm.js')).href));
+  const faceTf = faceapi.tf;
+  await faceTf.setBackend('wasm');
+  if (faceTf.getBackend() !== 'wasm') throw new Error('face models: face-api did not get the wasm backend');
+  for (const [net, name] of [
+    [faceapi.nets.ssdMobilenetv1, 'ssd_mobilenetv1_model'],
+    [faceapi.nets.faceLandmark68Net, 'face_landmark_68_model'],
+    [faceapi.nets.faceRecognitionNet, 'face_recognition_model'],
+  ] as const) {
+    net.loadFromWeightMap(await readWeightMap(faceTf, FACE_API_MODELS, name));
+  }
+  return { human, humanTf, faceapi, faceTf };
+}
+
+/** Imports a bundle while tfjs would see a browser-like worker scope (see the header). */
+async function importAsBrowser<T>(load: () => Promise<T>): Promise<T> {
+  const g = globalThis as Record<string, unknown>;
+  const had = 'WorkerGlobalScope' in g;
+  if (!had) g.WorkerGlobalScope = class WorkerGlobalScope {};
+  try {
+    return await load();
+  } finally {
+    if (!had) delete g.WorkerGlobalScope;
+  }
+}
+
+async function withDirname<T>(run: () => Promise<T>): Promise<T> {
+  const g = globalThis as Record<string, unknown>;
+  const had = '__dirname' in g;
+  if (!had) g.__dirname = WASM_DIR.replace(/\/$/, '');
+  try {
+    return await run();
+  } finally {
+    if (!had) delete g.__dirname;
+  }
+}
+
+/** Single-threaded wasm (one inference per worker thread), and a platform fetch that reads files. */
+function prepareTf(tf: Tf): void {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  const platform = tf.env().platform;
+  const baseFetch = platform.fetch.bind(platform);
+  platform.fetch = async (path: string, init?: unknown) => {
+    if (typeof path === 'string' && path.startsWith('file://')) {
+      const bytes = await readFile(fileURLToPath(path));
+      return new Response(bytes, { headers: { 'content-type': path.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream' } });
+    }
+    return baseFetch(path, init);
+  };
+}
+
+/** A tfjs load handler for a graph model's `model.json` and its weight files on disk. */
+function fileModelHandler(tf: Tf, url: string) {
+  return {
+    load: async () => {
+      const path = fileURLToPath(url);
+      const json = JSON.parse(await readFile(path, 'utf8'));
+      return tf.io.getModelArtifactsForJSON(json, async (manifest: Array<{ paths: string[]; weights: unknown[] }>) => {
+        const specs = manifest.flatMap((group) => group.weights);
+        const buffers = await Promise.all(manifest.flatMap((group) => group.paths.map((p) => readFile(join(dirname(path), p)))));
+        const all = Buffer.concat(buffers);
+        return [specs, all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)];
+      });
+    },
+  };
+}
+
+/** face-api's weights: `<name>-weights_manifest.json` and its shards, decoded into named tensors. */
+async function readWeightMap(tf: Tf, dir: string, name: string) {
+  const manifest: Array<{ paths: string[]; weights: unknown[] }> = JSON.parse(await readFile(join(dir, `${name}-weights_manifest.json`), 'utf8'));
+  const specs = manifest.flatMap((group) => group.weights);
+  const buffers = await Promise.all(manifest.flatMap((group) => group.paths.map((p) => readFile(join(dir, p)))));
+  const all = Buffer.concat(buffers);
+  return tf.io.decodeWeights(all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength), specs);
+}

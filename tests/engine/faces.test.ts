@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import sharp from 'sharp';
+import { FIXTURES_DIR, generateDocument, randomIdentity } from '../../packages/engine/src/index.ts';
+import { analyseFaces, checkFaceMatch, checkLiveness, faceDistance, faceSimilarity, judgeLiveness } from '../../packages/engine/src/faces/index.ts';
+
+// Real photos from ../shared/fixtures/faces (manifest.json gives person and kind); real models.
+const FACES = join(FIXTURES_DIR, 'faces');
+if (!existsSync(join(FACES, 'manifest.json'))) throw new Error(`face fixtures not found at ${FACES}`);
+const photo = (path: string) => readFileSync(join(FACES, path));
+const flip = async (path: string) => new Uint8Array(await sharp(photo(path)).flop().jpeg({ quality: 92 }).toBuffer());
+const THRESHOLDS = { face_match_max_distance: 0.5, face_review_max_distance: 0.6 };
+
+const OBAMA = 'face_recognition/examples/obama.jpg';
+const OBAMA2 = 'face_recognition/examples/obama2.jpg';
+const BIDEN = 'face_recognition/examples/biden.jpg';
+const KIT_FRONT = 'face_recognition/examples/knn_examples/train/kit_harington/john1.jpeg';
+// Kit Harington with his head turned to his own right (yaw about -23°), as labelled by eye.
+const KIT_TURNED = 'face_recognition/examples/knn_examples/train/kit_harington/john2.jpeg';
+const STUART_TURNED = 'face-api-js/stuart/stuart5.png';
+
+test('one face on a portrait, with a 128-d descriptor, a size and a frontal pose', async () => {
+  const faces = await analyseFaces(photo(OBAMA));
+  assert.equal(faces.length, 1);
+  const [face] = faces;
+  assert.equal(face!.descriptor.length, 128);
+  assert.ok(face!.relativeSize > 0.15 && face!.relativeSize < 0.5, `size ${face!.relativeSize}`);
+  assert.ok(Math.abs(face!.yaw) < 10 && Math.abs(face!.pitch) < 10, `pose ${face!.yaw} ${face!.pitch}`);
+  assert.ok(face!.antispoof >= 0 && face!.antispoof <= 1 && face!.liveness >= 0 && face!.liveness <= 1);
+});
+
+test('same person is under the match distance, different persons over the review distance', async () => {
+  const [a] = await analyseFaces(photo(OBAMA));
+  const [b] = await analyseFaces(photo(OBAMA2));
+  const [c] = await analyseFaces(photo(BIDEN));
+  const same = faceDistance(a!.descriptor, b!.descriptor);
+  const different = faceDistance(a!.descriptor, c!.descriptor);
+  assert.ok(same < 0.5, `same person ${same}`);
+  assert.ok(different > 0.6, `different persons ${different}`);
+  assert.ok(faceSimilarity(same) > faceSimilarity(different));
+  assert.equal(faceSimilarity(0), 1);
+});
+
+test('a horizontal flip turns the yaw sign; the engine yaw grows as the person turns to their own left', async () => {
+  const [turned] = await analyseFaces(photo(KIT_TURNED));
+  const [flipped] = await analyseFaces(await flip(KIT_TURNED));
+  assert.ok(turned!.yaw < -15, `turned to own right: yaw ${turned!.yaw}`);
+  assert.ok(flipped!.yaw > 15, `mirror image: yaw ${flipped!.yaw}`);
+  assert.ok(Math.abs(turned!.yaw + flipped!.yaw) < 6, `flip symmetric: ${turned!.yaw} ${flipped!.yaw}`);
+  // The cameraman looks towards the image's right side: his own left.
+  const [cameraman] = await analyseFaces(photo('debian/camera.png'));
+  assert.ok(cameraman!.yaw > 25, `cameraman yaw ${cameraman!.yaw}`);
+});
+
+test('selfie checks: several faces, no face, small face, not frontal', async () => {
+  const documentImage = photo(OBAMA);
+  const reasons = async (selfie: Uint8Array) => (await checkFaceMatch({ documentImage, selfie, flowThresholds: THRESHOLDS })).report;
+  const several = await reasons(photo('face_recognition/examples/two_people.jpg'));
+  assert.deepEqual(several.reasons, ['selfie_several_faces']);
+  assert.equal(several.status, 'attention');
+  const baboon = await reasons(photo('debian/baboon.jpg'));
+  assert.deepEqual(baboon.reasons, ['selfie_face_not_found']);
+  const small = await reasons(photo('debian/messi5.jpg'));
+  assert.ok(small.reasons.includes('selfie_face_too_small'), small.reasons.join());
+  const profile = await reasons(photo('debian/camera.png'));
+  assert.ok(profile.reasons.includes('selfie_not_frontal'), profile.reasons.join());
+  const notAnImage = await reasons(new Uint8Array([1, 2, 3]));
+  assert.deepEqual(notAnImage.reasons, ['selfie_face_not_found']);
+});
+
+test('a generated document portrait is closer to another photo of the same person than to another person', async () => {
+  const doc = await generateDocument({ format: 'TD1', fields: randomIdentity(3), portrait: photo(OBAMA), seed: 3 });
+  const same = await checkFaceMatch({ documentImage: doc.image, selfie: photo(OBAMA2), flowThresholds: THRESHOLDS });
+  assert.ok(same.documentFace && same.documentFace.relativeSize < 0.5, 'the portrait is the largest face, small on the card');
+  // A small grey printed portrait sits around the match threshold (bench: median 0.49): never a refusal.
+  assert.notEqual(same.report.status, 'failed', JSON.stringify(same.report));
+  assert.ok(same.report.measures.distance! < THRESHOLDS.face_review_max_distance);
+  const other = await checkFaceMatch({ documentImage: doc.image, selfie: photo(BIDEN), flowThresholds: THRESHOLDS });
+  assert.equal(other.report.status, 'failed', JSON.stringify(other.report));
+  assert.deepEqual(other.report.reasons, ['faces_differ']);
+  assert.ok(other.report.measures.distance! > same.report.measures.distance! + 0.1);
+  assert.ok(other.report.measures.similarity! < same.report.measures.similarity!);
+});
+
+test('a document whose portrait is tiny asks for a retake', async () => {
+  // The same card shrunk to 300 px wide: the portrait is a dozen pixels tall.
+  const doc = await generateDocument({ format: 'TD3', fields: randomIdentity(4), portrait: photo(OBAMA), seed: 4, degrade: false });
+  const tiny = new Uint8Array(await sharp(doc.image).resize({ width: 300 }).extend({ top: 400, bottom: 400, left: 400, right: 400, background: '#808080' }).jpeg().toBuffer());
+  const { report } = await checkFaceMatch({ documentImage: tiny, selfie: photo(OBAMA2), flowThresholds: THRESHOLDS });
+  assert.ok(report.reasons.includes('document_face_too_small') || report.reasons.includes('document_face_not_found'), report.reasons.join());
+  assert.equal(report.status, 'attention');
+});
+
+test('liveness: head turns judged against the selfie, mirroring, another person, a missing image', async () => {
+  const [selfieFace] = await analyseFaces(photo(KIT_FRONT));
+  const turnedRight = new Uint8Array(photo(KIT_TURNED));
+  const turnedLeft = await flip(KIT_TURNED);
+
+  const ok = await checkLiveness({ challenges: ['turn_left', 'turn_right'], selfieFace: selfieFace!, challengeImages: { turn_left: turnedLeft, turn_right: turnedRight }, mirrored: false });
+  assert.equal(ok.status, 'ok', JSON.stringify(ok));
+  assert.equal(ok.measures.challenges_performed, 2);
+  assert.ok(typeof ok.measures.passive_antispoof_min === 'number' && typeof ok.measures.passive_liveness_min === 'number');
+
+  // The same images from a client that saves the mirrored preview: left and right swap.
+  const mirrored = await checkLiveness({ challenges: ['turn_left', 'turn_right'], selfieFace: selfieFace!, challengeImages: { turn_left: turnedRight, turn_right: turnedLeft }, mirrored: true });
+  assert.equal(mirrored.status, 'ok', JSON.stringify(mirrored));
+  const wrongWay = await checkLiveness({ challenges: ['turn_left'], selfieFace: selfieFace!, challengeImages: { turn_left: turnedRight }, mirrored: false });
+  assert.deepEqual(wrongWay.reasons, ['challenge_not_performed']);
+  assert.equal(wrongWay.status, 'attention');
+
+  const other = await checkLiveness({ challenges: ['turn_right'], selfieFace: selfieFace!, challengeImages: { turn_right: new Uint8Array(photo(STUART_TURNED)) }, mirrored: false });
+  assert.ok(other.reasons.includes('challenge_person_differs'), JSON.stringify(other));
+  assert.equal(other.status, 'failed');
+
+  const missing = await checkLiveness({ challenges: ['turn_left', 'look_up'], selfieFace: selfieFace!, challengeImages: { turn_left: turnedLeft }, mirrored: false });
+  assert.deepEqual(missing.reasons, ['challenge_missing']);
+  const group = await checkLiveness({ challenges: ['turn_left'], selfieFace: selfieFace!, challengeImages: { turn_left: new Uint8Array(photo('face-api-js/bbt2.jpg')) }, mirrored: false });
+  assert.deepEqual(group.reasons, ['challenge_face_not_found']);
+});
+
+test('liveness judgement of pitch: look up and look down against the selfie', () => {
+  const selfieFace = { box: { x: 0, y: 0, width: 100, height: 100 }, relativeSize: 0.4, yaw: 2, pitch: -3, roll: 0, descriptor: new Array(128).fill(0), score: 1 };
+  const at = (pitch: number) => [{ ...selfieFace, pitch }];
+  const report = judgeLiveness({ challenges: ['look_up', 'look_down'], selfieFace, found: { look_up: at(12), look_down: at(-16) }, mirrored: false });
+  assert.equal(report.status, 'ok');
+  const notEnough = judgeLiveness({ challenges: ['look_up'], selfieFace, found: { look_up: at(3) }, mirrored: false });
+  assert.deepEqual(notEnough.reasons, ['challenge_not_performed']);
+});
