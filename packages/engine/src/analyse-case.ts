@@ -3,7 +3,9 @@ import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
 import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
 import { checkValidity } from './document/validity.ts';
 import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
+import { loadMrzClassifier } from './mrz/classifier.ts';
 import { MRZ_ACCEPT_CONFIDENCE, readMrz } from './mrz/read.ts';
+import { loadOpenCv } from './opencv.ts';
 import { mrzReport } from './mrz-report.ts';
 import type { DocumentFields } from './types.ts';
 
@@ -104,6 +106,6 @@ export async function analyseCase(input: CaseInput): Promise<CaseAnalysis> {
 /** Loads this thread's models ahead of the first case; returns the milliseconds it took. */
 export async function warmUpEngine(): Promise<number> {
   const started = Date.now();
-  await loadFaceModels();
+  await Promise.all([loadFaceModels(), loadMrzClassifier(), loadOpenCv()]);
   return Date.now() - started;
 }

@@ -25,7 +25,8 @@ export class ChecksPool {
     this.threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism()));
     this.pool = new Piscina({
       filename: new URL('./worker.ts', import.meta.url).href,
-      minThreads: this.threads,
+      // Threads start with the first case (or warmUp): a process that never analyses pays nothing.
+      minThreads: 0,
       maxThreads: this.threads,
       // A thread runs one task at a time: the models are synchronous CPU work on the wasm backend.
       concurrentTasksPerWorker: 1,
