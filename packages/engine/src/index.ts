@@ -15,4 +15,4 @@ export * from './case-data.ts';
 export * from './mrz-report.ts';
 export { analyseCase, analyseDocumentPart, analyseFacePart, combineParts, warmUpEngine } from './analyse-case.ts';
 export * from './pool/checks-pool.ts';
-export { faceDistance, faceSimilarity } from './faces/distance.ts';
+export * from './faces/index.ts';
