@@ -1,0 +1,134 @@
+import type { DecodedImage } from './decode.ts';
+
+/**
+ * Image quality measures as pure functions of grey pixels (no model, no opencv): sharpness as
+ * the variance of the Laplacian, and glare as saturated pixels and their largest connected blob.
+ * The caller measures the straightened document at a fixed width, so figures do not depend on
+ * the camera's resolution.
+ */
+
+/** Variance of the 4-neighbour Laplacian over the interior pixels: low when edges are soft. */
+export function laplacianVariance(grey: DecodedImage): number {
+  const { data, width: w, height: h } = grey;
+  if (grey.channels !== 1) throw new Error('laplacianVariance needs a grey image');
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (let y = 1; y < h - 1; y++) {
+    const row = y * w;
+    for (let x = 1; x < w - 1; x++) {
+      const i = row + x;
+      const v = data[i - 1]! + data[i + 1]! + data[i - w]! + data[i + w]! - 4 * data[i]!;
+      sum += v;
+      sumSq += v * v;
+      n++;
+    }
+  }
+  if (n === 0) return 0;
+  const mean = sum / n;
+  return sumSq / n - mean * mean;
+}
+
+export interface GlareMeasures {
+  /** Share of pixels at or above the saturation level. */
+  saturatedShare: number;
+  /** The largest 4-connected blob of saturated pixels, as a share of all pixels. */
+  largestBlobShare: number;
+  /** Median luminance: the paper's own brightness on most documents. */
+  medianLuminance: number;
+  /**
+   * Mean luminance of a 3-pixel ring around the largest blob. Glare fades out softly (a bright
+   * halo); white paper or a white background ends at print or an edge (a darker ring).
+   */
+  blobHaloLuminance: number;
+}
+
+/** Luminance treated as clipped by the camera. */
+export const SATURATION_LEVEL = 250;
+
+export function glareMeasures(grey: DecodedImage, level = SATURATION_LEVEL): GlareMeasures {
+  const { data, width: w, height: h } = grey;
+  if (grey.channels !== 1) throw new Error('glareMeasures needs a grey image');
+  const n = w * h;
+  const histogram = new Uint32Array(256);
+  let saturated = 0;
+  for (let i = 0; i < n; i++) {
+    histogram[data[i]!]!++;
+    if (data[i]! >= level) saturated++;
+  }
+  let median = 0;
+  for (let acc = 0; median < 256; median++) {
+    acc += histogram[median]!;
+    if (acc >= n / 2) break;
+  }
+  // Flood fill with an explicit stack (a recursion would overflow on a large blob).
+  const seen = new Uint8Array(n);
+  const stack = new Int32Array(n);
+  let largest = 0;
+  let largestStart = -1;
+  for (let start = 0; start < n; start++) {
+    if (seen[start] || data[start]! < level) continue;
+    let top = 0;
+    let size = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    while (top > 0) {
+      const i = stack[--top]!;
+      size++;
+      const x = i % w;
+      const neighbours = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w];
+      for (const j of neighbours) {
+        if (j < 0 || j >= n || seen[j] || data[j]! < level) continue;
+        seen[j] = 1;
+        stack[top++] = j;
+      }
+    }
+    if (size > largest) {
+      largest = size;
+      largestStart = start;
+    }
+  }
+  const halo = largestStart < 0 ? 0 : haloLuminance(grey, level, largestStart, 3);
+  return { saturatedShare: saturated / n, largestBlobShare: largest / n, medianLuminance: median, blobHaloLuminance: halo };
+}
+
+/** Mean luminance of the pixels within `rings` steps outside the blob holding `start`. */
+function haloLuminance(grey: DecodedImage, level: number, start: number, rings: number): number {
+  const { data, width: w, height: h } = grey;
+  const n = w * h;
+  // 1 = blob, 2 = halo; breadth-first from the blob outwards, one ring per step.
+  const mark = new Uint8Array(n);
+  const neighbours = (i: number) => {
+    const x = i % w;
+    return [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i < n - w ? i + w : -1];
+  };
+  const blob: number[] = [start];
+  mark[start] = 1;
+  for (let k = 0; k < blob.length; k++) {
+    for (const j of neighbours(blob[k]!)) {
+      if (j >= 0 && !mark[j] && data[j]! >= level) {
+        mark[j] = 1;
+        blob.push(j);
+      }
+    }
+  }
+  let frontier = blob;
+  let sum = 0;
+  let count = 0;
+  for (let r = 0; r < rings && frontier.length; r++) {
+    const next: number[] = [];
+    for (const i of frontier) {
+      for (const j of neighbours(i)) {
+        if (j >= 0 && !mark[j]) {
+          mark[j] = 2;
+          next.push(j);
+          sum += data[j]!;
+          count++;
+        }
+      }
+    }
+    frontier = next;
+  }
+  void h;
+  return count ? sum / count : 0;
+}

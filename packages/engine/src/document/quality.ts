@@ -1,0 +1,106 @@
+import type { CheckReason, CheckReport } from '@idv/domain';
+import { decodeImage, ImageUnreadableError, toGrey, type DecodedImage } from './decode.ts';
+import { locateDocument, warpDocument, type DocumentLocation, type Point } from './locate.ts';
+import { glareMeasures, laplacianVariance } from './quality-measures.ts';
+
+/**
+ * The document_quality check: can the photo be read at all? Decoding, resolution, sharpness,
+ * glare, and whether the whole document is in the frame. Every failure asks the person to take
+ * the photo again (the pipeline maps them to a resubmission), none refuses the case.
+ *
+ * Thresholds were calibrated on the specimen fixtures (all pass), on generated phone photos (all
+ * pass), and on variants made from both with sharp (blurred, glared, shrunk, cut: all fail); the
+ * figures are in docs/checks-document.md.
+ */
+export const QUALITY_THRESHOLDS = {
+  /** Fewest pixels along the document's long side (specimens go down to 250). */
+  minDocumentLongSide: 240,
+  /** Sharpness is measured on the document straightened to at most this width. */
+  measureWidth: 600,
+  /** Least variance of the Laplacian (sharp photos ≥ 400; Gaussian σ 3 px on a 1600 px photo ≤ 110). */
+  minSharpness: 150,
+  /** Glare: a saturated blob at least this share of the document… */
+  glareBlobShare: 0.03,
+  /** …fading out into a halo at least this bright (white paper ends at print, ≤ 239 measured). */
+  glareHaloLuminance: 242,
+} as const;
+
+export interface QualityMeasures {
+  document_found: number;
+  document_long_side_px: number;
+  document_area_fraction: number;
+  borders_touched: number;
+  sharpness: number;
+  saturated_share: number;
+  glare_blob_share: number;
+  glare_halo_luminance: number;
+  text_density: number;
+}
+
+export interface DocumentQuality {
+  report: CheckReport;
+  /** The upright RGB pixels (EXIF applied), for the other analysers; null when unreadable. */
+  decoded: DecodedImage | null;
+  /** Where the document is in `decoded`; null when not found. */
+  location: DocumentLocation | null;
+}
+
+/** The reasons a set of measures gives (pure: the thresholds above, nothing else). */
+export function qualityReasons(m: QualityMeasures, cut: boolean): CheckReason[] {
+  const t = QUALITY_THRESHOLDS;
+  const reasons: CheckReason[] = [];
+  if (!m.document_found) reasons.push('document_not_found');
+  else {
+    if (cut) reasons.push('document_cut_off');
+    if (m.document_long_side_px < t.minDocumentLongSide) reasons.push('resolution_too_low');
+  }
+  if (m.sharpness < t.minSharpness) reasons.push('image_blurred');
+  if (m.glare_blob_share >= t.glareBlobShare && m.glare_halo_luminance >= t.glareHaloLuminance) reasons.push('image_glare');
+  return reasons;
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function sideLength(a: Point, b: Point): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1]);
+}
+
+export async function assessDocumentQuality(bytes: Uint8Array): Promise<DocumentQuality> {
+  let decoded: DecodedImage;
+  try {
+    decoded = await decodeImage(bytes);
+  } catch (err) {
+    if (!(err instanceof ImageUnreadableError)) throw err;
+    return { report: { type: 'document_quality', status: 'failed', reasons: ['image_unreadable'], measures: {} }, decoded: null, location: null };
+  }
+  const grey = toGrey(decoded);
+  const location = await locateDocument(grey);
+  // Without a document, sharpness and glare are measured on the whole frame: a blurred photo
+  // hides the document's print too, and "blurred" is the more useful thing to tell the person.
+  const corners: Point[] = location?.corners ?? [[0, 0], [grey.width, 0], [grey.width, grey.height], [0, grey.height]];
+  const [tl, tr, br, bl] = corners as [Point, Point, Point, Point];
+  const docWidth = (sideLength(tl, tr) + sideLength(bl, br)) / 2;
+  const docHeight = (sideLength(tl, bl) + sideLength(tr, br)) / 2;
+  const straight = await warpDocument(grey, corners, Math.max(8, Math.round(Math.min(docWidth, QUALITY_THRESHOLDS.measureWidth))));
+  const glare = glareMeasures(straight);
+  const measures: QualityMeasures = {
+    document_found: location ? 1 : 0,
+    document_long_side_px: Math.round(Math.max(docWidth, docHeight)),
+    document_area_fraction: round(location?.areaFraction ?? 0, 3),
+    borders_touched: location?.bordersTouched ?? 0,
+    sharpness: Math.round(laplacianVariance(straight)),
+    saturated_share: round(glare.saturatedShare, 4),
+    glare_blob_share: round(glare.largestBlobShare, 4),
+    glare_halo_luminance: Math.round(glare.blobHaloLuminance),
+    text_density: round(location?.textDensity ?? 0, 4),
+  };
+  const reasons = qualityReasons(measures, location?.source === 'cut');
+  return {
+    report: { type: 'document_quality', status: reasons.length ? 'failed' : 'ok', reasons, measures: { ...measures } },
+    decoded,
+    location,
+  };
+}
