@@ -1,6 +1,7 @@
 import { challengeKind, type CheckReport, type LivenessChallenge } from '@idv/domain';
 import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
 import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
+import { assessDocumentQuality } from './document/quality.ts';
 import { checkValidity } from './document/validity.ts';
 import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
 import { loadMrzClassifier } from './mrz/classifier.ts';
@@ -33,6 +34,7 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
     reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
     return { reports, read: null, zoneAgreement, ms: Date.now() - started };
   }
+  reports.push(await documentQuality(front, input.pieces.document_back));
   // The zone is on the back of two-sided cards (TD1), on the page of passports; try the other side too.
   const sides = input.pieces.document_back ? [input.pieces.document_back, front] : [front];
   let reading = null;
@@ -46,6 +48,17 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
   const fields: DocumentFields | null = reading && reading.checkDigitsValid && reading.confidence >= MRZ_ACCEPT_CONFIDENCE ? reading.fields : null;
   if (fields) reports.push(checkValidity({ fields, chosen: input.document!, flow: input.flow, today: input.now, sandbox }));
   return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms: Date.now() - started };
+}
+
+/** One document_quality report for the photo(s) of the document: the reasons of either side; the back's measures prefixed. */
+async function documentQuality(front: Uint8Array, back: Uint8Array | undefined): Promise<CheckReport> {
+  const f = (await assessDocumentQuality(front)).report;
+  if (!back) return f;
+  const b = (await assessDocumentQuality(back)).report;
+  const reasons = [...new Set([...f.reasons, ...b.reasons])];
+  const measures = { ...f.measures, ...Object.fromEntries(Object.entries(b.measures).map(([k, v]) => [`back_${k}`, v])) };
+  const status = f.status === 'failed' || b.status === 'failed' ? 'failed' : f.status === 'attention' || b.status === 'attention' ? 'attention' : 'ok';
+  return { type: 'document_quality', status, reasons, measures };
 }
 
 export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
