@@ -1,0 +1,138 @@
+/**
+ * The per-character classifier of MRZ cells: a small multilayer perceptron (one hidden ReLU
+ * layer, softmax over the 37 MRZ characters) on the CELL_W×CELL_H cells cut by segment.ts. Its
+ * weights are trained by packages/engine/scripts/train-mrz.ts from lines rendered with the OCR-B
+ * font and committed in packages/engine/models/mrz-ocrb.json. Loaded once per thread.
+ */
+import { readFile } from 'node:fs/promises';
+import { CELL_FEATURES } from './segment.ts';
+
+export const MRZ_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
+export const CLASS_COUNT = MRZ_ALPHABET.length;
+
+export interface MlpWeights {
+  inputs: number;
+  hidden: number;
+  classes: number;
+  /** hidden × inputs, row-major. */
+  w1: Float32Array;
+  b1: Float32Array;
+  /** classes × hidden, row-major. */
+  w2: Float32Array;
+  b2: Float32Array;
+}
+
+export interface StoredModel {
+  format: 'mrz-ocrb-mlp-1';
+  alphabet: string;
+  cell: { width: number; height: number };
+  inputs: number;
+  hidden: number;
+  classes: number;
+  /** Little-endian float32 of w1, b1, w2, b2 in that order, base64. */
+  weights: string;
+  training?: Record<string, unknown>;
+}
+
+export const MODEL_URL = new URL('../../models/mrz-ocrb.json', import.meta.url);
+
+export function encodeModel(w: MlpWeights, training?: Record<string, unknown>): StoredModel {
+  const all = new Float32Array(w.w1.length + w.b1.length + w.w2.length + w.b2.length);
+  all.set(w.w1, 0);
+  all.set(w.b1, w.w1.length);
+  all.set(w.w2, w.w1.length + w.b1.length);
+  all.set(w.b2, w.w1.length + w.b1.length + w.w2.length);
+  return {
+    format: 'mrz-ocrb-mlp-1',
+    alphabet: MRZ_ALPHABET,
+    cell: { width: 16, height: 24 },
+    inputs: w.inputs,
+    hidden: w.hidden,
+    classes: w.classes,
+    weights: Buffer.from(all.buffer, all.byteOffset, all.byteLength).toString('base64'),
+    ...(training ? { training } : {}),
+  };
+}
+
+export function decodeModel(m: StoredModel): MlpWeights {
+  if (m.format !== 'mrz-ocrb-mlp-1' || m.alphabet !== MRZ_ALPHABET || m.inputs !== CELL_FEATURES) {
+    throw new Error('MRZ model does not match this reader (format, alphabet or cell size)');
+  }
+  const bytes = Buffer.from(m.weights, 'base64');
+  const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const n1 = m.hidden * m.inputs;
+  const n2 = m.classes * m.hidden;
+  if (all.length !== n1 + m.hidden + n2 + m.classes) throw new Error('MRZ model weights have the wrong size');
+  return {
+    inputs: m.inputs,
+    hidden: m.hidden,
+    classes: m.classes,
+    w1: all.subarray(0, n1),
+    b1: all.subarray(n1, n1 + m.hidden),
+    w2: all.subarray(n1 + m.hidden, n1 + m.hidden + n2),
+    b2: all.subarray(n1 + m.hidden + n2),
+  };
+}
+
+let loaded: Promise<MlpWeights> | null = null;
+
+/** The committed classifier, read once per thread. */
+export function loadMrzClassifier(): Promise<MlpWeights> {
+  loaded ??= readFile(MODEL_URL, 'utf8').then((text) => decodeModel(JSON.parse(text) as StoredModel));
+  return loaded;
+}
+
+/** Hidden activations (ReLU) of one sample; `hiddenOut` must hold `w.hidden` values. */
+export function hiddenLayer(w: MlpWeights, x: Float32Array, offset: number, hiddenOut: Float32Array): void {
+  const { inputs, hidden, w1, b1 } = w;
+  for (let h = 0; h < hidden; h++) {
+    let s = b1[h]!;
+    const row = h * inputs;
+    for (let i = 0; i < inputs; i++) s += w1[row + i]! * x[offset + i]!;
+    hiddenOut[h] = s > 0 ? s : 0;
+  }
+}
+
+/** Class probabilities (softmax) from hidden activations, written to `probs` at `outOffset`. */
+export function outputLayer(w: MlpWeights, hiddenAct: Float32Array, probs: Float32Array, outOffset: number): void {
+  const { hidden, classes, w2, b2 } = w;
+  let max = -Infinity;
+  for (let c = 0; c < classes; c++) {
+    let s = b2[c]!;
+    const row = c * hidden;
+    for (let h = 0; h < hidden; h++) s += w2[row + h]! * hiddenAct[h]!;
+    probs[outOffset + c] = s;
+    if (s > max) max = s;
+  }
+  let sum = 0;
+  for (let c = 0; c < classes; c++) {
+    const e = Math.exp(probs[outOffset + c]! - max);
+    probs[outOffset + c] = e;
+    sum += e;
+  }
+  for (let c = 0; c < classes; c++) probs[outOffset + c]! /= sum;
+}
+
+/** Probabilities (count × classes) for `count` cells of features laid end to end. */
+export function classifyCells(w: MlpWeights, features: Float32Array, count: number): Float32Array {
+  const probs = new Float32Array(count * w.classes);
+  const act = new Float32Array(w.hidden);
+  for (let k = 0; k < count; k++) {
+    hiddenLayer(w, features, k * w.inputs, act);
+    outputLayer(w, act, probs, k * w.classes);
+  }
+  return probs;
+}
+
+/** The most likely character of each cell and its probability. */
+export function bestCharacters(probs: Float32Array, count: number): { text: string; confidence: number[] } {
+  let text = '';
+  const confidence: number[] = [];
+  for (let k = 0; k < count; k++) {
+    let best = 0;
+    for (let c = 1; c < CLASS_COUNT; c++) if (probs[k * CLASS_COUNT + c]! > probs[k * CLASS_COUNT + best]!) best = c;
+    text += MRZ_ALPHABET[best];
+    confidence.push(probs[k * CLASS_COUNT + best]!);
+  }
+  return { text, confidence };
+}

@@ -1,0 +1,339 @@
+/**
+ * Reads the machine-readable zone of a document photo: locate the lines (locate.ts), cut each
+ * into its character cells (segment.ts), classify every cell (classifier.ts) on several variants
+ * of the crop (placement across the line, crop height, grid phase), average the variants'
+ * probabilities per character, restrict each position to what its field may hold, then parse and
+ * verify (parse.ts).
+ *
+ * Check digits correct only what they can prove: a failing check is repaired by the cheapest
+ * change among the classifier's runner-up characters that makes every check pass, and only when no
+ * other repair comes close. Letters that share a check value (G/Q, A/K/U, B/L/V, E/O/Y…) can never
+ * be told apart by a check digit, nor can any name letter (names are not covered): such positions
+ * are decided by the vote of the variants, and a position the vote does not settle leaves the
+ * reading uncertain (`uncertain` positions, confidence capped below MRZ_ACCEPT_CONFIDENCE).
+ */
+import sharp from 'sharp';
+import type { MrzReading } from '../types.ts';
+import { mrzCharValue } from './check-digit.ts';
+import { CLASS_COUNT, MRZ_ALPHABET, loadMrzClassifier, type MlpWeights } from './classifier.ts';
+import { charKinds, checksFor, detectLayout, type MrzLayout } from './formats.ts';
+import { cropLine, locateMrz, type MrzCandidate, type TextLine } from './locate.ts';
+import { parseMrz } from './parse.ts';
+import { recogniseOnGrid, type LineRead } from './recognizer-line.ts';
+import { findLineGrid, type GreyImage } from './segment.ts';
+import { checkPasses } from './verify.ts';
+
+export interface ReadMrzOptions {
+  /** Accept specimen codes (`UTO`): the sandbox only. */
+  allowSpecimen: boolean;
+  now?: Date;
+}
+
+/** Readings below this confidence must not be trusted, whatever their check digits say. */
+export const MRZ_ACCEPT_CONFIDENCE = 0.6;
+
+export interface MrzReadDetail {
+  reading: MrzReading | null;
+  /** Positions (in the joined lines) the variants' vote did not settle and no check digit proves. */
+  uncertain: number[];
+  /** Clockwise rotation (degrees) of the photo at which the zone was read. */
+  rotation: number;
+  /** The zone was read upside down (its located lines in reverse order, crops turned half). */
+  flipped: boolean;
+  /** The zone's lines as located, in the decoded image (for crops handed to another reader). */
+  candidate: MrzCandidate | null;
+  /** The decoded, rotated grey image the candidate refers to. */
+  image: GreyImage | null;
+}
+
+/** Decodes any image (EXIF orientation applied) to grey, scaled so its larger side is 1200–2400 px. */
+export async function decodeGrey(image: Uint8Array): Promise<GreyImage> {
+  const meta = await sharp(image).rotate().metadata();
+  const w0 = meta.autoOrient?.width ?? meta.width ?? 0;
+  const h0 = meta.autoOrient?.height ?? meta.height ?? 0;
+  const big = Math.max(w0, h0);
+  // Small images are enlarged (a 275-pixel-wide passport has 6-pixel characters): the grid and
+  // the cells are then sampled from a smooth cubic interpolation rather than raw pixels.
+  const scale = big < 1200 ? 1200 / big : big > 2400 ? 2400 / big : 1;
+  let pipeline = sharp(image).rotate().greyscale();
+  if (scale !== 1) pipeline = pipeline.resize(Math.max(1, Math.round(w0 * scale)), Math.max(1, Math.round(h0 * scale)), { kernel: 'cubic' });
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1) throw new Error('grey decoding gave several channels');
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/** The image turned a quarter clockwise. */
+export function rotateQuarter(g: GreyImage): GreyImage {
+  const { width, height, data } = g;
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) out[x * height + (height - 1 - y)] = data[y * width + x]!;
+  }
+  return { data: out, width: height, height: width };
+}
+
+export function rotateHalf(g: GreyImage): GreyImage {
+  const out = Uint8Array.from(g.data).reverse();
+  return { data: out, width: g.width, height: g.height };
+}
+
+/** Crop variants of a line: centred, nudged up and down across the line, tight and loose. */
+const CROPS = [
+  { padY: 0.75, across: 0 },
+  { padY: 0.55, across: 0.12 },
+  { padY: 0.55, across: -0.12 },
+  { padY: 1.1, across: 0 },
+];
+const SHIFTS = [0, -0.07, 0.07];
+
+function lineReads(w: MlpWeights, g: GreyImage, line: TextLine, angle: number, count: number, flip: boolean, all: boolean): LineRead[] {
+  const reads: LineRead[] = [];
+  for (const crop of all ? CROPS : CROPS.slice(0, 1)) {
+    let img = cropLine(g, line, angle, 0.8, crop.padY, flip ? -crop.across : crop.across);
+    if (flip) img = rotateHalf(img);
+    const grid = findLineGrid(img, count);
+    if (!grid) continue;
+    for (const shift of all ? SHIFTS : SHIFTS.slice(0, 1)) reads.push(recogniseOnGrid(w, img, grid, shift));
+  }
+  return reads;
+}
+
+interface Votes {
+  /** Mean probability per position and class, over variants. */
+  mean: Float32Array;
+  /** Share of variants whose best class it is, per position and class. */
+  share: Float32Array;
+  count: number;
+}
+
+function vote(reads: LineRead[], count: number): Votes {
+  const mean = new Float32Array(count * CLASS_COUNT);
+  const share = new Float32Array(count * CLASS_COUNT);
+  for (const r of reads) {
+    for (let i = 0; i < mean.length; i++) mean[i]! += r.probs[i]! / reads.length;
+    for (let k = 0; k < count; k++) share[k * CLASS_COUNT + MRZ_ALPHABET.indexOf(r.text[k]!)]! += 1 / reads.length;
+  }
+  return { mean, share, count };
+}
+
+const LETTER = /[A-Z<]/;
+const DIGIT = /[0-9<]/;
+
+function allowedBy(kind: string | undefined, c: string): boolean {
+  if (kind === 'alpha') return LETTER.test(c);
+  if (kind === 'numeric') return DIGIT.test(c);
+  return true;
+}
+
+/** Classes of a position, most likely first, among those its field allows. */
+function ranked(v: Votes, k: number, kind: string | undefined): { c: string; p: number; share: number }[] {
+  const out: { c: string; p: number; share: number }[] = [];
+  for (let c = 0; c < CLASS_COUNT; c++) {
+    const ch = MRZ_ALPHABET[c]!;
+    if (!allowedBy(kind, ch)) continue;
+    out.push({ c: ch, p: v.mean[k * CLASS_COUNT + c]!, share: v.share[k * CLASS_COUNT + c]! });
+  }
+  return out.sort((a, b) => b.p - a.p);
+}
+
+function split(text: string, n: number, len: number): string[] {
+  return Array.from({ length: n }, (_, i) => text.slice(i * len, (i + 1) * len));
+}
+
+interface Decoded {
+  reading: MrzReading;
+  uncertain: number[];
+  /** Mean log-probability of the chosen characters. */
+  score: number;
+}
+
+/**
+ * From per-position votes to a reading: field-type masks, then check-digit repair by the cheapest
+ * unique change among runner-up characters, then the uncertainty of each position.
+ */
+function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadMrzOptions): Decoded | null {
+  const provisional = split(
+    Array.from({ length: votes.count }, (_, k) => ranked(votes, k, undefined)[0]!.c).join(''),
+    lineCount,
+    lineLength,
+  );
+  const layout: MrzLayout | null = detectLayout(provisional);
+  if (!layout) return null;
+  const kinds = charKinds(layout);
+  const options = Array.from({ length: votes.count }, (_, k) => ranked(votes, k, kinds[k]));
+  const chars = options.map((o) => o[0]!.c);
+  let text = chars.join('');
+  const checksFail = (t: string) => checksFor(layout, t).filter((c) => !checkPasses(c, t));
+
+  const failing = checksFail(text);
+  const repaired = new Set<number>();
+  if (failing.length > 0) {
+    // Positions under a failing check (and their check digits), with their runner-up characters.
+    const positions = new Set<number>();
+    for (const c of failing) {
+      positions.add(c.digit);
+      for (const s of c.over) for (let i = s.start; i < s.start + s.length; i++) positions.add(i);
+    }
+    const changes: { pos: number; c: string; cost: number }[] = [];
+    for (const pos of positions) {
+      const o = options[pos]!;
+      for (let j = 1; j < o.length && j < 4; j++) {
+        if (o[j]!.p < 0.01) break;
+        changes.push({ pos, c: o[j]!.c, cost: Math.log(o[0]!.p + 1e-6) - Math.log(o[j]!.p + 1e-6) });
+      }
+    }
+    changes.sort((a, b) => a.cost - b.cost);
+    const solutions: { edits: typeof changes; cost: number }[] = [];
+    const apply = (edits: typeof changes) => {
+      const out = chars.slice();
+      for (const e of edits) out[e.pos] = e.c;
+      return out.join('');
+    };
+    for (const e of changes) if (checksFail(apply([e])).length === 0) solutions.push({ edits: [e], cost: e.cost });
+    const top = changes.slice(0, 14);
+    for (let i = 0; i < top.length; i++) {
+      for (let j = i + 1; j < top.length; j++) {
+        if (top[i]!.pos === top[j]!.pos) continue;
+        const edits = [top[i]!, top[j]!];
+        if (checksFail(apply(edits)).length === 0) solutions.push({ edits, cost: top[i]!.cost + top[j]!.cost });
+      }
+    }
+    solutions.sort((a, b) => a.cost - b.cost);
+    // Unique enough: the next repair is at least e² times less likely.
+    if (solutions.length > 0 && (solutions.length === 1 || solutions[1]!.cost - solutions[0]!.cost > 2)) {
+      text = apply(solutions[0]!.edits);
+      for (const e of solutions[0]!.edits) repaired.add(e.pos);
+    }
+  }
+
+  const lines = split(text, lineCount, lineLength);
+  const reading = parseMrz(lines, { allowSpecimen: opts.allowSpecimen, now: opts.now });
+  if (!reading) return null;
+
+  // Which positions does a passing check cover?
+  const covered = new Set<number>();
+  for (const c of checksFor(layout, text)) {
+    if (!checkPasses(c, text)) continue;
+    covered.add(c.digit);
+    for (const s of c.over) for (let i = s.start; i < s.start + s.length; i++) covered.add(i);
+  }
+  const uncertain: number[] = [];
+  let sumP = 0;
+  let sumLog = 0;
+  for (let k = 0; k < text.length; k++) {
+    const o = options[k]!;
+    const chosen = o.find((x) => x.c === text[k])!;
+    sumP += chosen.p;
+    sumLog += Math.log(chosen.p + 1e-6);
+    if (repaired.has(k)) continue; // decided by a check digit against a different-valued runner-up
+    const rival = o.find((x) => x.c !== text[k])!;
+    const settled = chosen.p >= 0.6 && chosen.share >= 0.6 && chosen.p - rival.p >= 0.3;
+    if (settled) continue;
+    // A check digit proves the position against a rival of a different value modulo 10 only.
+    const provable = covered.has(k) && mrzCharValue(rival.c) % 10 !== mrzCharValue(text[k]!) % 10;
+    if (!provable || chosen.p < 0.3) uncertain.push(k);
+  }
+  const mean = sumP / text.length;
+  reading.confidence = Number((uncertain.length > 0 ? Math.min(mean, MRZ_ACCEPT_CONFIDENCE - 0.1) : mean).toFixed(4));
+  reading.corrections = repaired.size + text.split('').filter((c, k) => c !== chars[k]).length - repaired.size;
+  return { reading, uncertain, score: sumLog / text.length };
+}
+
+/** Reads one located candidate, in one direction (flip: the zone is upside down). */
+function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: boolean, opts: ReadMrzOptions): Decoded | null {
+  const lines = flip ? cand.lines.slice().reverse() : cand.lines;
+  const lineCount = lines.length;
+  // The format's line length: 30 for three lines; for two, whichever grid the classifier prefers.
+  let lineLength = 30;
+  if (lineCount === 2) {
+    let best = -Infinity;
+    for (const n of [44, 36]) {
+      const s = lines
+        .map((l) => lineReads(w, g, l, cand.angle, n, flip, false)[0])
+        .reduce((a, r) => a + (r ? r.score - r.grid.boundaryInk : -10), 0);
+      if (s > best) {
+        best = s;
+        lineLength = n;
+      }
+    }
+  }
+  const perLine = lines.map((l) => lineReads(w, g, l, cand.angle, lineLength, flip, true));
+  if (perLine.some((r) => r.length === 0)) return null;
+  const votes = perLine.map((r) => vote(r, lineLength));
+  const joined: Votes = {
+    mean: new Float32Array(lineCount * lineLength * CLASS_COUNT),
+    share: new Float32Array(lineCount * lineLength * CLASS_COUNT),
+    count: lineCount * lineLength,
+  };
+  votes.forEach((v, i) => {
+    joined.mean.set(v.mean, i * lineLength * CLASS_COUNT);
+    joined.share.set(v.share, i * lineLength * CLASS_COUNT);
+  });
+  return decode(joined, lineCount, lineLength, opts);
+}
+
+function rank(d: Decoded): number {
+  const r = d.reading;
+  return (r.checkDigitsValid ? 4 : 0) + (r.codesValid ? 2 : 0) + (d.uncertain.length === 0 ? 1 : 0) + d.score / 10;
+}
+
+function good(d: Decoded | null): boolean {
+  return !!d && d.reading.checkDigitsValid && d.reading.codesValid && d.uncertain.length === 0;
+}
+
+/** Everything the reader found: the reading (or null), its uncertain positions, where it was read. */
+export async function readMrzDetailed(image: Uint8Array, opts: ReadMrzOptions): Promise<MrzReadDetail> {
+  const w = await loadMrzClassifier();
+  const upright = await decodeGrey(image);
+  let best: { d: Decoded; rotation: number; flipped: boolean; cand: MrzCandidate; g: GreyImage } | null = null;
+  let g = upright;
+  for (const rotation of [0, 90, 180, 270]) {
+    if (rotation > 0) g = rotateQuarter(g);
+    // Upside down zones are read by flipping the crops of the upright pass: 180 needs no locating.
+    if (rotation === 180) continue;
+    const candidates = await locateMrz(g);
+    for (const cand of candidates.slice(0, 2)) {
+      for (const flip of [false, true]) {
+        const d = readCandidate(w, g, cand, flip, opts);
+        if (d && (!best || rank(d) > rank(best.d))) best = { d, rotation: flip ? (rotation + 180) % 360 : rotation, flipped: flip, cand, g };
+        // A zone whose check digits pass is the right way up: turning it cannot do better.
+        if (d?.reading.checkDigitsValid) break;
+      }
+      if (best && good(best.d)) break;
+    }
+    if (best && best.d.reading.checkDigitsValid) break;
+  }
+  if (!best) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
+  const r = best.d.reading;
+  // A zone whose every check fails and whose characters are unsure is no zone (a photo, a page).
+  const plausible = r.checkDigitsValid || (r.failedCheckDigits.length < checksFor(detectLayout(r.lines)!, r.lines.join('')).length && r.confidence >= 0.6);
+  if (!plausible) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
+  return { reading: r, uncertain: best.d.uncertain, rotation: best.rotation, flipped: best.flipped, candidate: best.cand, image: best.g };
+}
+
+/**
+ * The machine-readable zone of a document photo, parsed and verified, or null when none is found.
+ * Trust it only when `checkDigitsValid`, `codesValid` and `confidence >= MRZ_ACCEPT_CONFIDENCE`.
+ */
+export async function readMrz(image: Uint8Array, opts: ReadMrzOptions): Promise<MrzReading | null> {
+  return (await readMrzDetailed(image, opts)).reading;
+}
+
+/**
+ * The text of one MRZ line crop (already located), with its length chosen among 30, 36 and 44
+ * by the classifier, averaged over grid phases. For line-crop datasets.
+ */
+export async function readMrzLineCrop(line: GreyImage): Promise<string | null> {
+  const w = await loadMrzClassifier();
+  let best: { reads: LineRead[]; s: number } | null = null;
+  for (const n of [30, 36, 44]) {
+    const grid = findLineGrid(line, n);
+    if (!grid) continue;
+    const reads = SHIFTS.map((sh) => recogniseOnGrid(w, line, grid, sh));
+    const s = reads[0]!.score - grid.boundaryInk;
+    if (!best || s > best.s) best = { reads, s };
+  }
+  if (!best) return null;
+  const v = vote(best.reads, best.reads[0]!.count);
+  return Array.from({ length: v.count }, (_, k) => ranked(v, k, undefined)[0]!.c).join('');
+}

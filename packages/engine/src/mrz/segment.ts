@@ -1,0 +1,312 @@
+/**
+ * Cuts one machine-readable-zone line into exactly N character cells on its monospaced grid, and
+ * turns each cell into the classifier's input. The same code cuts the training cells and the cells
+ * read at run time, so the classifier learns exactly the cells it will see.
+ *
+ * A line image is a grey crop around one MRZ line (dark ink on light paper), roughly horizontal.
+ * The grid is found from the column projection profile: the pitch and phase that put the fewest
+ * ink pixels on cell boundaries while keeping all ink inside the N cells. Fixed division of the
+ * ink extent would drift by the width difference of the first and last glyphs (`<` is narrow).
+ */
+
+export interface GreyImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** A line's grid: cell k spans [x0 + k·pitch, x0 + (k+1)·pitch]; the text band is centred on centre(x). */
+export interface LineGrid {
+  count: number;
+  x0: number;
+  pitch: number;
+  /** Text band centre at column x: centreA + centreB·x (a small residual slope is allowed). */
+  centreA: number;
+  centreB: number;
+  /** Height of the text band (cap height of the glyphs), in pixels. */
+  bandHeight: number;
+  /** Grey level of ink and of paper, for contrast normalisation. */
+  ink: number;
+  paper: number;
+  /** Mean ink on cell boundaries, relative to the band height (lower is a cleaner cut). */
+  boundaryInk: number;
+}
+
+export const CELL_W = 16;
+export const CELL_H = 24;
+export const CELL_FEATURES = CELL_W * CELL_H;
+
+/** Otsu's threshold of a grey histogram. */
+export function otsuThreshold(data: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]!]++;
+  const total = data.length;
+  let sumAll = 0;
+  for (let t = 0; t < 256; t++) sumAll += t * hist[t]!;
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let bestT = 127;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t]!;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t]!;
+    const mB = sumB / wB;
+    const mF = (sumAll - sumB) / wF;
+    const between = wB * wF * (mB - mF) * (mB - mF);
+    if (between > best) {
+      best = between;
+      bestT = t;
+    }
+  }
+  return bestT;
+}
+
+/** Longest run of indices where `values[i] >= min`, tolerating gaps of `gap` entries. */
+function longestRun(values: ArrayLike<number>, min: number, gap: number): [number, number] | null {
+  let best: [number, number] | null = null;
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i <= values.length; i++) {
+    const on = i < values.length && values[i]! >= min;
+    if (on) {
+      if (start < 0) start = i;
+      last = i;
+    } else if (start >= 0 && (i - last > gap || i === values.length)) {
+      if (!best || last - start > best[1] - best[0]) best = [start, last];
+      start = -1;
+    }
+  }
+  return best;
+}
+
+/** Vertical extent [top, bottom] of the main text band among columns [xa, xb). */
+function bandOf(ink: Uint8Array, width: number, height: number, xa: number, xb: number): [number, number] | null {
+  const rows = new Float64Array(height);
+  let max = 0;
+  for (let y = 0; y < height; y++) {
+    let n = 0;
+    for (let x = xa; x < xb; x++) n += ink[y * width + x]!;
+    rows[y] = n;
+    if (n > max) max = n;
+  }
+  if (max === 0) return null;
+  return longestRun(rows, max * 0.12, 1);
+}
+
+/**
+ * The grid of `count` cells on `line`, or null when the crop holds no plausible text line. The
+ * crop may be loose (paper, parts of neighbouring lines): the longest ink band is the line.
+ */
+export function findLineGrid(line: GreyImage, count: number): LineGrid | null {
+  const { data, width, height } = line;
+  if (width < count * 3 || height < 6) return null;
+  const threshold = otsuThreshold(data);
+  const ink = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) ink[i] = data[i]! <= threshold ? 1 : 0;
+
+  // Band over the whole width, then the band's centre in four chunks for a residual slope.
+  const whole = bandOf(ink, width, height, 0, width);
+  if (!whole) return null;
+  const chunks = 4;
+  const xs: number[] = [];
+  const cs: number[] = [];
+  for (let c = 0; c < chunks; c++) {
+    const xa = Math.floor((c * width) / chunks);
+    const xb = Math.floor(((c + 1) * width) / chunks);
+    const pad = Math.round((whole[1] - whole[0] + 1) * 0.6);
+    const b = bandOf(ink, width, height, xa, xb);
+    if (!b || b[1] < whole[0] - pad || b[0] > whole[1] + pad) continue;
+    xs.push((xa + xb) / 2);
+    cs.push((b[0] + b[1]) / 2);
+  }
+  let centreA = (whole[0] + whole[1]) / 2;
+  let centreB = 0;
+  if (xs.length >= 2) {
+    const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const my = cs.reduce((a, b) => a + b, 0) / cs.length;
+    let sxy = 0;
+    let sxx = 0;
+    for (let i = 0; i < xs.length; i++) {
+      sxy += (xs[i]! - mx) * (cs[i]! - my);
+      sxx += (xs[i]! - mx) ** 2;
+    }
+    const slope = sxx > 0 ? sxy / sxx : 0;
+    // A deskewed line keeps only a small residual slope; larger ones are chunk noise.
+    if (Math.abs(slope) < 0.05) {
+      centreB = slope;
+      centreA = my - slope * mx;
+    }
+  }
+
+  // Band height on the straightened rows.
+  const half = Math.ceil((whole[1] - whole[0] + 1) * 0.9);
+  const rows = new Float64Array(2 * half + 1);
+  for (let x = 0; x < width; x++) {
+    const c = centreA + centreB * x;
+    for (let d = -half; d <= half; d++) {
+      const y = Math.round(c + d);
+      if (y >= 0 && y < height) rows[d + half] += ink[y * width + x]!;
+    }
+  }
+  let rmax = 0;
+  for (const v of rows) rmax = Math.max(rmax, v);
+  const run = longestRun(rows, rmax * 0.12, 1);
+  if (!run) return null;
+  const bandHeight = run[1] - run[0] + 1;
+  centreA += (run[0] + run[1]) / 2 - half;
+  if (bandHeight < 5) return null;
+
+  // Column profile inside the band, and the ink and paper levels there.
+  const profile = new Float64Array(width);
+  let inkSum = 0;
+  let inkN = 0;
+  let paperSum = 0;
+  let paperN = 0;
+  for (let x = 0; x < width; x++) {
+    const c = centreA + centreB * x;
+    const ya = Math.max(0, Math.round(c - bandHeight / 2));
+    const yb = Math.min(height - 1, Math.round(c + bandHeight / 2));
+    let n = 0;
+    for (let y = ya; y <= yb; y++) {
+      const i = y * width + x;
+      if (ink[i]) {
+        n++;
+        inkSum += data[i]!;
+        inkN++;
+      } else {
+        paperSum += data[i]!;
+        paperN++;
+      }
+    }
+    profile[x] = n;
+  }
+  if (inkN === 0 || paperN === 0) return null;
+  const inkLevel = inkSum / inkN;
+  const paperLevel = paperSum / paperN;
+
+  // Ink extent: ignore specks thinner than a stroke, and crop edges (dark columns through the
+  // whole crop height, which no glyph makes).
+  const minInk = Math.max(1, bandHeight * 0.08);
+  const edge = new Uint8Array(width);
+  for (let x = 0; x < width; x++) {
+    let n = 0;
+    for (let y = 0; y < height; y++) n += ink[y * width + x]!;
+    if (n >= height * 0.9 && height > bandHeight * 1.3) {
+      edge[x] = 1;
+      profile[x] = 0;
+    }
+  }
+  let xFirst = -1;
+  let xLast = -1;
+  for (let x = 0; x < width; x++) {
+    if (!edge[x] && profile[x]! >= minInk) {
+      if (xFirst < 0) xFirst = x;
+      xLast = x;
+    }
+  }
+  if (xFirst < 0 || xLast - xFirst < count * 2) return null;
+
+  // Smoothed profile, sampled at fractional positions.
+  const smooth = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    smooth[x] = (profile[Math.max(0, x - 1)]! + 2 * profile[x]! + profile[Math.min(width - 1, x + 1)]!) / 4;
+  }
+  const at = (x: number): number => {
+    if (x < 0 || x >= width - 1) return 0;
+    const i = Math.floor(x);
+    const f = x - i;
+    return smooth[i]! * (1 - f) + smooth[i + 1]! * f;
+  };
+  // Ink to the left of x (cumulative), to penalise ink falling outside the grid.
+  const cum = new Float64Array(width + 1);
+  for (let x = 0; x < width; x++) cum[x + 1] = cum[x]! + profile[x]!;
+  const inkBefore = (x: number): number => cum[Math.max(0, Math.min(width, Math.round(x)))]!;
+
+  const extent = xLast - xFirst + 1;
+  const p0 = extent / (count - 0.3);
+  let best = { score: Infinity, x0: xFirst, pitch: p0 };
+  for (let pf = 0.94; pf <= 1.06; pf += 0.004) {
+    const pitch = p0 * pf;
+    const span = pitch * count;
+    // Phases that leave at most a third of a cell of slack on either side of the ink.
+    const lo = xLast + 1 - span;
+    const hi = xFirst;
+    const step = Math.max(0.25, pitch / 40);
+    for (let x0 = Math.min(lo, hi) - pitch * 0.3; x0 <= Math.max(lo, hi) + pitch * 0.3; x0 += step) {
+      let s = 0;
+      for (let k = 1; k < count; k++) s += at(x0 + k * pitch);
+      const outside = inkBefore(x0) + (cum[width]! - inkBefore(x0 + span));
+      s += outside * 2;
+      if (s < best.score) best = { score: s, x0, pitch };
+    }
+  }
+  return {
+    count,
+    x0: best.x0,
+    pitch: best.pitch,
+    centreA,
+    centreB,
+    bandHeight,
+    ink: inkLevel,
+    paper: paperLevel,
+    boundaryInk: best.score / (count - 1) / bandHeight,
+  };
+}
+
+/** Bilinear grey sample, paper outside the image. */
+function sample(line: GreyImage, x: number, y: number, outside: number): number {
+  const { data, width, height } = line;
+  if (x < 0 || y < 0 || x > width - 1 || y > height - 1) return outside;
+  const xi = Math.min(width - 2, Math.floor(x));
+  const yi = Math.min(height - 2, Math.floor(y));
+  const fx = x - xi;
+  const fy = y - yi;
+  const i = yi * width + xi;
+  const a = data[i]! * (1 - fx) + data[i + 1]! * fx;
+  const b = data[i + width]! * (1 - fx) + data[i + width + 1]! * fx;
+  return a * (1 - fy) + b * fy;
+}
+
+/**
+ * The window cut around each cell centre, in band heights: as wide as the widest glyph plus a
+ * little, whatever the pitch (MRZ printers space the same glyphs 0.85 to 1.45 cap heights apart),
+ * so the classifier sees glyphs at one scale.
+ */
+const WINDOW_W = 0.95;
+const MARGIN_Y = 0.15;
+
+/**
+ * Classifier input for each cell: a window around the cell centre resampled to CELL_W×CELL_H (area
+ * average of 3×3 bilinear samples per output pixel), ink 1 and paper 0 by the line's levels.
+ * `shiftX` moves every cell by a fraction of the pitch (read-time variants, training jitter).
+ */
+export function cellFeatures(line: GreyImage, grid: LineGrid, shiftX = 0, shiftY = 0): Float32Array {
+  const out = new Float32Array(grid.count * CELL_FEATURES);
+  const range = Math.max(8, grid.paper - grid.ink);
+  const cw = grid.bandHeight * WINDOW_W;
+  const ch = grid.bandHeight * (1 + 2 * MARGIN_Y);
+  const sx = cw / CELL_W;
+  const sy = ch / CELL_H;
+  for (let k = 0; k < grid.count; k++) {
+    const cx = grid.x0 + (k + 0.5 + shiftX) * grid.pitch;
+    const left = cx - cw / 2;
+    const top = grid.centreA + grid.centreB * cx - ch / 2 + shiftY * grid.bandHeight;
+    const base = k * CELL_FEATURES;
+    for (let oy = 0; oy < CELL_H; oy++) {
+      for (let ox = 0; ox < CELL_W; ox++) {
+        let sum = 0;
+        for (let j = 0; j < 3; j++) {
+          for (let i = 0; i < 3; i++) {
+            sum += sample(line, left + (ox + (i + 0.5) / 3) * sx - 0.5, top + (oy + (j + 0.5) / 3) * sy - 0.5, grid.paper);
+          }
+        }
+        const v = (grid.paper - sum / 9) / range;
+        out[base + oy * CELL_W + ox] = v < 0 ? 0 : v > 1.2 ? 1.2 : v;
+      }
+    }
+  }
+  return out;
+}
