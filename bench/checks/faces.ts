@@ -25,7 +25,7 @@ import { randomIdentity } from '../../packages/engine/src/generator/identity.ts'
 interface Entry { path: string; person: string | null; kind: string }
 const FACES = join(FIXTURES_DIR, 'faces');
 const SINGLE_KINDS = new Set(['portrait', 'tight_crop', 'partial_face', 'small_face', 'face_not_frontal']);
-const FIXED = [0.5, 0.55, 0.6];
+const FIXED = [0.5, 0.55, 0.6, 0.65, 0.7];
 
 /** Turns labelled by looking at the photos: `own_left` / `own_right` of the person; region picks a face in a group photo. */
 const TURNED: Array<{ path: string; turn: 'own_left' | 'own_right'; region?: [number, number] }> = [

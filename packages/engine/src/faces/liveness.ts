@@ -22,8 +22,13 @@ export const LIVENESS_LIMITS = {
   minYawDelta: 15,
   /** Looking up or down must move the pitch at least this far (degrees). Pitch from the mesh is noisier. */
   minPitchDelta: 10,
-  /** A challenge face farther than this from the selfie's is another person (turned heads raise the distance). */
-  samePersonMaxDistance: 0.6,
+  /**
+   * A challenge face farther than this from the selfie's is another person. Turned heads raise the
+   * distance: the fixtures' turned photos are 0.53–0.66 from other photos of the same person
+   * (bench/checks/faces.ts), so the limit sits above them; it refuses, so it must not catch the
+   * person themself. About 90% of the fixtures' different-person pairs are beyond it (10.4% under).
+   */
+  samePersonMaxDistance: 0.7,
 } as const;
 
 export interface LivenessInput {
