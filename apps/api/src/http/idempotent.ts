@@ -5,6 +5,7 @@ import {
   releaseIdempotencyKey,
   reserveIdempotencyKey,
   type Db,
+  type FlowRow,
   type StoredResponse,
   type Tx,
 } from '@idv/db';
@@ -40,21 +41,27 @@ function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored
 interface Reserved {
   apiKeyId: string;
   idem: string;
+  /** The activated flow read with the reservation, when one was asked for (null when none). */
+  flow?: FlowRow | null;
 }
 
 /**
  * Claims the request's Idempotency-Key in its own committed statement, so concurrent duplicates
  * see it; answers a replay itself (returns null) and refuses a mismatch or a duplicate in progress.
+ * With `activeFlow`, that statement also reads the tenant's activated flow of that name.
  */
-async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply): Promise<Reserved | null> {
-  const { key } = authOf(req);
+async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply, activeFlow?: string): Promise<Reserved | null> {
+  const { key, tenant } = authOf(req);
   const idem = req.headers['idempotency-key'] as string; // presence and shape checked with the signature
   const hash = createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
-  const reservation = await reserveIdempotencyKey(s.db, key.id, idem, hash, {
-    now: s.now(),
-    lockMs: s.lockMs,
-    retainMs: s.retainMs,
-  });
+  const reservation = await reserveIdempotencyKey(
+    s.db,
+    key.id,
+    idem,
+    hash,
+    { now: s.now(), lockMs: s.lockMs, retainMs: s.retainMs },
+    activeFlow === undefined ? undefined : { tenant, name: activeFlow },
+  );
   switch (reservation.outcome) {
     case 'mismatch':
       throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
@@ -64,7 +71,7 @@ async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: Fasti
       await reply.header('idempotent-replayed', 'true').code(reservation.status).send(openBody(s, key.id, idem, reservation.body));
       return null;
   }
-  return { apiKeyId: key.id, idem };
+  return { apiKeyId: key.id, idem, flow: reservation.flow };
 }
 
 /** A refusal (4xx) is stored and replayed like a success; an unexpected failure releases the key. */
@@ -112,19 +119,23 @@ export async function runIdempotent(
  * statement is itself atomic): `work` reads through the database directly and must write the
  * stored response given by `store(outcome)` in that same statement (or in a transaction of its
  * own holding all its writes), so the work and the stored response still commit together, without
- * the BEGIN and COMMIT round trips of a transaction in the common case.
+ * the BEGIN and COMMIT round trips of a transaction in the common case. With `activeFlow`, the
+ * reservation's statement also reads the tenant's activated flow of that name, handed to `work`
+ * (null when there is none): one round trip less than reading it in the work.
  */
 export async function runIdempotentStatement(
   s: IdempotencySettings,
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (db: Db, store: (outcome: Outcome) => StoredResponse) => Promise<Outcome>,
+  work: (db: Db, store: (outcome: Outcome) => StoredResponse, flow: FlowRow | null) => Promise<Outcome>,
+  activeFlow?: string,
 ): Promise<void> {
-  const r = await reserve(s, req, reply);
+  const r = await reserve(s, req, reply, activeFlow);
   if (!r) return;
   let outcome: Outcome;
   try {
-    outcome = await work(s.db, (o) => ({ apiKeyId: r.apiKeyId, key: r.idem, status: o.status, body: sealBody(s, r.apiKeyId, r.idem, o.body) }));
+    const store = (o: Outcome) => ({ apiKeyId: r.apiKeyId, key: r.idem, status: o.status, body: sealBody(s, r.apiKeyId, r.idem, o.body) });
+    outcome = await work(s.db, store, r.flow ?? null);
   } catch (err) {
     return settleFailure(s, req, r, err);
   }

@@ -1,10 +1,13 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
-import { idempotencyKeys } from '../schema.ts';
+import { flows, idempotencyKeys } from '../schema.ts';
+import type { FlowRow } from './flows.ts';
 import { perHandle, raw } from './prepared.ts';
+import type { Tenant } from './tenant.ts';
 
 export type Reservation =
-  | { outcome: 'reserved' }
+  /** `flow`: the activated flow asked for with the reservation (null when none), read by the same statement. */
+  | { outcome: 'reserved'; flow?: FlowRow | null }
   | { outcome: 'replay'; status: number; body: unknown }
   | { outcome: 'in_progress' }
   | { outcome: 'mismatch' };
@@ -21,7 +24,7 @@ export interface IdempotencyTimes {
  * The claim: a new entry, or the takeover of an expired entry or of a running one whose process
  * died (lock elapsed) for the same request. Returns the key when claimed, no row otherwise.
  */
-const claim = perHandle((db) =>
+const claimInsert = (db: Executor) =>
   db
     .insert(idempotencyKeys)
     .values({
@@ -49,9 +52,33 @@ const claim = perHandle((db) =>
             AND ${idempotencyKeys.lockedUntil} < excluded.created_at
             AND ${idempotencyKeys.requestHash} = excluded.request_hash)`,
     })
-    .returning({ key: idempotencyKeys.key })
-    .prepare('idv_idempotency_claim'),
-);
+    .returning({ key: idempotencyKeys.key });
+
+const claim = perHandle((db) => claimInsert(db).prepare('idv_idempotency_claim'));
+
+/**
+ * The claim and, in the same statement (one round trip less on the hot path of a creation), the
+ * activated flow of the given name: always one row, `claimed` null when the key was not claimed,
+ * the flow's columns null when there is no such flow. The claim commits with the statement, as
+ * the claim alone does.
+ */
+const claimWithFlow = perHandle((db) => {
+  const claimed = db.$with('claimed').as(claimInsert(db));
+  return db
+    .with(claimed)
+    .select({ claimed: sql<string | null>`(SELECT "key" FROM ${claimed})`, flow: flows })
+    .from(sql`(SELECT 1) AS "one"`)
+    .leftJoin(
+      flows,
+      and(
+        eq(flows.clientId, raw('clientId')),
+        eq(flows.environment, raw('environment')),
+        eq(flows.name, raw('flowName')),
+        eq(flows.status, 'active'),
+      ),
+    )
+    .prepare('idv_idempotency_claim_flow');
+});
 
 const existingEntry = perHandle((db) =>
   db
@@ -65,6 +92,7 @@ const existingEntry = perHandle((db) =>
  * Claims an idempotency key for a request, committed on its own so that concurrent duplicates see
  * it at once. An expired entry, or a running one whose process died (lock elapsed) for the same
  * request, is taken over; otherwise the existing entry decides: replay, in progress, or mismatch.
+ * With `activeFlow`, the same statement also reads that activated flow, returned with a claim.
  */
 export async function reserveIdempotencyKey(
   db: Executor,
@@ -72,18 +100,30 @@ export async function reserveIdempotencyKey(
   key: string,
   requestHash: string,
   t: IdempotencyTimes,
+  activeFlow?: { tenant: Tenant; name: string },
 ): Promise<Reservation> {
-  const claimed = await claim(db).execute({
+  const values = {
     apiKeyId,
     key,
     requestHash,
     now: t.now.toISOString(),
     lockedUntil: new Date(t.now.getTime() + t.lockMs).toISOString(),
     expiresAt: new Date(t.now.getTime() + t.retainMs).toISOString(),
-  });
-  if (claimed.length === 1) return { outcome: 'reserved' };
+  };
+  if (activeFlow) {
+    const [row] = await claimWithFlow(db).execute({
+      ...values,
+      clientId: activeFlow.tenant.clientId,
+      environment: activeFlow.tenant.environment,
+      flowName: activeFlow.name,
+    });
+    if (row.claimed !== null) return { outcome: 'reserved', flow: row.flow };
+  } else {
+    const claimed = await claim(db).execute(values);
+    if (claimed.length === 1) return { outcome: 'reserved' };
+  }
   const [existing] = await existingEntry(db).execute({ apiKeyId, key });
-  if (!existing) return reserveIdempotencyKey(db, apiKeyId, key, requestHash, t);
+  if (!existing) return reserveIdempotencyKey(db, apiKeyId, key, requestHash, t, activeFlow);
   if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
   if (existing.state === 'running') return { outcome: 'in_progress' };
   return { outcome: 'replay', status: existing.responseStatus!, body: existing.responseBody };

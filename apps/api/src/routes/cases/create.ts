@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { findActiveFlow, insertCaseWithJournal, type CaseRow } from '@idv/db';
+import { insertCaseWithJournal, type CaseRow } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -30,15 +30,15 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
       },
     },
     (req, reply) =>
-      // Flow read, then case + journal entry + stored response in one statement (see runIdempotentStatement),
-      // in one transaction with the case key when declared data needs one.
-      runIdempotentStatement(ctx.idempotency, req, reply, async (db, store) => {
+      // The flow is read by the reservation's statement; then case + journal entry + stored response in
+      // one statement (see runIdempotentStatement), in one transaction with the case key when declared
+      // data needs one.
+      runIdempotentStatement(ctx.idempotency, req, reply, async (db, store, flow) => {
         const { key, tenant } = authOf(req);
         const body = req.body;
         if (!isCountryCode(body.country)) {
           throw new ApiError('invalid_country', `${body.country} is not an assigned ISO 3166-1 alpha-2 code.`, 'country');
         }
-        const flow = await findActiveFlow(db, tenant, body.flow_name);
         if (!flow) throw new ApiError('unknown_flow', `No activated flow is named ${body.flow_name}.`, 'flow_name');
         if (!acceptsCountry(flow.definition, body.country)) {
           throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');
@@ -80,6 +80,6 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
           await insertCaseWithJournal(db, row, journal, store(outcome));
         }
         return outcome;
-      }),
+      }, req.body.flow_name),
   );
 }
