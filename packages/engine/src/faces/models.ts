@@ -111,7 +111,31 @@ async function load(): Promise<FaceModels> {
   ] as const) {
     net.loadFromWeightMap(await readWeightMap(faceTf, FACE_API_MODELS, name));
   }
-  return { human, humanTf, faceapi, faceTf };
+  const models = { human, humanTf, faceapi, faceTf };
+  await warmUp(models);
+  return models;
+}
+
+/**
+ * One pass of every model on blank input, so that the first real image does not pay for the
+ * backend's first execution of each graph (about 350 ms here); part of loading, once per thread.
+ */
+async function warmUp({ human, humanTf, faceapi, faceTf }: FaceModels): Promise<void> {
+  for (const model of Object.values(human.models.models as Record<string, Tf>)) {
+    if (!model?.inputs?.[0]?.shape) continue;
+    const shape = (model.inputs[0].shape as number[]).map((d) => (d > 0 ? d : 1));
+    const input = humanTf.zeros(shape);
+    const output = model.execute(input);
+    for (const t of Array.isArray(output) ? output : [output]) await t.data();
+    humanTf.dispose([input, output]);
+  }
+  const blank = faceTf.zeros([150, 150, 3]);
+  try {
+    await faceapi.nets.faceLandmark68Net.detectLandmarks(blank);
+    await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(blank);
+  } finally {
+    blank.dispose();
+  }
 }
 
 /** Imports a bundle while tfjs would see a browser-like worker scope (see the header). */
