@@ -1,6 +1,9 @@
 import { challengeKind, type CheckReport, type LivenessChallenge } from '@idv/domain';
 import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
 import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
+import { parseAamva } from './document/aamva.ts';
+import { barcodePresenceReport, compareBarcode } from './document/barcode-compare.ts';
+import { readBarcodes } from './document/barcodes.ts';
 import { assessDocumentQuality } from './document/quality.ts';
 import { checkValidity } from './document/validity.ts';
 import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
@@ -22,31 +25,56 @@ function wantsDocument(input: CaseInput): boolean {
   return input.flow.steps.includes('document') && input.document !== null;
 }
 
+/** Issuers whose cards carry an AAMVA PDF417 barcode (driving licences and state identity cards). */
+const AAMVA_COUNTRIES = ['US', 'CA'];
+
 export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPart> {
   const started = Date.now();
-  const front = input.pieces.document_front;
   const none: DocumentPart = { reports: [], read: null, zoneAgreement: {}, ms: 0 };
   if (!wantsDocument(input)) return { ...none, ms: Date.now() - started };
+  const chosen = input.document!;
   const sandbox = input.environment === 'sandbox';
+  const front = input.pieces.document_front;
+  const back = input.pieces.document_back;
   const reports: CheckReport[] = [];
   const zoneAgreement: ZoneAgreement = {};
   if (!front) {
     reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
     return { reports, read: null, zoneAgreement, ms: Date.now() - started };
   }
-  reports.push(await documentQuality(front, input.pieces.document_back));
-  // The zone is on the back of two-sided cards (TD1), on the page of passports; try the other side too.
-  const sides = input.pieces.document_back ? [input.pieces.document_back, front] : [front];
-  let reading = null;
-  for (const side of sides) {
-    reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now }).catch(() => null);
-    if (reading) break;
+  reports.push(await documentQuality(front, back));
+  // The back of two-sided cards first: the zone and the barcode are printed there.
+  const sides = back ? [back, front] : [front];
+
+  // Every ICAO document carries a machine-readable zone; driving licences do not.
+  let mrzFields: DocumentFields | null = null;
+  if (chosen.type !== 'driving_licence') {
+    let reading = null;
+    for (const side of sides) {
+      reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now }).catch(() => null);
+      if (reading) break;
+    }
+    reports.push(mrzReport(reading, sandbox, MRZ_ACCEPT_CONFIDENCE));
+    // Only a reading the reader vouches for is used: validity, comparison and duplicates rest on it.
+    if (reading && reading.checkDigitsValid && reading.confidence >= MRZ_ACCEPT_CONFIDENCE) mrzFields = reading.fields;
   }
-  const mrz = mrzReport(reading, sandbox, MRZ_ACCEPT_CONFIDENCE);
-  reports.push(mrz);
-  // Only a reading the reader vouches for is used: validity, data comparison and duplicates rest on it.
-  const fields: DocumentFields | null = reading && reading.checkDigitsValid && reading.confidence >= MRZ_ACCEPT_CONFIDENCE ? reading.fields : null;
-  if (fields) reports.push(checkValidity({ fields, chosen: input.document!, flow: input.flow, today: input.now, sandbox }));
+
+  // North American licences and identity cards carry their data in a PDF417 barcode (AAMVA).
+  let barcodeFields: DocumentFields | null = null;
+  if (chosen.type === 'driving_licence' || AAMVA_COUNTRIES.includes(chosen.country)) {
+    const expected = AAMVA_COUNTRIES.includes(chosen.country);
+    let found = 0;
+    for (const side of sides) {
+      const codes = await readBarcodes(side).catch(() => []);
+      found += codes.length;
+      for (const c of codes) barcodeFields ??= parseAamva(c.text);
+      if (barcodeFields) break;
+    }
+    reports.push(barcodeFields && mrzFields ? compareBarcode(barcodeFields, mrzFields, 'mrz') : barcodePresenceReport(found, expected));
+  }
+
+  const fields = mrzFields ?? barcodeFields;
+  if (fields) reports.push(checkValidity({ fields, chosen, flow: input.flow, today: input.now, sandbox }));
   return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms: Date.now() - started };
 }
 
