@@ -4,6 +4,7 @@ import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } f
 import { parseAamva } from './document/aamva.ts';
 import { barcodePresenceReport, compareBarcode } from './document/barcode-compare.ts';
 import { readBarcodes } from './document/barcodes.ts';
+import { readPrintedZone } from './document/printed-zone.ts';
 import { assessDocumentQuality } from './document/quality.ts';
 import { checkValidity } from './document/validity.ts';
 import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
@@ -54,9 +55,19 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
       reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now }).catch(() => null);
       if (reading) break;
     }
-    reports.push(mrzReport(reading, sandbox, MRZ_ACCEPT_CONFIDENCE));
-    // Only a reading the reader vouches for is used: validity, comparison and duplicates rest on it.
-    if (reading && reading.checkDigitsValid && reading.confidence >= MRZ_ACCEPT_CONFIDENCE) mrzFields = reading.fields;
+    // The printed (visual) zone is on the front; its agreement with the zone is kept per field.
+    let confirmed = false;
+    if (reading) {
+      const printed = await readPrintedZone(front, reading).catch(() => null);
+      if (printed) {
+        reports.push(printed.report);
+        Object.assign(zoneAgreement, printed.agreement);
+        confirmed = confirmedByPrintedZone(printed.agreement);
+      }
+    }
+    reports.push(mrzReport(reading, sandbox, MRZ_ACCEPT_CONFIDENCE, confirmed));
+    // Only a reading that is vouched for is used: validity, comparison and duplicates rest on it.
+    if (reading && reading.checkDigitsValid && (reading.confidence >= MRZ_ACCEPT_CONFIDENCE || confirmed)) mrzFields = reading.fields;
   }
 
   // North American licences and identity cards carry their data in a PDF417 barcode (AAMVA).
@@ -76,6 +87,16 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
   const fields = mrzFields ?? barcodeFields;
   if (fields) reports.push(checkValidity({ fields, chosen, flow: input.flow, today: input.now, sandbox }));
   return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms: Date.now() - started };
+}
+
+/**
+ * The reader leaves a zone uncertain when the variants' vote does not settle letters no check
+ * digit covers (names, sex, or letters sharing a check value). The printed zone settles them
+ * when it shows the same names and no decisive field differs: two independent reads agree.
+ */
+export function confirmedByPrintedZone(agreement: Record<string, 'agree' | 'differ' | 'absent'>): boolean {
+  const decisive = ['surname', 'given_names', 'birth_date', 'document_number', 'expiry_date'];
+  return agreement.surname === 'agree' && agreement.given_names === 'agree' && decisive.every((f) => agreement[f] !== 'differ') && agreement.sex !== 'differ';
 }
 
 /** One document_quality report for the photo(s) of the document: the reasons of either side; the back's measures prefixed. */

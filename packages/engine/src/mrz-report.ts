@@ -7,20 +7,22 @@ import type { MrzReading } from './types.ts';
  * - check digits still failing after the reader's votes and corrections: failed, `mrz_unreadable`
  *   and `mrz_check_digit_failed` (most often a photo problem: a retake, then review);
  * - check digits passing but a confidence under the reader's acceptance level: failed,
- *   `mrz_unreadable` (letters sharing a check value, or names, were not settled);
+ *   `mrz_unreadable` (letters sharing a check value, or names, were not settled), unless the
+ *   printed zone confirms the names;
  * - an issuing state or nationality that is no ICAO code: attention, `mrz_invalid_code`;
  * - a specimen code (UTO): failed outside the sandbox (`mrz_specimen`), informational inside;
  * - characters fixed by check-digit correction: informational `mrz_corrected`.
  * Measures: confidence (0–1), corrections, whether check digits hold and codes are valid.
  */
-export function mrzReport(reading: MrzReading | null, sandbox: boolean, minConfidence: number): CheckReport {
+export function mrzReport(reading: MrzReading | null, sandbox: boolean, minConfidence: number, confirmedByPrintedZone = false): CheckReport {
   if (!reading) return { type: 'mrz', status: 'failed', reasons: ['mrz_not_found'], measures: { found: 0 } };
   const failed: CheckReason[] = [];
   const attention: CheckReason[] = [];
   const info: CheckReason[] = [];
   if (!reading.checkDigitsValid) failed.push('mrz_unreadable', 'mrz_check_digit_failed');
   // Check digits pass but the reader is unsure of characters no check digit covers (names…).
-  else if (reading.confidence < minConfidence) failed.push('mrz_unreadable');
+  // Unless the printed zone, read independently, shows the same names (analyse-case.ts).
+  else if (reading.confidence < minConfidence && !confirmedByPrintedZone) failed.push('mrz_unreadable');
   if (reading.specimen) (sandbox ? info : failed).push('mrz_specimen');
   else if (!reading.codesValid) attention.push('mrz_invalid_code');
   if (reading.corrections > 0) info.push('mrz_corrected');
@@ -34,6 +36,7 @@ export function mrzReport(reading: MrzReading | null, sandbox: boolean, minConfi
       corrections: reading.corrections,
       check_digits_valid: reading.checkDigitsValid ? 1 : 0,
       codes_valid: reading.codesValid ? 1 : 0,
+      confirmed_by_printed_zone: confirmedByPrintedZone ? 1 : 0,
     },
   };
 }
