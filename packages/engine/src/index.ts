@@ -13,6 +13,6 @@ export type { DegradeOptions } from './generator/degrade.ts';
 export * from './case-types.ts';
 export * from './case-data.ts';
 export * from './mrz-report.ts';
-export { analyseCase, analyseDocumentPart, analyseFacePart, combineParts, warmUpEngine } from './analyse-case.ts';
+export { analyseCase, analyseDocumentPart, analyseFacePart, combineParts, confirmedByPrintedZone, warmUpEngine } from './analyse-case.ts';
 export * from './pool/checks-pool.ts';
 export * from './faces/index.ts';
