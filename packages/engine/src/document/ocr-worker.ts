@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Worker } from 'tesseract.js';
+
+/**
+ * One tesseract.js worker per thread, created on first use and reused: creating one loads the
+ * wasm core and the English model (seconds), reading a page then costs a fraction of that. The
+ * model comes from the local @tesseract.js-data/eng package (`cacheMethod: 'none'`: nothing is
+ * written or fetched); the LSTM-only "best_int" model is smaller and reads printed zones better.
+ */
+const require = createRequire(import.meta.url);
+let worker: Promise<Worker> | null = null;
+
+export function englishModelPath(): string {
+  return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+export function loadOcrWorker(): Promise<Worker> {
+  worker ??= (async () => {
+    const { createWorker, OEM } = await import('tesseract.js');
+    return createWorker('eng', OEM.LSTM_ONLY, { langPath: englishModelPath(), cacheMethod: 'none', gzip: true });
+  })();
+  return worker;
+}
+
+/** Ends this thread's worker (tests and benchmarks; a pool thread keeps it for its lifetime). */
+export async function closeOcrWorker(): Promise<void> {
+  const w = worker;
+  worker = null;
+  if (w) await (await w).terminate();
+}

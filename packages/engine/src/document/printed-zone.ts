@@ -1,0 +1,83 @@
+import type { CheckReason, CheckReport } from '@idv/domain';
+import type { MrzReading } from '../types.ts';
+import { decodeImage, toGrey, toSharp, type DecodedImage } from './decode.ts';
+import { locateDocument, warpDocument, type Point } from './locate.ts';
+import { loadOcrWorker } from './ocr-worker.ts';
+import { agreementWithMrz, mergeAgreements, printedLines, PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
+import { localThreshold } from './threshold.ts';
+
+/**
+ * The printed_zone check: OCR of the visual zone with tesseract.js (English model, local), and
+ * its agreement with the MRZ per field. The agreement names fields, never values; a decisive
+ * field the MRZ holds but the legible printed zone does not show is `differ`, and asks for
+ * attention (OCR misses and misreads happen, so a difference never fails on its own).
+ */
+export interface PrintedZoneResult {
+  agreement: Record<PrintedField, Agreement>;
+  report: CheckReport;
+}
+
+export interface ReadPrintedZoneOptions {
+  /** The document's corners (from the quality check), to skip locating it again. */
+  documentCorners?: Point[];
+}
+
+/**
+ * Width the document is straightened to for OCR (print 2–3 mm high becomes 15–35 px). Measured on
+ * generated documents: 1000 px agreed on more fields than 1400 (finer background patterns).
+ */
+export const OCR_WIDTH = 1000;
+/** Fewer letters and digits than this outside the MRZ: the printed zone was not read. */
+const MIN_CHARACTERS = 20;
+
+let parametersSet = false;
+
+export async function ocrText(image: DecodedImage): Promise<{ text: string; confidence: number }> {
+  const worker = await loadOcrWorker();
+  if (!parametersSet) {
+    // Images carry no useful resolution tag once straightened: tell tesseract what the scale is.
+    await worker.setParameters({ user_defined_dpi: '300' });
+    parametersSet = true;
+  }
+  const png = await toSharp(image).png({ compressionLevel: 1 }).toBuffer();
+  const { data } = await worker.recognize(png);
+  return { text: data.text, confidence: data.confidence };
+}
+
+export async function readPrintedZone(input: Uint8Array | DecodedImage, mrz: MrzReading | null, options: ReadPrintedZoneOptions = {}): Promise<PrintedZoneResult> {
+  const decoded = input instanceof Uint8Array ? await decodeImage(input, { grey: true }) : input;
+  const grey = toGrey(decoded);
+  const corners = options.documentCorners ?? (await locateDocument(grey))?.corners ?? [[0, 0], [grey.width, 0], [grey.width, grey.height], [0, grey.height]];
+  const doc = await warpDocument(grey, corners, OCR_WIDTH);
+  // First pass on a locally thresholded copy (guilloches and tints removed), the better single
+  // pass measured; a second pass on the plain grey copy only when a decisive field is missing.
+  // A field agrees when either pass shows it.
+  let { text, confidence } = await ocrText(await localThreshold(doc));
+  let agreement = agreementWithMrz(text, mrz?.fields ?? null);
+  if (PRINTED_FIELDS.some((f) => agreement[f] === 'differ')) {
+    const plain = await ocrText(doc);
+    const second = agreementWithMrz(plain.text, mrz?.fields ?? null);
+    agreement = mergeAgreements(agreement, second);
+    if (plain.text.length > text.length) ({ text, confidence } = plain);
+  }
+  const characters = printedLines(text).join('').replace(/[^\p{L}\p{N}]/gu, '').length;
+  const counts = { agree: 0, differ: 0, absent: 0 };
+  const measures: Record<string, number> = { characters_read: characters, ocr_confidence: Math.round(confidence) };
+  for (const f of PRINTED_FIELDS) {
+    counts[agreement[f]]++;
+    if (agreement[f] !== 'absent') measures[`${f}_agrees`] = agreement[f] === 'agree' ? 1 : 0;
+  }
+  measures.fields_agree = counts.agree;
+  measures.fields_differ = counts.differ;
+  measures.fields_absent = counts.absent;
+  const reasons: CheckReason[] = [];
+  if (characters < MIN_CHARACTERS) {
+    reasons.push('printed_zone_unreadable');
+    // Nothing was read, so nothing can differ: every field is absent rather than different.
+    for (const f of PRINTED_FIELDS) agreement[f] = 'absent';
+    measures.fields_differ = 0;
+    measures.fields_agree = 0;
+    measures.fields_absent = PRINTED_FIELDS.length;
+  } else if (counts.differ > 0) reasons.push('printed_zone_differs');
+  return { agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
+}

@@ -1,0 +1,98 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mrzName } from '@idv/domain';
+import type { DocumentFields, MrzReading } from '../../packages/engine/src/types.ts';
+import { readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
+import { closeOcrWorker } from '../../packages/engine/src/document/ocr-worker.ts';
+import { agreementWithMrz, isMrzLike, unconfused } from '../../packages/engine/src/document/printed-zone-match.ts';
+import { findDate, normaliseOcrText } from '../../packages/engine/src/document/printed-dates.ts';
+import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
+import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
+import { FIXTURES_DIR, portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
+
+const DOCS = join(FIXTURES_DIR, 'documents');
+if (!existsSync(DOCS)) throw new Error(`document fixtures not found at ${DOCS}`);
+
+const reading = (fields: DocumentFields): MrzReading => ({
+  format: 'TD3',
+  lines: [],
+  fields,
+  checkDigitsValid: true,
+  failedCheckDigits: [],
+  corrections: 0,
+  codesValid: true,
+  specimen: true,
+  confidence: 1,
+});
+// What the MRZ of the ICAO specimens holds (../shared/fixtures/documents/expected.json).
+const ERIKSSON: DocumentFields = { surname: 'ERIKSSON', given_names: 'ANNA MARIA', birth_date: '1974-08-12', expiry_date: '2012-04-15', nationality: 'UTO', sex: 'F' };
+
+after(closeOcrWorker);
+
+describe('printed dates and matching (pure)', () => {
+  test('dates in the printed forms documents use', () => {
+    const iso = '1974-08-12';
+    for (const printed of ['12.08.1974', '12/08/1974', '12 08 1974', '1974-08-12', '12 AUG 1974', '12 AUGUST/AOUT 74', '12 août 1974', '12 AUG/AQUT 74', '08/12/1974', '12081974']) {
+      assert.ok(findDate(normaliseOcrText(`Date of birth ${printed} Place`), iso), printed);
+    }
+    for (const other of ['13.08.1974', '12.09.1974', '12 SEP 1974', '12.08.1975', '112.08.1974']) {
+      assert.ok(!findDate(normaliseOcrText(`Date of birth ${other}`), iso), other);
+    }
+  });
+
+  test('MRZ lines read by tesseract are not the printed zone', () => {
+    assert.ok(isMrzLike('P<UTOERIKSSON<<ANNA<KMARIA<K<LLLKLLLLLLLLLLKKLKLK'));
+    assert.ok(isMrzLike('7409244M2309202UT0<<K<<LKLLLLKKK?'));
+    assert.ok(isMrzLike('IDFRABERTHIER<K<KKLKKLLLLLLLLLLLLLLLLLLKL'));
+    assert.ok(!isMrzLike('Date of expiry/ Date d’expiration Holder\'s signature'));
+    // A value present only in the MRZ does not agree.
+    const text = 'Surname\nERIKSSON\nP<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10';
+    const a = agreementWithMrz(text, { ...ERIKSSON, document_number: 'L898902C3' });
+    assert.deepEqual([a.surname, a.given_names, a.document_number, a.birth_date], ['agree', 'differ', 'differ', 'differ']);
+  });
+
+  test('names through transliteration, numbers through OCR confusions', () => {
+    const a = agreementWithMrz('Nom / Surname\nMÜLLER-LÜDENSCHEIDT\nPrénoms\nJÖRG PETER\nNo 0C5I8B', { surname: 'MUELLER<LUEDENSCHEIDT', given_names: 'JOERG PETER', document_number: 'OC518B' });
+    assert.deepEqual([a.surname, a.given_names, a.document_number], ['agree', 'agree', 'agree']);
+    assert.equal(unconfused('C0GKJLBB9'), unconfused('COGKJ1889'));
+    assert.equal(agreementWithMrz('MANNIK', { surname: 'MAENNIK' }).surname, 'agree'); // Ä read as A
+    assert.deepEqual(Object.values(agreementWithMrz('anything', null)), Array(7).fill('absent'));
+  });
+});
+
+describe('printed zone OCR (tesseract.js, local English model)', () => {
+  test('the ICAO specimen passport agrees with its MRZ on every field', async () => {
+    const bytes = readFileSync(join(DOCS, 'passporteye/passport-td3.jpg'));
+    const { agreement, report } = await readPrintedZone(bytes, reading({ ...ERIKSSON, document_number: 'L898902C3' }));
+    assert.deepEqual(agreement, { surname: 'agree', given_names: 'agree', birth_date: 'agree', document_number: 'agree', expiry_date: 'agree', nationality: 'agree', sex: 'agree' });
+    assert.deepEqual([report.type, report.status, report.reasons], ['printed_zone', 'ok', []]);
+    assert.ok(report.measures.characters_read! > 100);
+    assert.ok(!JSON.stringify(report).includes('ERIKSSON'));
+
+    // The same photo against an MRZ saying something else: those fields differ.
+    const forged = await readPrintedZone(bytes, reading({ ...ERIKSSON, document_number: 'L898902C3', surname: 'ANDERSSON', birth_date: '1975-08-12' }));
+    assert.deepEqual([forged.agreement.surname, forged.agreement.birth_date, forged.agreement.given_names], ['differ', 'differ', 'agree']);
+    assert.deepEqual([forged.report.status, forged.report.reasons], ['attention', ['printed_zone_differs']]);
+  });
+
+  test('generated TD1 and TD3 documents agree on their decisive fields', async () => {
+    const portraits = portraitFixtures();
+    for (const seed of [22, 25, 27]) {
+      const fields = randomIdentity(seed);
+      const doc = await generateDocument({ format: seed % 2 ? 'TD1' : 'TD3', fields, portrait: readFileSync(portraits[seed % portraits.length]!), seed });
+      // The MRZ holds names transliterated, words joined by `<`.
+      const mrz = { ...fields, surname: mrzName(fields.surname!), given_names: mrzName(fields.given_names!) };
+      const { agreement, report } = await readPrintedZone(doc.image, reading(mrz));
+      for (const f of ['surname', 'given_names', 'birth_date', 'document_number', 'expiry_date'] as const) assert.equal(agreement[f], 'agree', `seed ${seed} ${f}`);
+      assert.equal(report.status, 'ok');
+    }
+  });
+
+  test('a photo without print is unreadable, and nothing differs', async () => {
+    const { agreement, report } = await readPrintedZone(readFileSync(join(DOCS, 'passporteye/pacman.jpg')), reading(ERIKSSON));
+    assert.deepEqual(report.reasons, ['printed_zone_unreadable']);
+    assert.ok(Object.values(agreement).every((a) => a === 'absent'));
+  });
+});
