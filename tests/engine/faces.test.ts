@@ -85,9 +85,9 @@ test('a generated document portrait is closer to another photo of the same perso
 });
 
 test('a document whose portrait is tiny asks for a retake', async () => {
-  // The same card shrunk to 300 px wide: the portrait is a dozen pixels tall.
+  // The card shrunk to 150 px wide in a large frame: its portrait's face is about 25 px tall.
   const doc = await generateDocument({ format: 'TD3', fields: randomIdentity(4), portrait: photo(OBAMA), seed: 4, degrade: false });
-  const tiny = new Uint8Array(await sharp(doc.image).resize({ width: 300 }).extend({ top: 400, bottom: 400, left: 400, right: 400, background: '#808080' }).jpeg().toBuffer());
+  const tiny = new Uint8Array(await sharp(doc.image).resize({ width: 150 }).extend({ top: 400, bottom: 400, left: 400, right: 400, background: '#808080' }).jpeg().toBuffer());
   const { report } = await checkFaceMatch({ documentImage: tiny, selfie: photo(OBAMA2), flowThresholds: THRESHOLDS });
   assert.ok(report.reasons.includes('document_face_too_small') || report.reasons.includes('document_face_not_found'), report.reasons.join());
   assert.equal(report.status, 'attention');
