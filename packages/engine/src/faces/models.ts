@@ -10,16 +10,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * Why the browser bundles: `human.node-wasm.js` and `face-api.node-wasm.js` require
  * `@tensorflow/tfjs` and `@tensorflow/tfjs-converter`, which are not installed (the packages
  * declare no dependency, and tfjs-node does not install here). The ESM bundles carry their own
- * complete tfjs (core, converter, wasm backend), so they are self-sufficient. Three things make
- * them work in Node, each limited to the moment it is needed:
- *  - while the bundle is imported, `WorkerGlobalScope` is defined so that tfjs picks its browser
- *    platform (its Node platform is stubbed out in these bundles and throws at import);
+ * complete tfjs (core, converter, wasm backend), so they are self-sufficient. What makes them
+ * work in Node:
+ *  - tfjs keeps one engine and one set of flags on the global object, shared by every copy of
+ *    tfjs in the thread. The installed `@tensorflow/tfjs-core` (the wasm backend's peer) creates
+ *    it first, and IS_BROWSER is set on it, so that the bundles take tfjs's browser platform
+ *    (their Node platform is stubbed out and throws at import). Nothing global but tfjs's own
+ *    state is touched.
  *  - while the wasm backend starts, `__dirname` is defined (emscripten's Node branch reads it);
  *  - the platform's `fetch` serves `file://` URLs from disk (wasm binaries and model files), and
  *    a load router gives human's models from `node_modules`: nothing is downloaded.
- * Both bundles carry tfjs 4.22 and tfjs keeps its engine on the global object, so they share one
- * engine and one wasm instance per thread; each library still checks tensors against its own
- * Tensor class, so each is given an input tensor made by its own `tf`.
+ * Both bundles carry tfjs 4.22 like the installed core, so they share one engine and one wasm
+ * instance per thread; each library still builds its own input tensors with its own `tf`.
  */
 
 const require = createRequire(import.meta.url);
@@ -84,7 +86,8 @@ export function loadFaceModels(): Promise<FaceModels> {
 }
 
 async function load(): Promise<FaceModels> {
-  const humanModule = await importAsBrowser(() => import(pathToFileURL(join(HUMAN_DIST, 'human.esm.js')).href));
+  await presetTfjsEnvironment();
+  const humanModule = await import(pathToFileURL(join(HUMAN_DIST, 'human.esm.js')).href);
 
   const human = new humanModule.Human(HUMAN_CONFIG);
   const humanTf = human.tf;
@@ -97,15 +100,12 @@ async function load(): Promise<FaceModels> {
     if (!human.models.models?.[name]) throw new Error(`face models: human model ${name} did not load`);
   }
 
-  // The bundles share tfjs's global engine (same version, 4.22): face-api's kernels are already
-  // registered by human's, and PROD keeps tfjs from warning about each one.
-  humanTf.env().set('PROD', true);
-  const faceapi = await importAsBrowser(() => import(pathToFileURL(join(FACE_API_DIST, 'face-api.esm.js')).href));
+  // face-api's kernels are already registered by human's (PROD keeps tfjs quiet about each one).
+  const faceapi = await import(pathToFileURL(join(FACE_API_DIST, 'face-api.esm.js')).href);
   const faceTf = faceapi.tf;
   await faceTf.setBackend('wasm');
   if (faceTf.getBackend() !== 'wasm') throw new Error('face models: face-api did not get the wasm backend');
   for (const [net, name] of [
-    [faceapi.nets.ssdMobilenetv1, 'ssd_mobilenetv1_model'],
     [faceapi.nets.faceLandmark68Net, 'face_landmark_68_model'],
     [faceapi.nets.faceRecognitionNet, 'face_recognition_model'],
   ] as const) {
@@ -138,16 +138,14 @@ async function warmUp({ human, humanTf, faceapi, faceTf }: FaceModels): Promise<
   }
 }
 
-/** Imports a bundle while tfjs would see a browser-like worker scope (see the header). */
-async function importAsBrowser<T>(load: () => Promise<T>): Promise<T> {
-  const g = globalThis as Record<string, unknown>;
-  const had = 'WorkerGlobalScope' in g;
-  if (!had) g.WorkerGlobalScope = class WorkerGlobalScope {};
-  try {
-    return await load();
-  } finally {
-    if (!had) delete g.WorkerGlobalScope;
-  }
+/**
+ * Creates tfjs's shared engine with the installed core and marks it as a browser (see the
+ * header). PROD: no warning for each kernel registered twice or for the platform replaced.
+ */
+async function presetTfjsEnvironment(): Promise<void> {
+  const core = await import('@tensorflow/tfjs-core');
+  core.env().set('PROD', true);
+  core.env().set('IS_BROWSER', true);
 }
 
 async function withDirname<T>(run: () => Promise<T>): Promise<T> {
