@@ -5,7 +5,7 @@ import { parseAamva } from './document/aamva.ts';
 import { barcodePresenceReport, compareBarcode } from './document/barcode-compare.ts';
 import { readBarcodes } from './document/barcodes.ts';
 import { readPrintedZone } from './document/printed-zone.ts';
-import { assessDocumentQuality } from './document/quality.ts';
+import { assessDocumentQuality, type DocumentQuality } from './document/quality.ts';
 import { checkValidity } from './document/validity.ts';
 import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
 import { loadMrzClassifier } from './mrz/classifier.ts';
@@ -43,7 +43,8 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
     reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
     return { reports, read: null, zoneAgreement, ms: Date.now() - started };
   }
-  reports.push(await documentQuality(front, back));
+  const quality = await documentQuality(front, back);
+  reports.push(quality.report);
   // The back of two-sided cards first: the zone and the barcode are printed there.
   const sides = back ? [back, front] : [front];
 
@@ -58,7 +59,9 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
     // The printed (visual) zone is on the front; its agreement with the zone is kept per field.
     let confirmed = false;
     if (reading) {
-      const printed = await readPrintedZone(front, reading).catch(() => null);
+      // The front as decoded and located by the quality check: neither is done twice.
+      const frontImage = quality.front.decoded ?? front;
+      const printed = await readPrintedZone(frontImage, reading, { documentCorners: quality.front.location?.corners }).catch(() => null);
       if (printed) {
         reports.push(printed.report);
         Object.assign(zoneAgreement, printed.agreement);
@@ -100,14 +103,15 @@ export function confirmedByPrintedZone(agreement: Record<string, 'agree' | 'diff
 }
 
 /** One document_quality report for the photo(s) of the document: the reasons of either side; the back's measures prefixed. */
-async function documentQuality(front: Uint8Array, back: Uint8Array | undefined): Promise<CheckReport> {
-  const f = (await assessDocumentQuality(front)).report;
-  if (!back) return f;
+async function documentQuality(front: Uint8Array, back: Uint8Array | undefined): Promise<{ report: CheckReport; front: DocumentQuality }> {
+  const f = await assessDocumentQuality(front);
+  if (!back) return { report: f.report, front: f };
   const b = (await assessDocumentQuality(back)).report;
-  const reasons = [...new Set([...f.reasons, ...b.reasons])];
-  const measures = { ...f.measures, ...Object.fromEntries(Object.entries(b.measures).map(([k, v]) => [`back_${k}`, v])) };
-  const status = f.status === 'failed' || b.status === 'failed' ? 'failed' : f.status === 'attention' || b.status === 'attention' ? 'attention' : 'ok';
-  return { type: 'document_quality', status, reasons, measures };
+  const reasons = [...new Set([...f.report.reasons, ...b.reasons])];
+  const measures = { ...f.report.measures, ...Object.fromEntries(Object.entries(b.measures).map(([k, v]) => [`back_${k}`, v])) };
+  const statuses = [f.report.status, b.status];
+  const status = statuses.includes('failed') ? 'failed' : statuses.includes('attention') ? 'attention' : 'ok';
+  return { report: { type: 'document_quality', status, reasons, measures }, front: f };
 }
 
 export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
