@@ -16,8 +16,9 @@ import { randomIdentity } from '../../packages/engine/src/generator/identity.ts'
  *  - document portrait to selfie: each photo printed on a generated document (small, grey,
  *    JPEG, phone-photo degradation), its largest face against another photo of the same person
  *    (and against one of another person, for the false matches);
- *  - head-pose challenges on turns labelled by eye (and their mirror images), and how often a
- *    frontal photo would pass a turn it did not make;
+ *  - head-pose challenges on turns labelled by eye (and their mirror images), how often a
+ *    frontal photo would pass a turn it did not make, and whether a frontal photo tilted ±20° in
+ *    its plane (synthetic rotation: roll, no turn) passes one;
  *  - time per face image (decode + detection + mesh + descriptor), models already loaded.
  * Runnable alone: `tsx bench/checks/faces.ts` prints one JSON line.
  */
@@ -178,7 +179,28 @@ async function measureChallenges(photos: Array<Entry & { bytes: Buffer; face: Fa
       if (challengeMet(c, yawDelta, pitchDelta)) frontalAccepted++;
     }
   }
+  // A phone tilted in its plane (roll) is not a head turn: rotate frontal photos by ±20° and see
+  // whether the yaw change passes a turn challenge (synthetic rotations, the true yaw unchanged).
+  let tiltTrials = 0;
+  let tiltAccepted = 0;
+  const rollErrors: number[] = [];
+  for (const p of photos) {
+    if (turnedPaths.has(p.path) || p.kind !== 'portrait') continue;
+    for (const angle of [-20, 20]) {
+      const rotated = await sharp(p.bytes).rotate(angle, { background: '#808080' }).jpeg({ quality: 92 }).toBuffer();
+      const [face] = await analyseFaces(rotated);
+      tiltTrials++;
+      if (!face) continue;
+      // sharp turns clockwise for a positive angle; roll is reported with the same sign convention or its opposite: keep the magnitude.
+      rollErrors.push(Math.abs(Math.abs(face.roll - p.face.roll) - 20));
+      const yawDelta = face.yaw - p.face.yaw;
+      if (challengeMet('turn_left', yawDelta, 0) || challengeMet('turn_right', yawDelta, 0)) tiltAccepted++;
+    }
+  }
   return {
+    tilted_trials: tiltTrials,
+    tilted_accepted_as_turn_rate: r4(tiltAccepted / Math.max(1, tiltTrials)),
+    tilted_roll_error_deg: spread(rollErrors, 1),
     turned_trials: trials,
     turned_accuracy: r4(correct / trials),
     frontal_trials: frontalTrials,
