@@ -19,8 +19,8 @@ export interface FaceFinding extends FaceAnalysis {
 
 /**
  * Which detections count as faces. human's overall score mixes its detector's box score with its
- * mesh's confidence. Measured on the fixtures: every real face scores 1.00 except a strongly
- * turned head (0.55, box 0.74) and a half-hidden profile; the false faces found on a baboon score
+ * mesh's confidence. Measured on the fixtures: real faces score 1.00 except a strongly turned
+ * head (0.55, box 0.74) and a few at 0.82–0.99; the false faces found on a baboon score
  * 0.62 / 0.44 with box scores under 0.5. So a face is kept when it is sure (score ≥ 0.9), or
  * plausible (score ≥ 0.5) and its box is too (box score ≥ 0.5). A real face with a low box score
  * but a confident mesh (box 0.36, score 1.00 in a group photo) is kept by the first rule.
