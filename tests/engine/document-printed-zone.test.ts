@@ -6,7 +6,7 @@ import { mrzName } from '@idv/domain';
 import type { DocumentFields, MrzReading } from '../../packages/engine/src/types.ts';
 import { readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
 import { closeOcrWorker } from '../../packages/engine/src/document/ocr-worker.ts';
-import { agreementWithMrz, isMrzLike, unconfused } from '../../packages/engine/src/document/printed-zone-match.ts';
+import { agreementWithMrz, containsWithOneSubstitution, isMrzLike, unconfused, withinOneEdit } from '../../packages/engine/src/document/printed-zone-match.ts';
 import { findDate, normaliseOcrText } from '../../packages/engine/src/document/printed-dates.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
@@ -59,6 +59,16 @@ describe('printed dates and matching (pure)', () => {
     assert.equal(unconfused('C0GKJLBB9'), unconfused('COGKJ1889'));
     assert.equal(agreementWithMrz('MANNIK', { surname: 'MAENNIK' }).surname, 'agree'); // Ä read as A
     assert.deepEqual(Object.values(agreementWithMrz('anything', null)), Array(7).fill('absent'));
+  });
+
+  test('one OCR slip is tolerated in long names and numbers, never in dates', () => {
+    assert.ok(withinOneEdit('ZTURK', 'OZTURK') && withinOneEdit('JOHANSON', 'JOHANSSON') && withinOneEdit('KOWALSKA', 'KOWALSKI'));
+    assert.ok(!withinOneEdit('ANDERSSON', 'ERIKSSON') && !withinOneEdit('KOWALSKI', 'KOWALCZYK'));
+    assert.ok(containsWithOneSubstitution('PASSPORTMK2864060', 'MK8864060'));
+    assert.ok(!containsWithOneSubstitution('PASSPORTMK2864000', 'MK8864060'));
+    assert.ok(!containsWithOneSubstitution('NO12345', '12346')); // short numbers stay exact
+    const a = agreementWithMrz('Surname\nJOHANSON\nGiven names\nOSKAR\nDate of birth 25.01.1955\nPassport No MK2864060', { surname: 'JOHANSSON', given_names: 'OSKAR', birth_date: '1954-01-25', document_number: 'MK8864060' });
+    assert.deepEqual([a.surname, a.given_names, a.birth_date, a.document_number], ['agree', 'agree', 'differ', 'agree']);
   });
 });
 

@@ -66,6 +66,37 @@ export function unconfused(text: string): string {
   return text.replace(/[O0DQ]/g, '0').replace(/[I1L]/g, '1').replace(/[S5]/g, '5').replace(/[B8]/g, '8').replace(/[Z2]/g, '2').replace(/[G6]/g, '6');
 }
 
+/**
+ * OCR tolerance, measured on generated documents (one misread character is the commonest miss:
+ * 8 read as 2, Ö as 6, a dropped letter). Names of at least this many letters agree within one
+ * edit, document numbers within one substituted character. Dates stay exact: a changed digit of
+ * a birth date is precisely what a forger changes, and the MRZ's own check digits guard numbers.
+ */
+const MIN_TOLERANT_LENGTH = 6;
+
+/** Levenshtein distance of at most one (one substitution, insertion or deletion). */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** `needle` in `text` with at most one substituted character (numbers of 6 or more characters). */
+export function containsWithOneSubstitution(text: string, needle: string): boolean {
+  if (!needle) return false;
+  if (text.includes(needle)) return true;
+  if (needle.length < MIN_TOLERANT_LENGTH) return false;
+  for (let i = 0; i + needle.length <= text.length; i++) {
+    let misses = 0;
+    for (let j = 0; j < needle.length && misses <= 1; j++) if (text[i + j] !== needle[j]) misses++;
+    if (misses <= 1) return true;
+  }
+  return false;
+}
+
 /** A field agrees when either reading shows it; differs when a reading differs and none agrees. */
 export function mergeAgreements(a: Record<PrintedField, Agreement>, b: Record<PrintedField, Agreement>): Record<PrintedField, Agreement> {
   const out = {} as Record<PrintedField, Agreement>;
@@ -90,14 +121,14 @@ export function agreementWithMrz(ocrText: string, mrz: DocumentFields | null): R
     switch (field) {
       case 'surname':
       case 'given_names':
-        found = nameKeys(value).some((k) => names.has(k) || names.has(folded(k)));
+        found = nameKeys(value).some((k) => names.has(k) || names.has(folded(k)) || (k.length >= MIN_TOLERANT_LENGTH && [...names].some((n) => withinOneEdit(n, k))));
         break;
       case 'birth_date':
       case 'expiry_date':
         found = findDate(text, value);
         break;
       case 'document_number':
-        found = unconfused(compact).includes(unconfused(value.replace(/[<\s]/g, '').toUpperCase()));
+        found = containsWithOneSubstitution(unconfused(compact), unconfused(value.replace(/[<\s]/g, '').toUpperCase()));
         break;
       case 'nationality':
         // The code itself (UTO, FRA) or a word starting with it (FRANCAISE, UTOPIAN, DEUTSCH for D).
