@@ -45,15 +45,17 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
   }
   const quality = await documentQuality(front, back);
   reports.push(quality.report);
+  // An image that cannot be decoded is asked again (image_unreadable); nothing else can be read from it.
+  if (!quality.front.decoded) return { reports, read: null, zoneAgreement, ms: Date.now() - started };
   // The back of two-sided cards first: the zone and the barcode are printed there.
-  const sides = back ? [back, front] : [front];
+  const sides = back && quality.backDecoded ? [back, front] : [front];
 
   // Every ICAO document carries a machine-readable zone; driving licences do not.
   let mrzFields: DocumentFields | null = null;
   if (chosen.type !== 'driving_licence') {
     let reading = null;
     for (const side of sides) {
-      reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now }).catch(() => null);
+      reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now });
       if (reading) break;
     }
     // The printed (visual) zone is on the front; its agreement with the zone is kept per field.
@@ -61,7 +63,7 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
     if (reading) {
       // The front as decoded and located by the quality check: neither is done twice.
       const frontImage = quality.front.decoded ?? front;
-      const printed = await readPrintedZone(frontImage, reading, { documentCorners: quality.front.location?.corners }).catch(() => null);
+      const printed = await readPrintedZone(frontImage, reading, { documentCorners: quality.front.location?.corners });
       if (printed) {
         reports.push(printed.report);
         Object.assign(zoneAgreement, printed.agreement);
@@ -79,7 +81,7 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
     const expected = AAMVA_COUNTRIES.includes(chosen.country);
     let found = 0;
     for (const side of sides) {
-      const codes = await readBarcodes(side).catch(() => []);
+      const codes = await readBarcodes(side);
       found += codes.length;
       for (const c of codes) barcodeFields ??= parseAamva(c.text);
       if (barcodeFields) break;
@@ -103,15 +105,16 @@ export function confirmedByPrintedZone(agreement: Record<string, 'agree' | 'diff
 }
 
 /** One document_quality report for the photo(s) of the document: the reasons of either side; the back's measures prefixed. */
-async function documentQuality(front: Uint8Array, back: Uint8Array | undefined): Promise<{ report: CheckReport; front: DocumentQuality }> {
+async function documentQuality(front: Uint8Array, back: Uint8Array | undefined): Promise<{ report: CheckReport; front: DocumentQuality; backDecoded: boolean }> {
   const f = await assessDocumentQuality(front);
-  if (!back) return { report: f.report, front: f };
-  const b = (await assessDocumentQuality(back)).report;
+  if (!back) return { report: f.report, front: f, backDecoded: false };
+  const bq = await assessDocumentQuality(back);
+  const b = bq.report;
   const reasons = [...new Set([...f.report.reasons, ...b.reasons])];
   const measures = { ...f.report.measures, ...Object.fromEntries(Object.entries(b.measures).map(([k, v]) => [`back_${k}`, v])) };
   const statuses = [f.report.status, b.status];
   const status = statuses.includes('failed') ? 'failed' : statuses.includes('attention') ? 'attention' : 'ok';
-  return { report: { type: 'document_quality', status, reasons, measures }, front: f };
+  return { report: { type: 'document_quality', status, reasons, measures }, front: f, backDecoded: bq.decoded !== null };
 }
 
 export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
