@@ -81,7 +81,7 @@ async function textLines(grey: GreyImage, closeFactor: number): Promise<TextLine
       if (l.height < 4 || l.length < WORK * 0.18) continue;
       const aspect = l.length / l.height;
       if (aspect < 10 || aspect > 80) continue;
-      if (area < l.length * l.height * 0.45) continue;
+      if (area < l.length * l.height * 0.3) continue;
       if (Math.abs(l.angle) > 30) continue;
       lines.push({ cx: l.cx / scale, cy: l.cy / scale, length: l.length / scale, height: l.height / scale, angle: l.angle });
     }
@@ -123,8 +123,10 @@ function groupScore(lines: TextLine[], imageHeight: number): number | null {
 
 /** MRZ candidates of `grey`, best first (at most a few). */
 export async function locateMrz(grey: GreyImage): Promise<MrzCandidate[]> {
-  const found: MrzCandidate[] = [];
-  for (const closeFactor of [0.02, 0.035]) {
+  const found: (MrzCandidate & { closeFactor: number })[] = [];
+  // Characters are merged by closings of three widths: MRZ print ranges from small on a photo
+  // of a whole page to large on a tight card scan, and `<` fillers leave wide gaps.
+  for (const closeFactor of [0.02, 0.035, 0.055]) {
     const lines = (await textLines(grey, closeFactor)).sort((a, b) => a.cy - b.cy);
     for (let i = 0; i < lines.length; i++) {
       for (const size of [3, 2]) {
@@ -139,20 +141,23 @@ export async function locateMrz(grey: GreyImage): Promise<MrzCandidate[]> {
         const score = groupScore(group, grey.height);
         if (score === null) continue;
         const angle = group.reduce((a, l) => a + l.angle, 0) / group.length;
-        found.push({ lines: group, angle, score });
+        found.push({ lines: group, angle, score, closeFactor });
       }
     }
-    if (found.length > 0) break;
   }
   found.sort((a, b) => b.score - a.score);
-  // Drop candidates that share a line with a better one, keep a few.
-  const out: MrzCandidate[] = [];
+  // Drop candidates that overlap a better one (the same zone seen by another closing), keep a few.
+  const near = (a: TextLine, b: TextLine) => Math.hypot(a.cx - b.cx, a.cy - b.cy) < Math.max(a.height, b.height) * 1.5;
+  const out: (MrzCandidate & { closeFactor: number })[] = [];
   for (const c of found) {
-    if (out.some((o) => o.lines.some((l) => c.lines.includes(l)))) continue;
-    out.push(c);
-    if (out.length === 3) break;
+    const i = out.findIndex((o) => o.lines.some((l) => c.lines.some((m) => l === m || near(l, m))));
+    if (i < 0) out.push(c);
+    // The same zone from a narrower closing, nearly as long: fewer neighbours glued to its ends.
+    else if (out[i]!.lines.length === c.lines.length && c.closeFactor < out[i]!.closeFactor && c.lines[0]!.length >= out[i]!.lines[0]!.length * 0.93) {
+      out[i] = { ...c, score: out[i]!.score };
+    }
   }
-  return out;
+  return out.slice(0, 3).map(({ lines, angle, score }) => ({ lines, angle, score }));
 }
 
 /**

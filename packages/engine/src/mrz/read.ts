@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import type { MrzReading } from '../types.ts';
 import { mrzCharValue } from './check-digit.ts';
 import { CLASS_COUNT, MRZ_ALPHABET, loadMrzClassifier, type MlpWeights } from './classifier.ts';
+import { correctMrz } from './correct.ts';
 import { charKinds, checksFor, detectLayout, type MrzLayout } from './formats.ts';
 import { cropLine, locateMrz, type MrzCandidate, type TextLine } from './locate.ts';
 import { parseMrz } from './parse.ts';
@@ -206,6 +207,17 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
     }
   }
 
+  if (checksFail(text).length > 0) {
+    // Letter↔digit confusions the classifier gave no runner-up for (O read for 0 in a document
+    // number): parse.ts corrects them only when exactly one correction satisfies every check.
+    const corrected = correctMrz(split(text, lineCount, lineLength));
+    const fixed = corrected.lines.join('');
+    if (checksFail(fixed).length === 0) {
+      for (let k = 0; k < text.length; k++) if (fixed[k] !== text[k]) repaired.add(k);
+      text = fixed;
+    }
+  }
+
   const lines = split(text, lineCount, lineLength);
   const reading = parseMrz(lines, { allowSpecimen: opts.allowSpecimen, now: opts.now });
   if (!reading) return null;
@@ -305,6 +317,7 @@ export async function readMrzDetailed(image: Uint8Array, opts: ReadMrzOptions): 
   }
   if (!best) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
   const r = best.d.reading;
+  if (process.env.MRZ_DEBUG) console.error('best', best.rotation, r.lines.join(' | '), r.failedCheckDigits, best.d.uncertain, r.confidence);
   // A zone whose every check fails and whose characters are unsure is no zone (a photo, a page).
   const plausible = r.checkDigitsValid || (r.failedCheckDigits.length < checksFor(detectLayout(r.lines)!, r.lines.join('')).length && r.confidence >= 0.6);
   if (!plausible) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };

@@ -15,11 +15,13 @@ export interface GreyImage {
   height: number;
 }
 
-/** A line's grid: cell k spans [x0 + k·pitch, x0 + (k+1)·pitch]; the text band is centred on centre(x). */
+/** A line's grid: cell k spans [boundary(k), boundary(k+1)]; the text band is centred on centre(x). */
 export interface LineGrid {
   count: number;
   x0: number;
   pitch: number;
+  /** Linear change of the pitch along the line (perspective): see cellBoundary. */
+  curve: number;
   /** Text band centre at column x: centreA + centreB·x (a small residual slope is allowed). */
   centreA: number;
   centreB: number;
@@ -220,33 +222,34 @@ export function findLineGrid(line: GreyImage, count: number): LineGrid | null {
     const f = x - i;
     return smooth[i]! * (1 - f) + smooth[i + 1]! * f;
   };
-  // Ink to the left of x (cumulative), to penalise ink falling outside the grid.
-  const cum = new Float64Array(width + 1);
-  for (let x = 0; x < width; x++) cum[x + 1] = cum[x]! + profile[x]!;
-  const inkBefore = (x: number): number => cum[Math.max(0, Math.min(width, Math.round(x)))]!;
-
+  // The ink runs from the first glyph's left edge to the last glyph's right edge, and the empty
+  // margins of the first and last cells are each between 0 and 0.65 of a pitch. A photo taken at
+  // an angle foreshortens one end: the pitch may change linearly along the line (boundary k at
+  // x0 + pitch·k·(1 + curve·k/N)). Among those grids, the one whose boundaries cross the least ink.
   const extent = xLast - xFirst + 1;
-  const p0 = extent / (count - 0.3);
-  let best = { score: Infinity, x0: xFirst, pitch: p0 };
-  for (let pf = 0.94; pf <= 1.06; pf += 0.004) {
-    const pitch = p0 * pf;
-    const span = pitch * count;
-    // Phases that leave at most a third of a cell of slack on either side of the ink.
-    const lo = xLast + 1 - span;
-    const hi = xFirst;
-    const step = Math.max(0.25, pitch / 40);
-    for (let x0 = Math.min(lo, hi) - pitch * 0.3; x0 <= Math.max(lo, hi) + pitch * 0.3; x0 += step) {
-      let s = 0;
-      for (let k = 1; k < count; k++) s += at(x0 + k * pitch);
-      const outside = inkBefore(x0) + (cum[width]! - inkBefore(x0 + span));
-      s += outside * 2;
-      if (s < best.score) best = { score: s, x0, pitch };
+  const p1 = extent / (count - 0.35);
+  const unit = (k: number, curve: number) => k * (1 + (curve * k) / count);
+  let best = { score: Infinity, x0: xFirst, pitch: p1, curve: 0 };
+  const step = Math.max(0.5, p1 / 30);
+  for (let curve = -0.1; curve <= 0.1001; curve += 0.01) {
+    const uN = unit(count, curve);
+    for (let left = 0; left <= p1 * 0.65; left += step) {
+      for (let right = 0; right <= p1 * 0.65; right += step) {
+        const pitch = (left + extent + right) / uN;
+        const x0 = xFirst - left;
+        let sc = 0;
+        for (let k = 1; k < count; k++) sc += at(x0 + pitch * unit(k, curve));
+        // Mildly prefer balanced margins (glyphs sit centred in their cells) and no curve.
+        sc += (Math.abs(left - right) / pitch) * bandHeight * 0.5 + Math.abs(curve) * bandHeight * 2;
+        if (sc < best.score) best = { score: sc, x0, pitch, curve };
+      }
     }
   }
   return {
     count,
     x0: best.x0,
     pitch: best.pitch,
+    curve: best.curve,
     centreA,
     centreB,
     bandHeight,
@@ -254,6 +257,11 @@ export function findLineGrid(line: GreyImage, count: number): LineGrid | null {
     paper: paperLevel,
     boundaryInk: best.score / (count - 1) / bandHeight,
   };
+}
+
+/** Left boundary of cell k (k = count is the right end of the last cell); k may be fractional. */
+export function cellBoundary(grid: LineGrid, k: number): number {
+  return grid.x0 + grid.pitch * k * (1 + (grid.curve * k) / grid.count);
 }
 
 /** Bilinear grey sample, paper outside the image. */
@@ -291,7 +299,7 @@ export function cellFeatures(line: GreyImage, grid: LineGrid, shiftX = 0, shiftY
   const sx = cw / CELL_W;
   const sy = ch / CELL_H;
   for (let k = 0; k < grid.count; k++) {
-    const cx = grid.x0 + (k + 0.5 + shiftX) * grid.pitch;
+    const cx = cellBoundary(grid, k + 0.5 + shiftX);
     const left = cx - cw / 2;
     const top = grid.centreA + grid.centreB * cx - ch / 2 + shiftY * grid.bandHeight;
     const base = k * CELL_FEATURES;
