@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from './api-error.ts';
+import { keyRefusalFirst } from './auth.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -56,9 +57,9 @@ export function toApiError(err: FastifyError | ApiError | Error): ApiError {
 }
 
 export function installErrorHandling(app: FastifyInstance, docsUrl: string): void {
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(err);
+  app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = await keyRefusalFirst(req, toApiError(err));
     if (apiError.status >= 500) req.log.error({ err }, 'request failed');
-    reply.headers(apiError.headers).code(apiError.status).send(errorBody(apiError, req.id, docsUrl));
+    return reply.headers(apiError.headers).code(apiError.status).send(errorBody(apiError, req.id, docsUrl));
   });
 }

@@ -4,6 +4,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
   reserveIdempotencyKey,
+  reserveIdempotencyKeyWithApiKey,
   type Db,
   type FlowRow,
   type StoredResponse,
@@ -11,7 +12,7 @@ import {
 } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import { ApiError, errorBody } from './api-error.ts';
-import { authOf } from './auth.ts';
+import { acceptKey, authOf } from './auth.ts';
 
 export interface IdempotencySettings {
   db: Db;
@@ -51,17 +52,23 @@ interface Reserved {
  * With `activeFlow`, that statement also reads the tenant's activated flow of that name.
  */
 async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply, activeFlow?: string): Promise<Reserved | null> {
-  const { key, tenant } = authOf(req);
+  const auth = authOf(req);
   const idem = req.headers['idempotency-key'] as string; // presence and shape checked with the signature
   const hash = createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
-  const reservation = await reserveIdempotencyKey(
-    s.db,
-    key.id,
-    idem,
-    hash,
-    { now: s.now(), lockMs: s.lockMs, retainMs: s.retainMs },
-    activeFlow === undefined ? undefined : { tenant, name: activeFlow },
-  );
+  const times = { now: s.now(), lockMs: s.lockMs, retainMs: s.retainMs };
+  let reservation;
+  if (auth.confirm) {
+    // The key is not read from the database yet (RequestAuth.confirm): the reservation's statement
+    // reads it, and claims only for a key that exists and is not revoked (else its 401 here).
+    const secretHash = auth.key.secretHash;
+    const read = await reserveIdempotencyKeyWithApiKey(s.db, secretHash, idem, hash, times, activeFlow ?? null);
+    acceptKey(req, secretHash, read.apiKey);
+    reservation = read.reservation!;
+  } else {
+    const flow = activeFlow === undefined ? undefined : { tenant: auth.tenant, name: activeFlow };
+    reservation = await reserveIdempotencyKey(s.db, auth.key.id, idem, hash, times, flow);
+  }
+  const { key } = authOf(req);
   switch (reservation.outcome) {
     case 'mismatch':
       throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');

@@ -8,6 +8,24 @@ import { authOf } from './auth.ts';
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
 
 /**
+ * Signing secrets opened from their sealed form, by sealed form: a key's secret never changes
+ * (a master-key rewrap seals the same secret anew, which is another entry), so opening it once is
+ * enough; the key itself is still read from the database on every request.
+ */
+const openedSecrets = new Map<string, string>();
+const OPENED_SECRETS_MAX = 10_000;
+
+function signingSecret(keyring: MasterKeyring, key: { id: string; signingSecretSealed: string }): string {
+  let secret = openedSecrets.get(key.signingSecretSealed);
+  if (secret === undefined) {
+    secret = keyring.openText(key.signingSecretSealed, `api_key:${key.id}:signing`);
+    if (openedSecrets.size >= OPENED_SECRETS_MAX) openedSecrets.delete(openedSecrets.keys().next().value!);
+    openedSecrets.set(key.signingSecretSealed, secret);
+  }
+  return secret;
+}
+
+/**
  * Signed creations: checked after the body is read (the HMAC covers the raw bytes) and before the
  * body is validated, so a tampered body is refused as such. Several `v2=` values separated by
  * commas are accepted, which lets a client roll its signing secret without a gap.
@@ -27,7 +45,7 @@ export function installSignatureCheck(app: FastifyInstance, keyring: MasterKeyri
       .map((s) => s.trim())
       .filter((s) => /^v2=[0-9a-f]{64}$/.test(s));
     if (candidates.length === 0) throw new ApiError('signature_invalid', 'X-Service-Signature must be v2=<64 hex digits>.');
-    const secret = keyring.openText(key.signingSecretSealed, `api_key:${key.id}:signing`);
+    const secret = signingSecret(keyring, key);
     const expected = signRequest(secret, timestamp, req.method, req.url, req.rawBody ?? '');
     // Compare against every candidate (no early exit) so timing says nothing about which one matched.
     const valid = candidates.map((c) => constantTimeEqual(c, expected)).includes(true);

@@ -1,5 +1,7 @@
 import { getTableColumns, sql, type Column, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import type { Executor } from '../connect.ts';
 
 /**
@@ -44,4 +46,38 @@ export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$
     out[prefix + field] = value === null ? null : column.mapToDriverValue(value);
   }
   return out;
+}
+
+/**
+ * A statement written in SQL (for what the query builder cannot say, such as INSERT … SELECT …
+ * ON CONFLICT inside a CTE), run on the database's own client: named on PostgreSQL (parsed and
+ * planned once per connection), and on PGlite through its client, which names each text once.
+ * Only outside a transaction. Rows come with the driver's own parsing (timestamps as Date, JSON
+ * parsed), keyed by column alias: read them with `rowFrom`.
+ */
+export function namedSql(name: string, text: string): (db: Executor, values: unknown[]) => Promise<Record<string, unknown>[]> {
+  return async (db, values) => {
+    const client = (db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) return (await client.query({ name, text, values })).rows;
+    if (client && typeof (client as PGlite).query === 'function') return (await (client as PGlite).query<Record<string, unknown>>(text, values)).rows;
+    throw new Error(`${name} runs on the database itself, not inside a transaction`);
+  };
+}
+
+/** `alias."column" AS "<prefix>column", …` for every column of the table. */
+export function columnsAs(table: PgTable, alias: string, prefix: string): string {
+  return Object.values(getTableColumns(table) as Record<string, Column>)
+    .map((c) => `${alias}."${c.name}" AS "${prefix}${c.name}"`)
+    .join(', ');
+}
+
+/** The table's row from `columnsAs` aliases, or null when the row's primary key is null (an outer join found none). */
+export function rowFrom<T extends PgTable>(table: T, prefix: string, row: Record<string, unknown>): T['$inferSelect'] | null {
+  const out: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(getTableColumns(table)) as [string, Column][]) {
+    const value = row[prefix + column.name];
+    if (column.primary && value === null) return null;
+    out[field] = value;
+  }
+  return out as T['$inferSelect'];
 }

@@ -16,7 +16,8 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
   app.post(
     '/v1/cases',
     {
-      config: { signed: true },
+      // The key is read by the reservation's statement when this instance has read it before (see auth.ts).
+      config: { signed: true, keyReadWithReservation: true },
       schema: {
         operationId: 'createCase',
         tags: ['cases'],
