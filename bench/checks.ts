@@ -1,11 +1,12 @@
 /**
  * `npm run bench:checks`: the figures of the automated checks, each section measured in this
  * run on this machine — the machine-readable zone against its baseline (bench/checks/mrz.ts),
- * faces and liveness (bench/checks/faces.ts), and the whole pipeline per case
+ * faces and liveness (bench/checks/faces.ts), document quality, barcodes, printed zone and
+ * validity (bench/checks/document.ts), and the whole pipeline per case
  * (bench/checks/pipeline.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
- * Environment: BENCH_SECTIONS (default "mrz,faces,pipeline"), and each section's own knobs.
+ * Environment: BENCH_SECTIONS (default "mrz,faces,document,pipeline"), and each section's own knobs.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const SECTIONS: Record<string, { file: string; fn: string }> = {
   mrz: { file: 'checks/mrz.ts', fn: 'measureMrz' },
   faces: { file: 'checks/faces.ts', fn: 'measureFaces' },
+  document: { file: 'checks/document.ts', fn: 'measureDocument' },
   pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
 };
 const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').filter((s) => s in SECTIONS);
