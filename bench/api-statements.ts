@@ -16,6 +16,7 @@ import {
   openDatabase,
   queryRows,
   reserveIdempotencyKey,
+  reserveIdempotencyKeyWithApiKey,
   type CaseRow,
   type Database,
 } from '@idv/db';
@@ -55,6 +56,8 @@ async function measure(database: Database): Promise<Figure[]> {
   results.push(await time('api key lookup', () => findApiKeyBySecretHash(db, hash)));
   results.push(await time('idempotency reservation', (i) => reserveIdempotencyKey(db, key.id, `r-${run}-${i}`, 'h', t(new Date()))));
   results.push(await time('flow lookup', () => findActiveFlow(db, tenant, 'standard')));
+  results.push(await time('reservation + flow', (i) => reserveIdempotencyKey(db, key.id, `f-${run}-${i}`, 'h', t(new Date()), { tenant, name: 'standard' })));
+  results.push(await time('key + reservation + flow (hot path)', (i) => reserveIdempotencyKeyWithApiKey(db, hash, `k-${run}-${i}`, 'h', t(new Date()), 'standard')));
   results.push(
     await time('case + journal + response', async (i) => {
       const now = new Date();
@@ -71,7 +74,8 @@ async function measure(database: Database): Promise<Figure[]> {
     }),
   );
   // The line above also reserved: subtract the reservation measured alone to read the insert.
-  results[3] = ['case + journal + response (minus its reservation)', results[3][1] - results[1][1], results[3][2] - results[1][2]];
+  const withReservation = results.length - 1;
+  results[withReservation] = ['case + journal + response (minus its reservation)', results[withReservation][1] - results[1][1], results[withReservation][2] - results[1][2]];
   results.push(await time('baseline INSERT (raw, via drizzle execute)', (i) =>
     queryRows(db, sql`INSERT INTO bench_baseline VALUES (${`b-${run}-${i}`}, 'standard', 'FR', ${`ref-${i}`}, ${new Date().toISOString()})`)));
   results.push(await time('SELECT 1 (round trip floor)', () => database.ping()));
