@@ -1,12 +1,17 @@
 import type { FaceAnalysis, FaceBox } from '../types.ts';
 import { decodeForFaces, type RgbImage } from './decode-image.ts';
+import { describeWithFaceApi } from './face-api-descriptor.ts';
+import { describeWithFaceres } from './faceres-descriptor.ts';
+import { fuseDescriptors } from './fused-descriptor.ts';
 import { loadFaceModels, type FaceModels } from './models.ts';
 
 /**
  * Faces in one image: human finds them (detector + 468-point mesh, which gives the head pose and
- * a tight face outline), face-api describes each one (68 landmarks to align the face, then its
- * 128-d descriptor). face-api's own detector is not used: it misses faces that fill the frame
- * (tight crops) and costs five times human's detector here.
+ * a tight face outline), then two models describe each one: face-api (68 landmarks to align the
+ * face, then its 128-d descriptor) and human's faceres (1024-d, on human's upright crop), fused
+ * into one descriptor (fused-descriptor.ts) compared by Euclidean distance. face-api's own
+ * detector is not used: it misses faces that fill the frame (tight crops) and costs five times
+ * human's detector here.
  */
 
 /** A face as analysed, with the passive liveness scores (reported as measures only, never as reasons). */
@@ -55,16 +60,22 @@ export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<Fac
   } finally {
     humanInput.dispose();
   }
-  const faces = (result.face as HumanFace[]).filter(isFace);
-  if (faces.length === 0) return [];
-
+  const detected = result.face as HumanFace[];
+  // Every detection carries its crop (kept or not): all are freed at the end.
+  const freeCrops = () => humanTf.dispose(detected.map((f) => f.tensor).filter(Boolean));
+  const faces = detected.filter(isFace);
+  if (faces.length === 0) {
+    freeCrops();
+    return [];
+  }
   const faceInput = faceTf.tensor3d(rgb.data, shape, 'float32');
   try {
     const findings: FaceFinding[] = [];
     for (const face of faces) {
       const outline = meshBox(face.mesh, rgb);
-      const descriptor = await describe(faceapi, faceInput, outline);
-      if (!descriptor) continue;
+      const faceApi = await describeWithFaceApi(faceapi, faceInput, outline);
+      if (!faceApi || !face.tensor) continue;
+      const faceres = await describeWithFaceres(models, face.tensor);
       const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
       findings.push({
         box: outline,
@@ -74,7 +85,7 @@ export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<Fac
         yaw: round(-angle.yaw * RAD),
         pitch: round(-angle.pitch * RAD),
         roll: round(angle.roll * RAD),
-        descriptor,
+        descriptor: fuseDescriptors(faceApi, faceres),
         score: round(face.score, 3),
         antispoof: round(face.real ?? 0, 3),
         liveness: round(face.live ?? 0, 3),
@@ -83,6 +94,7 @@ export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<Fac
     return findings.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
   } finally {
     faceInput.dispose();
+    freeCrops();
   }
 }
 
@@ -94,6 +106,8 @@ interface HumanFace {
   rotation?: { angle: { yaw: number; pitch: number; roll: number } } | null;
   real?: number;
   live?: number;
+  /** The upright face crop (HUMAN_CONFIG's `detector.return`), a tensor of human's tfjs. */
+  tensor?: unknown;
 }
 
 /** The mesh's extent: forehead to chin, ear to ear, close to what face-api's landmark net expects. */
@@ -110,55 +124,6 @@ function meshBox(mesh: HumanFace['mesh'], rgb: RgbImage): FaceBox {
   x1 = Math.min(rgb.width, x1);
   y1 = Math.min(rgb.height, y1);
   return { x: Math.round(x0), y: Math.round(y0), width: Math.round(x1 - x0), height: Math.round(y1 - y0) };
-}
-
-/** The mesh box is grown by this share before the first landmark pass (the 68-point net wants some margin). */
-const LANDMARK_MARGIN = 0.2;
-
-/**
- * face-api's alignment, refined: 68 landmarks on the mesh box (grown a little), the aligned box
- * they give, landmarks again on that box, its aligned box, then the descriptor of that crop and
- * of its mirror image, averaged. Measured on the fixtures' pairs (bench/checks/faces.ts), false
- * non-match at 0.1% false match: one landmark pass 10.8%, two passes 5.8%, two passes with the
- * mirror average 3.6% (without alignment 44%). The average also makes the descriptor blind to a
- * left-right flip, so a mirrored selfie compares like an unmirrored one.
- */
-async function describe(faceapi: FaceModels['faceapi'], input: { shape: number[] }, box: FaceBox): Promise<number[] | null> {
-  const [height, width] = input.shape as [number, number];
-  const grown = new faceapi.Rect(
-    box.x - (box.width * LANDMARK_MARGIN) / 2,
-    box.y - (box.height * LANDMARK_MARGIN) / 2,
-    box.width * (1 + LANDMARK_MARGIN),
-    box.height * (1 + LANDMARK_MARGIN),
-  );
-  const first = await alignedBox(faceapi, input, grown.clipAtImageBorders(width, height));
-  if (!first) return null;
-  const second = await alignedBox(faceapi, input, first.clipAtImageBorders(width, height));
-  if (!second) return null;
-  const [face] = await faceapi.extractFaceTensors(input, [second]);
-  if (!face) return null;
-  try {
-    const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(face)) as Float32Array;
-    const mirror = faceapi.tf.reverse(face, 1);
-    const mirrored = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(mirror)) as Float32Array;
-    mirror.dispose();
-    return Array.from(descriptor, (v, i) => round((v + mirrored[i]!) / 2, 6));
-  } finally {
-    face.dispose();
-  }
-}
-
-/** Landmarks on one box (they come relative to the crop), shifted back, and the aligned box they give. */
-async function alignedBox(faceapi: FaceModels['faceapi'], input: unknown, rect: { x: number; y: number; width: number; height: number }) {
-  if (rect.width < 8 || rect.height < 8) return null;
-  const [crop] = await faceapi.extractFaceTensors(input, [rect]);
-  if (!crop) return null;
-  try {
-    const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
-    return landmarks.shiftBy(rect.x, rect.y).align();
-  } finally {
-    crop.dispose();
-  }
 }
 
 function round(value: number, digits = 1): number {

@@ -42,6 +42,8 @@ export interface FaceModels {
   humanTf: Tf;
   faceapi: FaceApi;
   faceTf: Tf;
+  /** human's face descriptor model (faceres), run by the engine itself on human's face crops (faceres-descriptor.ts). */
+  faceres: Tf;
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
@@ -63,11 +65,13 @@ export const HUMAN_CONFIG = {
   segmentation: { enabled: false },
   face: {
     enabled: true,
-    detector: { rotation: true, maxDetected: 10, minConfidence: 0.3, return: false, skipFrames: 0, skipTime: 0 },
+    // return: each face's upright crop comes back as `tensor` (the caller disposes it), for faceres.
+    detector: { rotation: true, maxDetected: 10, minConfidence: 0.3, return: true, skipFrames: 0, skipTime: 0 },
     mesh: { enabled: true },
     attention: { enabled: false },
     iris: { enabled: false },
     emotion: { enabled: false },
+    // faceres is loaded apart and run by the engine (on the crop and its mirror in one batch), not by human.
     description: { enabled: false },
     antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
     liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
@@ -99,6 +103,7 @@ async function load(): Promise<FaceModels> {
   for (const name of ['blazeface', 'facemesh', 'antispoof', 'liveness']) {
     if (!human.models.models?.[name]) throw new Error(`face models: human model ${name} did not load`);
   }
+  const faceres = await humanTf.loadGraphModel(pathToFileURL(join(HUMAN_MODELS, 'faceres.json')).href);
 
   // face-api's kernels are already registered by human's (PROD keeps tfjs quiet about each one).
   const faceapi = await import(pathToFileURL(join(FACE_API_DIST, 'face-api.esm.js')).href);
@@ -111,7 +116,7 @@ async function load(): Promise<FaceModels> {
   ] as const) {
     net.loadFromWeightMap(await readWeightMap(faceTf, FACE_API_MODELS, name));
   }
-  const models = { human, humanTf, faceapi, faceTf };
+  const models = { human, humanTf, faceapi, faceTf, faceres };
   await warmUp(models);
   return models;
 }
@@ -120,8 +125,8 @@ async function load(): Promise<FaceModels> {
  * One pass of every model on blank input, so that the first real image does not pay for the
  * backend's first execution of each graph (about 350 ms here); part of loading, once per thread.
  */
-async function warmUp({ human, humanTf, faceapi, faceTf }: FaceModels): Promise<void> {
-  for (const model of Object.values(human.models.models as Record<string, Tf>)) {
+async function warmUp({ human, humanTf, faceapi, faceTf, faceres }: FaceModels): Promise<void> {
+  for (const model of [...Object.values(human.models.models as Record<string, Tf>), faceres]) {
     if (!model?.inputs?.[0]?.shape) continue;
     const shape = (model.inputs[0].shape as number[]).map((d) => (d > 0 ? d : 1));
     const input = humanTf.zeros(shape);

@@ -1,0 +1,36 @@
+import type { FaceModels } from './models.ts';
+
+/**
+ * human's own face descriptor (`faceres`, HSE FaceRes: 1024-d, input 224 × 224 RGB 0..255), on
+ * the face crop human's pipeline already made for its other face models: the detector's box,
+ * turned upright by the eye line, 192 × 192, values 0..1 (human returns it with
+ * `face.detector.return`). Resized to the model's input as human itself does, run on the crop and
+ * on its mirror image in one batch; each output is scaled to unit length and the two averaged
+ * (then unit length again), so that, like the face-api part, a mirrored selfie compares like an
+ * unmirrored one. Returns a unit vector.
+ */
+export async function describeWithFaceres({ humanTf: tf, faceres }: FaceModels, face: unknown): Promise<number[]> {
+  const size = faceres.inputs[0].shape[1] as number;
+  const batch = tf.tidy(() => {
+    const crop = tf.image.resizeBilinear(tf.reshape(face, [1, ...(face as { shape: number[] }).shape.slice(-3)]), [size, size]);
+    return tf.mul(tf.concat([crop, tf.reverse(crop, 2)], 0), 255);
+  });
+  let outputs: Array<{ shape: number[]; data(): Promise<Float32Array> }> = [];
+  try {
+    outputs = faceres.execute(batch);
+    // Its other outputs are age and gender, which the engine does not use.
+    const both = await outputs.find((t) => t.shape[1] === 1024)!.data();
+    const direct = unit(both.subarray(0, 1024));
+    const mirrored = unit(both.subarray(1024, 2048));
+    return unit(direct.map((v, i) => v + mirrored[i]!));
+  } finally {
+    tf.dispose([batch, ...outputs]);
+  }
+}
+
+function unit(values: ArrayLike<number>): number[] {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]! ** 2;
+  const norm = Math.sqrt(sum) || 1;
+  return Array.from(values, (v) => v / norm);
+}
