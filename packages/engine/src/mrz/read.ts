@@ -21,7 +21,7 @@ import { charKinds, checksFor, detectLayout, type MrzLayout } from './formats.ts
 import { cropLine, locateMrz, type MrzCandidate, type TextLine } from './locate.ts';
 import { parseMrz } from './parse.ts';
 import { recogniseOnGrid, type LineRead } from './recognizer-line.ts';
-import { findLineGrid, type GreyImage } from './segment.ts';
+import { findLineGrid, type GreyImage, type GridOptions } from './segment.ts';
 import { checkPasses } from './verify.ts';
 
 export interface ReadMrzOptions {
@@ -87,12 +87,36 @@ const CROPS = [
 ];
 const SHIFTS = [0, -0.07, 0.07];
 
+/** Grid searches tried on each line; the classifier's surest reading picks one for all variants. */
+const GRID_MODES: GridOptions[] = [{ curved: true }, { curved: false }, { curved: true, trim: true }];
+
+function lineCrop(g: GreyImage, line: TextLine, angle: number, crop: { padY: number; across: number }, flip: boolean): GreyImage {
+  const img = cropLine(g, line, angle, 0.8, crop.padY, flip ? -crop.across : crop.across);
+  return flip ? rotateHalf(img) : img;
+}
+
 function lineReads(w: MlpWeights, g: GreyImage, line: TextLine, angle: number, count: number, flip: boolean, all: boolean): LineRead[] {
   const reads: LineRead[] = [];
+  let mode: GridOptions = GRID_MODES[0]!;
+  if (all) {
+    const base = lineCrop(g, line, angle, CROPS[0]!, flip);
+    let bestScore = -Infinity;
+    // Also: only the ink where the locator saw the line (a textured margin can look like ink).
+    const from = (base.width - line.length) / 2 - line.height * 0.4;
+    const modes: GridOptions[] = [...GRID_MODES, { curved: true, within: [from, base.width - from] }];
+    for (const m of modes) {
+      const grid = findLineGrid(base, count, m);
+      if (!grid) continue;
+      const r = recogniseOnGrid(w, base, grid);
+      if (r.score - grid.boundaryInk > bestScore) {
+        bestScore = r.score - grid.boundaryInk;
+        mode = m;
+      }
+    }
+  }
   for (const crop of all ? CROPS : CROPS.slice(0, 1)) {
-    let img = cropLine(g, line, angle, 0.8, crop.padY, flip ? -crop.across : crop.across);
-    if (flip) img = rotateHalf(img);
-    const grid = findLineGrid(img, count);
+    const img = lineCrop(g, line, angle, crop, flip);
+    const grid = findLineGrid(img, count, mode);
     if (!grid) continue;
     for (const shift of all ? SHIFTS : SHIFTS.slice(0, 1)) reads.push(recogniseOnGrid(w, img, grid, shift));
   }
@@ -126,15 +150,31 @@ function allowedBy(kind: string | undefined, c: string): boolean {
   return true;
 }
 
-/** Classes of a position, most likely first, among those its field allows. */
+/**
+ * Classes of a position, most likely first, among those its field allows, with probabilities and
+ * vote shares renormalised over them: in a name, the mass the classifier gave to `0` goes to the
+ * letters (the field settles O against 0; only letter against letter is left to decide).
+ */
 function ranked(v: Votes, k: number, kind: string | undefined): { c: string; p: number; share: number }[] {
   const out: { c: string; p: number; share: number }[] = [];
+  let pSum = 0;
+  let sSum = 0;
   for (let c = 0; c < CLASS_COUNT; c++) {
     const ch = MRZ_ALPHABET[c]!;
     if (!allowedBy(kind, ch)) continue;
-    out.push({ c: ch, p: v.mean[k * CLASS_COUNT + c]!, share: v.share[k * CLASS_COUNT + c]! });
+    const p = v.mean[k * CLASS_COUNT + c]!;
+    const share = v.share[k * CLASS_COUNT + c]!;
+    pSum += p;
+    sSum += share;
+    out.push({ c: ch, p, share });
   }
-  return out.sort((a, b) => b.p - a.p);
+  out.sort((a, b) => b.p - a.p);
+  for (const o of out) {
+    o.p = pSum > 0 ? o.p / pSum : 0;
+    // No variant voted for an allowed class: the best allowed one inherits the vote.
+    o.share = sSum > 0 ? o.share / sSum : o === out[0] ? 1 : 0;
+  }
+  return out;
 }
 
 function split(text: string, n: number, len: number): string[] {
@@ -317,7 +357,6 @@ export async function readMrzDetailed(image: Uint8Array, opts: ReadMrzOptions): 
   }
   if (!best) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
   const r = best.d.reading;
-  if (process.env.MRZ_DEBUG) console.error('best', best.rotation, r.lines.join(' | '), r.failedCheckDigits, best.d.uncertain, r.confidence);
   // A zone whose every check fails and whose characters are unsure is no zone (a photo, a page).
   const plausible = r.checkDigitsValid || (r.failedCheckDigits.length < checksFor(detectLayout(r.lines)!, r.lines.join('')).length && r.confidence >= 0.6);
   if (!plausible) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };

@@ -102,7 +102,16 @@ function bandOf(ink: Uint8Array, width: number, height: number, xa: number, xb: 
  * The grid of `count` cells on `line`, or null when the crop holds no plausible text line. The
  * crop may be loose (paper, parts of neighbouring lines): the longest ink band is the line.
  */
-export function findLineGrid(line: GreyImage, count: number): LineGrid | null {
+export interface GridOptions {
+  /** Allow the pitch to change along the line (perspective). Default true. */
+  curved?: boolean;
+  /** Ignore a narrow mark standing apart at either end of the ink (a speck, a border). */
+  trim?: boolean;
+  /** Only ink between these columns counts (where the locator saw the line). */
+  within?: [number, number];
+}
+
+export function findLineGrid(line: GreyImage, count: number, opts: GridOptions = {}): LineGrid | null {
   const { data, width, height } = line;
   if (width < count * 3 || height < 6) return null;
   const threshold = otsuThreshold(data);
@@ -203,13 +212,35 @@ export function findLineGrid(line: GreyImage, count: number): LineGrid | null {
   }
   let xFirst = -1;
   let xLast = -1;
+  const lo = opts.within ? Math.max(0, Math.floor(opts.within[0])) : 0;
+  const hi = opts.within ? Math.min(width, Math.ceil(opts.within[1])) : width;
   for (let x = 0; x < width; x++) {
-    if (!edge[x] && profile[x]! >= minInk) {
+    if (x < lo || x >= hi) profile[x] = 0;
+    else if (!edge[x] && profile[x]! >= minInk) {
       if (xFirst < 0) xFirst = x;
       xLast = x;
     }
   }
   if (xFirst < 0 || xLast - xFirst < count * 2) return null;
+  if (opts.trim) {
+    // An ink run at an end narrower than a stroke-heavy glyph and a glyph gap away from the rest.
+    const runEnd = (from: number, dir: 1 | -1): { width: number; gap: number } => {
+      let x = from;
+      while (x >= 0 && x < width && profile[x]! >= minInk) x += dir;
+      const w = Math.abs(x - from);
+      let g = 0;
+      while (x >= 0 && x < width && profile[x]! < minInk) {
+        x += dir;
+        g++;
+      }
+      return { width: w, gap: g };
+    };
+    const l = runEnd(xFirst, 1);
+    if (l.width < bandHeight * 0.25 && l.gap > bandHeight * 0.6) xFirst += l.width + l.gap;
+    const r = runEnd(xLast, -1);
+    if (r.width < bandHeight * 0.25 && r.gap > bandHeight * 0.6) xLast -= r.width + r.gap;
+    if (xLast - xFirst < count * 2) return null;
+  }
 
   // Smoothed profile, sampled at fractional positions.
   const smooth = new Float64Array(width);
@@ -231,7 +262,8 @@ export function findLineGrid(line: GreyImage, count: number): LineGrid | null {
   const unit = (k: number, curve: number) => k * (1 + (curve * k) / count);
   let best = { score: Infinity, x0: xFirst, pitch: p1, curve: 0 };
   const step = Math.max(0.5, p1 / 30);
-  for (let curve = -0.1; curve <= 0.1001; curve += 0.01) {
+  const curveMax = opts.curved === false ? 0 : 0.1;
+  for (let curve = -curveMax; curve <= curveMax + 1e-9; curve += 0.01) {
     const uN = unit(count, curve);
     for (let left = 0; left <= p1 * 0.65; left += step) {
       for (let right = 0; right <= p1 * 0.65; right += step) {
