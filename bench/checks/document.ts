@@ -10,7 +10,7 @@
  *
  * `tsx bench/checks/document.ts` runs it alone and prints one JSON line. Knobs: BENCH_DOC_QUALITY
  * (generated photos for quality, default 20), BENCH_DOC_PRINTED (generated documents for the
- * printed zone, default 12).
+ * printed zone, default 30).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ import { FIXTURES_DIR, portraitFixtures } from '../../packages/engine/src/genera
 import type { DocumentFields, MrzReading } from '../../packages/engine/src/types.ts';
 
 const QUALITY_DOCS = Number(process.env.BENCH_DOC_QUALITY ?? 20);
-const PRINTED_DOCS = Number(process.env.BENCH_DOC_PRINTED ?? 12);
+const PRINTED_DOCS = Number(process.env.BENCH_DOC_PRINTED ?? 30);
 const DOCS = join(FIXTURES_DIR, 'documents');
 const BARCODES = join(FIXTURES_DIR, 'barcodes/zxing-cpp');
 const NOT_DOCUMENTS = /^(pacman|tesseract-test)/;

