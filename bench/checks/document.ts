@@ -120,12 +120,20 @@ async function measureBarcodes(): Promise<Record<string, unknown>> {
   const photo = await sharp(card).rotate(7, { background: '#6b5a4a' }).blur(0.8).jpeg({ quality: 80 }).toBuffer();
   const aamva = await timed(times, () => readBarcodes(photo));
   const parsed = aamva[0] ? parseAamva(aamva[0].text) : null;
+  // What a document photo without any barcode costs (the reader tries its variants, within budget).
+  const without: number[] = [];
+  for (const f of ['passport-td3.jpg', '100_pass-bdr.jpg', '0_pass-lva.jpg', 'image-js/id1.jpg', '100_pass-hrv.jpg', '62_pass-aus.png']) {
+    const path = f.includes('/') ? join(DOCS, f) : join(DOCS, 'passporteye', f);
+    await timed(without, () => readBarcodes(readFileSync(path)));
+  }
   return {
     barcode_samples_right: `${right}/${total}`,
     barcode_samples_wrong_text: wrong,
     barcode_aamva_roundtrip: parsed?.birth_date === '1984-02-29' && parsed.surname === 'SAMPLE' ? 1 : 0,
     barcode_ms_p50: Math.round(percentile(times, 50)),
     barcode_ms_p95: Math.round(percentile(times, 95)),
+    barcode_ms_photo_without_barcode_p50: Math.round(percentile(without, 50)),
+    barcode_ms_photo_without_barcode_max: Math.round(Math.max(...without)),
   };
 }
 
