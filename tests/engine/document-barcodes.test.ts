@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { readBarcodes } from '../../packages/engine/src/document/barcodes.ts';
+import { readBarcodes, readBarcodesDetailed } from '../../packages/engine/src/document/barcodes.ts';
 import { aamvaDate, parseAamva } from '../../packages/engine/src/document/aamva.ts';
 import { barcodePresenceReport, compareBarcode } from '../../packages/engine/src/document/barcode-compare.ts';
 import { loadZxingWriter } from '../../packages/engine/src/document/zxing.ts';
@@ -117,6 +117,19 @@ describe('barcodes', () => {
       expiry_date: '2031-07-04',
       sex: 'X',
     });
+  });
+
+  test('a damaged PDF417 is seen but unreadable; a passport photo holds no barcode at all', async () => {
+    const code = readFileSync(join(SAMPLES, 'pdf417-1/02.png'));
+    const { width = 0, height = 0 } = await sharp(code).metadata();
+    const band = `<svg width="${width}" height="${height}"><rect x="${width * 0.3}" y="0" width="${width * 0.25}" height="${height}" fill="#fff"/></svg>`;
+    const damaged = await sharp(code).composite([{ input: Buffer.from(band) }]).png().toBuffer();
+    const reading = await readBarcodesDetailed(damaged);
+    assert.deepEqual(reading.barcodes, []);
+    assert.ok(reading.undecodable > 0);
+    assert.deepEqual(barcodePresenceReport(0, true, reading.undecodable).reasons, ['barcode_unreadable']);
+    const passport = await readBarcodesDetailed(readFileSync(join(FIXTURES_DIR, 'documents/passporteye/passport-td3.jpg')));
+    assert.deepEqual(passport, { barcodes: [], undecodable: 0 });
   });
 
   test('AAMVA dates are strict', () => {

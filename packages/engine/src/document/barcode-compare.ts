@@ -55,9 +55,12 @@ export function compareBarcode(barcodeFields: DocumentFields, otherFields: Docum
 
 /**
  * The barcode check without a comparison partner: `expected` when the document type carries a
- * barcode (an AAMVA licence); a missing barcode then needs attention.
+ * barcode (an AAMVA licence). A barcode seen but not decoded needs attention (the person retakes
+ * the photo); a missing one too, where one is expected.
  */
-export function barcodePresenceReport(found: number, expected: boolean): CheckReport {
+export function barcodePresenceReport(found: number, expected: boolean, undecodable = 0): CheckReport {
+  const measures = { barcodes_found: found, barcodes_undecodable: undecodable };
+  if (found === 0 && undecodable > 0) return { type: 'barcode', status: 'attention', reasons: ['barcode_unreadable'], measures };
   const missing = expected && found === 0;
-  return { type: 'barcode', status: missing ? 'attention' : 'ok', reasons: missing ? ['barcode_not_found'] : [], measures: { barcodes_found: found } };
+  return { type: 'barcode', status: missing ? 'attention' : 'ok', reasons: missing ? ['barcode_not_found'] : [], measures };
 }

@@ -25,20 +25,34 @@ export interface ReadBarcodesOptions {
   documentCorners?: Point[];
 }
 
-async function readPass(image: DecodedImage, binarizer: Binarizer, denoise: boolean): Promise<Barcode[]> {
+/** Symbols zxing located but could not decode, by pass; only formats that do not appear by chance in print. */
+const COUNTED_ERRORS: ReadonlySet<string> = new Set(['PDF417', 'QRCode']);
+
+interface PassResult {
+  barcodes: Barcode[];
+  undecodable: number;
+}
+
+async function readPass(image: DecodedImage, binarizer: Binarizer, denoise: boolean): Promise<PassResult> {
   const zxing = await loadZxingReader();
   const results = await zxing.readBarcodes(
     { data: toRgba(image), width: image.width, height: image.height, colorSpace: 'srgb' } as ImageData,
-    { formats: [...FORMATS], textMode: 'Plain', tryHarder: true, tryRotate: true, tryInvert: true, binarizer, tryDenoise: denoise },
+    { formats: [...FORMATS], textMode: 'Plain', tryHarder: true, tryRotate: true, tryInvert: true, binarizer, tryDenoise: denoise, returnErrors: true },
   );
   const seen = new Set<string>();
-  const out: Barcode[] = [];
+  const barcodes: Barcode[] = [];
+  let undecodable = 0;
   for (const r of results) {
-    if (!r.isValid || seen.has(r.format + r.text)) continue;
+    if (!r.isValid) {
+      // DataMatrix "finds" appear in guilloches and fine print: only PDF417 and QR errors count.
+      if (COUNTED_ERRORS.has(r.format)) undecodable++;
+      continue;
+    }
+    if (seen.has(r.format + r.text)) continue;
     seen.add(r.format + r.text);
-    out.push({ format: r.format, text: r.text });
+    barcodes.push({ format: r.format, text: r.text });
   }
-  return out;
+  return { barcodes, undecodable };
 }
 
 async function resized(image: DecodedImage, factor: number): Promise<DecodedImage> {
@@ -56,13 +70,21 @@ const MAX_PIXELS_FOR_FULL_RETRY = 1_500_000;
 /** Time after which no further variant is tried (the first pass always runs). */
 export const BARCODE_BUDGET_MS = 2500;
 
-export async function readBarcodes(input: Uint8Array | DecodedImage, options: ReadBarcodesOptions = {}): Promise<Barcode[]> {
+export interface BarcodeReading {
+  barcodes: Barcode[];
+  /** PDF417 or QR symbols located but not decoded (damaged, blurred, cut), when none decoded. */
+  undecodable: number;
+}
+
+/** The barcodes read, or how many symbols were seen but could not be decoded. */
+export async function readBarcodesDetailed(input: Uint8Array | DecodedImage, options: ReadBarcodesOptions = {}): Promise<BarcodeReading> {
   const started = Date.now();
   const image = input instanceof Uint8Array ? await decodeImage(input) : input;
   const first = await readPass(image, 'LocalAverage', false);
-  if (first.length) return first;
+  if (first.barcodes.length) return first;
+  let undecodable = first.undecodable;
   // Variants, cheapest and likeliest first; each runs only while the budget lasts.
-  const variants: (() => Promise<Barcode[]>)[] = [];
+  const variants: (() => Promise<PassResult>)[] = [];
   const corners = options.documentCorners;
   if (corners) {
     const width = Math.round(Math.hypot(corners[1]![0] - corners[0]![0], corners[1]![1] - corners[0]![1]));
@@ -70,16 +92,18 @@ export async function readBarcodes(input: Uint8Array | DecodedImage, options: Re
   }
   // Straightened crops of barcode-like patches: small, and they undo the tilt.
   variants.push(async () => {
+    let seen = 0;
     for (const region of await barcodeRegions(image)) {
       const found = await readPass(region, 'LocalAverage', false);
-      if (found.length) return found;
+      if (found.barcodes.length) return found;
+      seen = Math.max(seen, found.undecodable);
       if (Math.max(region.width, region.height) * 2 <= MAX_ENLARGED_SIDE) {
         const enlarged = await readPass(await resized(region, 2), 'LocalAverage', false);
-        if (enlarged.length) return enlarged;
+        if (enlarged.barcodes.length) return enlarged;
       }
       if (Date.now() - started > BARCODE_BUDGET_MS) break;
     }
-    return [];
+    return { barcodes: [], undecodable: seen };
   });
   if (image.width * image.height <= MAX_PIXELS_FOR_FULL_RETRY) {
     variants.push(() => readPass(image, 'GlobalHistogram', true));
@@ -88,7 +112,12 @@ export async function readBarcodes(input: Uint8Array | DecodedImage, options: Re
   for (const variant of variants) {
     if (Date.now() - started > BARCODE_BUDGET_MS) break;
     const found = await variant();
-    if (found.length) return found;
+    if (found.barcodes.length) return found;
+    undecodable = Math.max(undecodable, found.undecodable);
   }
-  return [];
+  return { barcodes: [], undecodable };
+}
+
+export async function readBarcodes(input: Uint8Array | DecodedImage, options: ReadBarcodesOptions = {}): Promise<Barcode[]> {
+  return (await readBarcodesDetailed(input, options)).barcodes;
 }
