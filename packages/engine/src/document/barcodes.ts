@@ -6,7 +6,7 @@ import { loadZxingReader } from './zxing.ts';
 /**
  * Reads the 2-D barcodes a document may carry (PDF417 on AAMVA licences and many ID cards, QR on
  * newer ones) with zxing-wasm, on pixels decoded by sharp (EXIF applied). The first pass reads
- * the photo as it is; only when it finds nothing are variants tried, within a time budget: the
+ * the photo as it is; only when it finds nothing are variants tried, within a pixel budget: the
  * straightened document (when its corners are known), straightened crops of barcode-like patches
  * (zxing reads PDF417 rows badly once they tilt a few degrees; it tries 90° turns itself), and,
  * on images small enough for a second whole pass, another binarizer with denoising (uneven
@@ -33,8 +33,9 @@ interface PassResult {
   undecodable: number;
 }
 
-async function readPass(image: DecodedImage, binarizer: Binarizer, denoise: boolean): Promise<PassResult> {
+async function readPass(image: DecodedImage, binarizer: Binarizer, denoise: boolean, spent?: { pixels: number }): Promise<PassResult> {
   const zxing = await loadZxingReader();
+  if (spent) spent.pixels += image.width * image.height;
   const results = await zxing.readBarcodes(
     { data: toRgba(image), width: image.width, height: image.height, colorSpace: 'srgb' } as ImageData,
     { formats: [...FORMATS], textMode: 'Plain', tryHarder: true, tryRotate: true, tryInvert: true, binarizer, tryDenoise: denoise, returnErrors: true },
@@ -67,8 +68,11 @@ async function resized(image: DecodedImage, factor: number): Promise<DecodedImag
 const MAX_ENLARGED_SIDE = 2000;
 /** Whole-image second passes only below this many pixels (a phone photo's full passes cost seconds). */
 const MAX_PIXELS_FOR_FULL_RETRY = 1_500_000;
-/** Time after which no further variant is tried (the first pass always runs). */
-export const BARCODE_BUDGET_MS = 2500;
+/**
+ * Pixels the variants may hand to zxing in all (the first pass always runs). A budget in pixels,
+ * not milliseconds, bounds the cost and keeps the result independent of the machine's load.
+ */
+export const BARCODE_PIXEL_BUDGET = 4_000_000;
 
 export interface BarcodeReading {
   barcodes: Barcode[];
@@ -78,7 +82,8 @@ export interface BarcodeReading {
 
 /** The barcodes read, or how many symbols were seen but could not be decoded. */
 export async function readBarcodesDetailed(input: Uint8Array | DecodedImage, options: ReadBarcodesOptions = {}): Promise<BarcodeReading> {
-  const started = Date.now();
+  const spent = { pixels: 0 };
+  const over = () => spent.pixels > BARCODE_PIXEL_BUDGET;
   const image = input instanceof Uint8Array ? await decodeImage(input) : input;
   const first = await readPass(image, 'LocalAverage', false);
   if (first.barcodes.length) return first;
@@ -88,29 +93,29 @@ export async function readBarcodesDetailed(input: Uint8Array | DecodedImage, opt
   const corners = options.documentCorners;
   if (corners) {
     const width = Math.round(Math.hypot(corners[1]![0] - corners[0]![0], corners[1]![1] - corners[0]![1]));
-    variants.push(async () => readPass(await warpDocument(image, corners, Math.max(16, width)), 'LocalAverage', false));
+    variants.push(async () => readPass(await warpDocument(image, corners, Math.max(16, width)), 'LocalAverage', false, spent));
   }
   // Straightened crops of barcode-like patches: small, and they undo the tilt.
   variants.push(async () => {
     let seen = 0;
     for (const region of await barcodeRegions(image)) {
-      const found = await readPass(region, 'LocalAverage', false);
+      const found = await readPass(region, 'LocalAverage', false, spent);
       if (found.barcodes.length) return found;
       seen = Math.max(seen, found.undecodable);
-      if (Math.max(region.width, region.height) * 2 <= MAX_ENLARGED_SIDE) {
-        const enlarged = await readPass(await resized(region, 2), 'LocalAverage', false);
+      if (Math.max(region.width, region.height) * 2 <= MAX_ENLARGED_SIDE && !over()) {
+        const enlarged = await readPass(await resized(region, 2), 'LocalAverage', false, spent);
         if (enlarged.barcodes.length) return enlarged;
       }
-      if (Date.now() - started > BARCODE_BUDGET_MS) break;
+      if (over()) break;
     }
     return { barcodes: [], undecodable: seen };
   });
   if (image.width * image.height <= MAX_PIXELS_FOR_FULL_RETRY) {
-    variants.push(() => readPass(image, 'GlobalHistogram', true));
-    if (Math.max(image.width, image.height) * 2 <= MAX_ENLARGED_SIDE) variants.push(async () => readPass(await resized(image, 2), 'LocalAverage', false));
+    variants.push(() => readPass(image, 'GlobalHistogram', true, spent));
+    if (Math.max(image.width, image.height) * 2 <= MAX_ENLARGED_SIDE) variants.push(async () => readPass(await resized(image, 2), 'LocalAverage', false, spent));
   }
   for (const variant of variants) {
-    if (Date.now() - started > BARCODE_BUDGET_MS) break;
+    if (over()) break;
     const found = await variant();
     if (found.barcodes.length) return found;
     undecodable = Math.max(undecodable, found.undecodable);

@@ -6,7 +6,7 @@
 export { decodeImage, ImageUnreadableError, MAX_INPUT_PIXELS, type DecodedImage } from './decode.ts';
 export { assessDocumentQuality, qualityReasons, QUALITY_THRESHOLDS, type DocumentQuality, type QualityMeasures } from './quality.ts';
 export { locateDocument, warpDocument, type DocumentLocation } from './locate.ts';
-export { readBarcodes, readBarcodesDetailed, BARCODE_BUDGET_MS, type Barcode, type BarcodeReading, type ReadBarcodesOptions } from './barcodes.ts';
+export { readBarcodes, readBarcodesDetailed, BARCODE_PIXEL_BUDGET, type Barcode, type BarcodeReading, type ReadBarcodesOptions } from './barcodes.ts';
 export { parseAamva, isAamva } from './aamva.ts';
 export { compareBarcode, barcodePresenceReport } from './barcode-compare.ts';
 export { readPrintedZone, type PrintedZoneResult, type ReadPrintedZoneOptions } from './printed-zone.ts';
