@@ -35,3 +35,13 @@ export function fuseDescriptors(faceApi: ArrayLike<number>, faceres: ArrayLike<n
 
 // Six decimals: the distance moves by less than 1e-4, and stored templates stay compact.
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** The two models' own descriptors back from a fused one (for benchmarks comparing each model alone). */
+export function splitDescriptor(fused: ArrayLike<number>): { faceApi: number[]; faceres: number[] } {
+  if (fused.length !== FUSED_LENGTH) throw new Error('face descriptors: unexpected length');
+  const all = Array.from(fused);
+  return {
+    faceApi: all.slice(0, FACE_API_LENGTH).map((v) => v / HALF),
+    faceres: all.slice(FACE_API_LENGTH).map((v) => v / (FACERES_SCALE * HALF)),
+  };
+}
