@@ -27,8 +27,7 @@ const DEFINITION: FlowDefinition = {
   steps: ['applicant', 'questionnaire', 'document', 'face'],
   documents: [{ country: '*', types: ['passport', 'id_card'] }],
   liveness: { challenges: [] },
-  // The thresholds docs/liveness.md recommends from bench:checks (a printed portrait is farther from a selfie than two photos).
-  checks: { ...STANDARD_FLOW.checks, face_match_max_distance: 0.55, face_review_max_distance: 0.63 },
+  // Face thresholds: the standard flow's, set from bench:checks (docs/liveness.md).
   decision: { on_attention: 'review', max_resubmissions: 1, review_due_hours: 24 },
 };
 
