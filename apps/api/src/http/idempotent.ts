@@ -39,6 +39,39 @@ function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored
   return JSON.parse(s.keyring.openText((stored as { sealed: string }).sealed, sealAad(apiKeyId, idem)));
 }
 
+/** The request's Idempotency-Key (presence and shape checked with the signature). */
+export const idempotencyKeyOf = (req: FastifyRequest) => req.headers['idempotency-key'] as string;
+
+/** The fingerprint of a request stored with its Idempotency-Key: a reuse with another request is refused. */
+export function requestHashOf(req: FastifyRequest): string {
+  return createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
+}
+
+/** Seals a response to store for replay (the form runIdempotentStatement's `store` gives). */
+export const sealResponse = sealBody;
+
+async function sendReplay(s: IdempotencySettings, reply: FastifyReply, apiKeyId: string, idem: string, status: number, stored: unknown) {
+  await reply.header('idempotent-replayed', 'true').code(status).send(openBody(s, apiKeyId, idem, stored));
+}
+
+/**
+ * Answers a request whose Idempotency-Key already has a live entry, as a reservation that found
+ * it would: 422 for another request, 409 while the first runs, else the stored response replayed.
+ */
+export async function answerStoredEntry(
+  s: IdempotencySettings,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  apiKeyId: string,
+  entry: { requestHash: string; state: 'running' | 'done'; status: number | null; body: unknown },
+): Promise<void> {
+  if (entry.requestHash !== requestHashOf(req)) throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
+  if (entry.state === 'running' || entry.status === null) throw inProgress();
+  await sendReplay(s, reply, apiKeyId, idempotencyKeyOf(req), entry.status, entry.body);
+}
+
+export const inProgress = () => new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
+
 interface Reserved {
   apiKeyId: string;
   idem: string;
@@ -53,8 +86,8 @@ interface Reserved {
  */
 async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply, activeFlow?: string): Promise<Reserved | null> {
   const auth = authOf(req);
-  const idem = req.headers['idempotency-key'] as string; // presence and shape checked with the signature
-  const hash = createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
+  const idem = idempotencyKeyOf(req);
+  const hash = requestHashOf(req);
   const times = { now: s.now(), lockMs: s.lockMs, retainMs: s.retainMs };
   let reservation;
   if (auth.confirm) {
@@ -73,9 +106,9 @@ async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: Fasti
     case 'mismatch':
       throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
     case 'in_progress':
-      throw new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
+      throw inProgress();
     case 'replay':
-      await reply.header('idempotent-replayed', 'true').code(reservation.status).send(openBody(s, key.id, idem, reservation.body));
+      await sendReplay(s, reply, key.id, idem, reservation.status, reservation.body);
       return null;
   }
   return { apiKeyId: key.id, idem, flow: reservation.flow };

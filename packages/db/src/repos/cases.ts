@@ -1,10 +1,12 @@
-import { and, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, lt, or, sql, type Column, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { newId, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
-import { caseJournal, cases, idempotencyKeys } from '../schema.ts';
+import { apiKeys, caseJournal, cases, idempotencyKeys } from '../schema.ts';
+import type { ApiKeyRow } from './api-keys.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 import type { StoredResponse } from './idempotency.ts';
-import { encodeRow, perHandle, raw, rowPlaceholders } from './prepared.ts';
+import { columnsAs, encodeRow, namedSql, perHandle, raw, rowFrom, rowPlaceholders } from './prepared.ts';
 
 export type CaseRow = typeof cases.$inferSelect;
 
@@ -88,4 +90,129 @@ export async function listCases(db: Executor, tenant: Tenant, f: CaseFilters): P
   if (f.createdBefore) where.push(lt(cases.createdAt, f.createdBefore));
   if (f.cursor) where.push(lt(cases.id, f.cursor));
   return db.select().from(cases).where(and(...where)).orderBy(desc(cases.id)).limit(f.limit + 1);
+}
+
+/** `$<n>::text::<type>, …` for every column of the table from parameter `first` on (text in, cast by the server). */
+function castParams(table: PgTable, first: number): string {
+  return Object.values(getTableColumns(table) as Record<string, Column>)
+    .map((c, i) => `$${first + i}::text::${c.getSQLType()}`)
+    .join(', ');
+}
+
+const columnList = (table: PgTable) =>
+  Object.values(getTableColumns(table) as Record<string, Column>)
+    .map((c) => `"${c.name}"`)
+    .join(', ');
+
+const CASE_PARAMS_FROM = 10;
+const JOURNAL_PARAMS_FROM = CASE_PARAMS_FROM + Object.keys(getTableColumns(cases)).length;
+const TAKEOVER = (e: string, now: string, hash: string) =>
+  `(${e}.expires_at < ${now} OR (${e}.state = 'running' AND ${e}.locked_until < ${now} AND ${e}.request_hash = ${hash}))`;
+
+/**
+ * The whole signed creation of a case in ONE autocommit statement (one round trip, one commit):
+ * reads the API key by the hash of its secret; reads the live entry of (key, Idempotency-Key)
+ * (an expired one, or a running one whose lock elapsed for the same request, counts as none);
+ * only for a key that exists, is not revoked and has no live entry, takes a transaction-level
+ * advisory lock on (key, Idempotency-Key) without waiting; only with that lock and while the
+ * given flow is still the active one, inserts the entry already done with its stored response,
+ * then the case (from the entry's RETURNING) and its journal entry (from the case's). The unique
+ * index of the entries stays the backstop: a concurrent twin whose row committed after this
+ * statement's snapshot makes the insert a no-op, and nothing else is written.
+ * The advisory lock is released at commit, after the rows are visible: a duplicate that failed
+ * to take it was concurrent (in progress), one that takes it after sees the stored response.
+ */
+const createCaseOnceStatement = namedSql(
+  'idv_case_create_once',
+  `WITH "k" AS (SELECT * FROM api_keys WHERE secret_hash = $1::text),
+  "e" AS (SELECT request_hash, state, response_status, response_body FROM idempotency_keys AS "x"
+    WHERE "x".api_key_id = $2::text AND "x".key = $3::text AND NOT ${TAKEOVER('"x"', '$5::text::timestamptz', '$4::text')}),
+  "ok" AS MATERIALIZED (SELECT 1 FROM "k" WHERE "k".id = $2::text AND "k".revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM "e")),
+  "lk" AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtextextended($2::text || chr(31) || $3::text, 0)) AS got FROM "ok"),
+  "fl" AS MATERIALIZED (SELECT 1 FROM flows WHERE id = $6::text AND status = 'active' AND EXISTS (SELECT 1 FROM "lk" WHERE got)),
+  "i" AS (
+    INSERT INTO idempotency_keys AS "x" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at)
+    SELECT $2::text, $3::text, $4::text, 'done', $7::text::integer, $8::text::jsonb, $5::text::timestamptz, $5::text::timestamptz, $9::text::timestamptz FROM "fl"
+    ON CONFLICT (api_key_id, key) DO UPDATE SET
+      request_hash = excluded.request_hash, state = 'done', response_status = excluded.response_status, response_body = excluded.response_body,
+      created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
+    WHERE ${TAKEOVER('"x"', 'excluded.created_at', 'excluded.request_hash')}
+    RETURNING 1),
+  "c" AS (INSERT INTO cases (${columnList(cases)}) SELECT ${castParams(cases, CASE_PARAMS_FROM)} FROM "i" RETURNING id),
+  "j" AS (INSERT INTO case_journal (${columnList(caseJournal)}) SELECT ${castParams(caseJournal, JOURNAL_PARAMS_FROM)} FROM "c" RETURNING id)
+  SELECT (SELECT count(*) FROM "j")::int AS "created", (SELECT got FROM "lk") AS "locked", EXISTS (SELECT 1 FROM "fl") AS "flow_ok",
+    "e".request_hash AS "e_hash", "e".state AS "e_state", "e".response_status AS "e_status", "e".response_body AS "e_body",
+    ${columnsAs(apiKeys, '"k"', 'k_')}
+  FROM (SELECT 1) AS "one" LEFT JOIN "k" ON true LEFT JOIN "e" ON true`,
+);
+
+export interface CaseCreationOnce {
+  /** Hash of the request's API key secret: the key is read by the statement itself. */
+  secretHash: string;
+  /** The id of that key as this process knows it (the entry is written under it). */
+  apiKeyId: string;
+  idempotencyKey: string;
+  requestHash: string;
+  now: Date;
+  /** Until when the stored response is replayed. */
+  retainUntil: Date;
+  /** The response to store, as stored (sealed by the caller). */
+  response: { status: number; body: unknown };
+  /** The case, written exactly as given (its flowId must be the flow believed active). */
+  row: CaseRow;
+  journal: { actor: string; action: string; detail: Record<string, unknown> };
+}
+
+export type CaseCreationOnceResult =
+  | { outcome: 'created' }
+  /** A live entry for (key, Idempotency-Key) decides: replay, mismatch or in progress. */
+  | { outcome: 'existing'; requestHash: string; state: 'running' | 'done'; status: number | null; body: unknown }
+  /** A concurrent twin holds the advisory lock. */
+  | { outcome: 'locked' }
+  /** The flow given is no longer the active one: nothing written. */
+  | { outcome: 'flow_changed' }
+  /** A twin committed after this statement's snapshot (the unique index refused the entry): read it again. */
+  | { outcome: 'conflict' };
+
+/**
+ * createCaseOnceStatement: `apiKey` is the key read by the statement (null when no key has that
+ * hash); nothing is written unless it exists, is not revoked and has the id given. Run it outside
+ * a transaction (it is its own).
+ */
+export async function createCaseOnce(db: Executor, c: CaseCreationOnce): Promise<{ apiKey: ApiKeyRow | null; result: CaseCreationOnceResult }> {
+  const entry = {
+    id: newId('jrn', c.row.createdAt.getTime()),
+    clientId: c.row.clientId,
+    environment: c.row.environment,
+    caseId: c.row.id,
+    actor: c.journal.actor,
+    action: c.journal.action,
+    detail: c.journal.detail,
+    at: c.row.createdAt,
+  } satisfies typeof caseJournal.$inferSelect;
+  const [row] = await createCaseOnceStatement(db, [
+    c.secretHash,
+    c.apiKeyId,
+    c.idempotencyKey,
+    c.requestHash,
+    c.now.toISOString(),
+    c.row.flowId,
+    c.response.status,
+    JSON.stringify(c.response.body),
+    c.retainUntil.toISOString(),
+    ...Object.values(encodeRow(cases, '', c.row)),
+    ...Object.values(encodeRow(caseJournal, '', entry)),
+  ]);
+  const apiKey = rowFrom(apiKeys, 'k_', row);
+  return { apiKey, result: outcomeOf(row) };
+}
+
+function outcomeOf(row: Record<string, unknown>): CaseCreationOnceResult {
+  if (row.created === 1) return { outcome: 'created' };
+  if (row.e_hash !== null) {
+    return { outcome: 'existing', requestHash: row.e_hash as string, state: row.e_state as 'running' | 'done', status: row.e_status as number | null, body: row.e_body };
+  }
+  if (row.locked === false) return { outcome: 'locked' };
+  if (row.locked === true && row.flow_ok === false) return { outcome: 'flow_changed' };
+  return { outcome: 'conflict' };
 }

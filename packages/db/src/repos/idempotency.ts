@@ -89,6 +89,12 @@ const existingEntry = perHandle((db) =>
     .prepare('idv_idempotency_entry'),
 );
 
+/** The entry of (API key, Idempotency-Key) as it stands, or null: for a creation whose claim lost a race. */
+export async function findIdempotencyEntry(db: Executor, apiKeyId: string, key: string) {
+  const [row] = await existingEntry(db).execute({ apiKeyId, key });
+  return row ?? null;
+}
+
 /**
  * Claims an idempotency key for a request, committed on its own so that concurrent duplicates see
  * it at once. An expired entry, or a running one whose process died (lock elapsed) for the same

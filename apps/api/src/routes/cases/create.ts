@@ -1,16 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { insertCaseWithJournal, type CaseRow } from '@idv/db';
-import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
+import { insertCaseWithJournal } from '@idv/db';
+import { acceptsCountry, isCountryCode, newId } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotentStatement } from '../../http/idempotent.ts';
 import { presentCaseCreated } from '../../presenters/case.ts';
+import { createCaseInOneStatement, newCaseRow } from './create-once.ts';
 import { PURPOSE } from '../../services/personal-data.ts';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
-
-const HOUR = 3_600_000;
 
 export function registerCreateCase(app: App, ctx: AppContext): void {
   app.post(
@@ -30,11 +29,13 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         },
       },
     },
-    (req, reply) =>
-      // The flow is read by the reservation's statement; then case + journal entry + stored response in
-      // one statement (see runIdempotentStatement), in one transaction with the case key when declared
-      // data needs one.
-      runIdempotentStatement(ctx.idempotency, req, reply, async (db, store, flow) => {
+    async (req, reply) => {
+      // The common creation: ONE statement, ONE commit, nothing committed before the work (create-once.ts).
+      if (await createCaseInOneStatement(ctx, req, reply, req.body)) return;
+      // Refusals (stored and replayed) and declared data: the generic path. The flow is read by the
+      // reservation's statement; then case + journal entry + stored response in one statement (see
+      // runIdempotentStatement), in one transaction with the case key when declared data needs one.
+      return runIdempotentStatement(ctx.idempotency, req, reply, async (db, store, flow) => {
         const { key, tenant } = authOf(req);
         const body = req.body;
         if (!isCountryCode(body.country)) {
@@ -49,26 +50,8 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         const declared = body.declared && Object.keys(body.declared).length > 0 ? body.declared : null;
         // Declared data is personal: sealed under a data key of the new case, stored with the case.
         const declaredKey = declared ? await ctx.vault.newKey(id, 'data', now) : null;
-        const row: CaseRow = {
-          id,
-          ...tenant,
-          flowId: flow.id,
-          flowName: flow.name,
-          flowVersion: flow.version,
-          country: body.country,
-          externalRef: body.external_ref ?? null,
-          declaredSealed: declared && declaredKey ? declaredKey.key.sealJson(declared, PURPOSE.declared) : null,
-          state: 'awaiting_applicant',
-          status: statusOf('awaiting_applicant', false),
-          journeyStarted: 0,
-          checks: [],
-          duplicates: [],
-          decision: null,
-          resubmission: null,
-          createdAt: now,
-          updatedAt: now,
-          expiresAt: new Date(now.getTime() + flow.definition.case_lifetime_hours * HOUR),
-        };
+        const declaredSealed = declared && declaredKey ? declaredKey.key.sealJson(declared, PURPOSE.declared) : null;
+        const row = newCaseRow(flow, tenant, body.country, body.external_ref ?? null, now, id, declaredSealed);
         const outcome = { status: 201, body: presentCaseCreated(row) };
         const journal = { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } };
         if (declaredKey) {
@@ -81,6 +64,7 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
           await insertCaseWithJournal(db, row, journal, store(outcome));
         }
         return outcome;
-      }, req.body.flow_name),
+      }, req.body.flow_name);
+    },
   );
 }
