@@ -51,7 +51,8 @@ export async function findDuplicates(
     const theirs = key.openJson<Templates>(c.sealed, `face_templates:${c.round}`);
     compared += 1;
     const others = [theirs.selfie, theirs.portrait].filter((t): t is number[] => Array.isArray(t));
-    if (mine.some((a) => others.some((b) => faceDistance(a, b) <= s.faceMaxDistance))) sameFace.add(c.caseId);
+    // Templates from another descriptor version (another length) are not comparable: skipped.
+    if (mine.some((a) => others.some((b) => b.length === a.length && faceDistance(a, b) <= s.faceMaxDistance))) sameFace.add(c.caseId);
   }
   const reasons: CheckReason[] = [];
   if (candidates.sameDocument.length) reasons.push('duplicate_document');

@@ -42,7 +42,7 @@ export interface CaseAnalysis {
     /** The identity read from the document (sealed under the case's data key by the runner). */
     fields: ReadIdentity | null;
     zoneAgreement: ZoneAgreement;
-    /** 128-d descriptors (sealed under the biometric key); null where no usable face was found. */
+    /** Fused 1152-d descriptors (faces/fused-descriptor.ts) (sealed under the biometric key); null where no usable face was found. */
     faceTemplates: { portrait: number[] | null; selfie: number[] | null };
   };
   /** Milliseconds spent in each part (for the benchmark; never stored). */

@@ -56,7 +56,7 @@ export interface FaceAnalysis {
   yaw: number;
   pitch: number;
   roll: number;
-  /** 128-d descriptor (face-api), unit-free; compare with `faceDistance`. */
+  /** Fused descriptor (face-api 128-d beside human faceres 1024-d, see faces/fused-descriptor.ts); compare with `faceDistance`. */
   descriptor: number[];
   score: number;
 }
