@@ -16,12 +16,13 @@ import sharp from 'sharp';
 import type { MrzReading } from '../types.ts';
 import { mrzCharValue } from './check-digit.ts';
 import { CLASS_COUNT, MRZ_ALPHABET, loadMrzClassifier, type MlpWeights } from './classifier.ts';
+import { isIcaoCode, isSpecimenCode } from './codes.ts';
 import { correctMrz } from './correct.ts';
-import { charKinds, checksFor, detectLayout, type MrzLayout } from './formats.ts';
+import { charKinds, checksFor, detectLayout, type MrzLayout, type Span } from './formats.ts';
 import { cropLine, locateMrz, type MrzCandidate, type TextLine } from './locate.ts';
 import { parseMrz } from './parse.ts';
 import { recogniseOnGrid, type LineRead } from './recognizer-line.ts';
-import { findLineGrid, type GreyImage, type GridOptions } from './segment.ts';
+import { findLineGrid, type GreyImage, type GridOptions, type LineGrid } from './segment.ts';
 import { checkPasses } from './verify.ts';
 
 export interface ReadMrzOptions {
@@ -95,28 +96,58 @@ function lineCrop(g: GreyImage, line: TextLine, angle: number, crop: { padY: num
   return flip ? rotateHalf(img) : img;
 }
 
-function lineReads(w: MlpWeights, g: GreyImage, line: TextLine, angle: number, count: number, flip: boolean, all: boolean): LineRead[] {
+/** The grid searches of a line: GRID_MODES, and only the ink where the locator saw the line. */
+function gridModes(base: GreyImage, line: TextLine): GridOptions[] {
+  // A textured margin can look like ink: the locator's extent leaves it out.
+  const from = (base.width - line.length) / 2 - line.height * 0.4;
+  return [...GRID_MODES, { curved: true, within: [from, base.width - from] }];
+}
+
+/**
+ * A grid hypothesis for retries: one of gridModes, or (past them) the line read as count + 1
+ * straight cells of which the first or the last is not a character (a mark or a textured margin
+ * the grid search took for a glyph at one end).
+ */
+type GridChoice = { mode: GridOptions } | { extra: 'first' | 'last' };
+const RETRY_CHOICES = GRID_MODES.length + 1 + 2;
+
+function choiceAt(base: GreyImage, line: TextLine, i: number): GridChoice {
+  const modes = gridModes(base, line);
+  return i < modes.length ? { mode: modes[i]! } : { extra: i === modes.length ? 'first' : 'last' };
+}
+
+function gridOf(img: GreyImage, count: number, choice: GridChoice): LineGrid | null {
+  if ('mode' in choice) return findLineGrid(img, count, choice.mode);
+  const wider = findLineGrid(img, count + 1, { curved: false });
+  if (!wider) return null;
+  return { ...wider, count, x0: choice.extra === 'first' ? wider.x0 + wider.pitch : wider.x0 };
+}
+
+/**
+ * Reads of one line on all crop variants. `all` false: one quick read (for the line length).
+ * `forced`: that grid hypothesis (choiceAt) instead of the surest grid mode.
+ */
+function lineReads(w: MlpWeights, g: GreyImage, line: TextLine, angle: number, count: number, flip: boolean, all: boolean, forced?: number): LineRead[] {
   const reads: LineRead[] = [];
-  let mode: GridOptions = GRID_MODES[0]!;
-  if (all) {
+  let choice: GridChoice = { mode: GRID_MODES[0]! };
+  if (all && forced !== undefined) {
+    choice = choiceAt(lineCrop(g, line, angle, CROPS[0]!, flip), line, forced);
+  } else if (all) {
     const base = lineCrop(g, line, angle, CROPS[0]!, flip);
     let bestScore = -Infinity;
-    // Also: only the ink where the locator saw the line (a textured margin can look like ink).
-    const from = (base.width - line.length) / 2 - line.height * 0.4;
-    const modes: GridOptions[] = [...GRID_MODES, { curved: true, within: [from, base.width - from] }];
-    for (const m of modes) {
+    for (const m of gridModes(base, line)) {
       const grid = findLineGrid(base, count, m);
       if (!grid) continue;
       const r = recogniseOnGrid(w, base, grid);
       if (r.score - grid.boundaryInk > bestScore) {
         bestScore = r.score - grid.boundaryInk;
-        mode = m;
+        choice = { mode: m };
       }
     }
   }
   for (const crop of all ? CROPS : CROPS.slice(0, 1)) {
     const img = lineCrop(g, line, angle, crop, flip);
-    const grid = findLineGrid(img, count, mode);
+    const grid = gridOf(img, count, choice);
     if (!grid) continue;
     for (const shift of all ? SHIFTS : SHIFTS.slice(0, 1)) reads.push(recogniseOnGrid(w, img, grid, shift));
   }
@@ -175,6 +206,13 @@ function ranked(v: Votes, k: number, kind: string | undefined): { c: string; p: 
     o.share = sSum > 0 ? o.share / sSum : o === out[0] ? 1 : 0;
   }
   return out;
+}
+
+/** A runner-up below this probability is not a reading the code list has to rule out. */
+const PLAUSIBLE = 0.03;
+
+function codeSpans(layout: MrzLayout): Span[] {
+  return [layout.issuingCountry, layout.nationality].filter((s): s is Span => !!s);
 }
 
 function split(text: string, n: number, len: number): string[] {
@@ -258,6 +296,31 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
     }
   }
 
+  // The issuing state and the nationality must be codes of the list: an invalid code is repaired
+  // by the one plausible runner-up that makes it valid, as check digits repair numbers.
+  const codeOk = (code: string) => isIcaoCode(code) || (opts.allowSpecimen && isSpecimenCode(code));
+  const spans = codeSpans(layout);
+  for (const span of spans) {
+    const code = text.slice(span.start, span.start + span.length);
+    if (codeOk(code)) continue;
+    const fixes: { pos: number; c: string; cost: number }[] = [];
+    for (let pos = span.start; pos < span.start + span.length; pos++) {
+      const o = options[pos]!;
+      const here = o.find((x) => x.c === text[pos])!;
+      for (const alt of o) {
+        if (alt.c === text[pos] || alt.p < PLAUSIBLE) continue;
+        const fixed = code.slice(0, pos - span.start) + alt.c + code.slice(pos - span.start + 1);
+        if (codeOk(fixed)) fixes.push({ pos, c: alt.c, cost: Math.log(here.p + 1e-6) - Math.log(alt.p + 1e-6) });
+      }
+    }
+    fixes.sort((a, b) => a.cost - b.cost);
+    if (fixes.length === 1 || (fixes.length > 1 && fixes[1]!.cost - fixes[0]!.cost > 2)) {
+      const f = fixes[0]!;
+      // Not counted as repaired: the uncertainty rule below still asks the list to prove it.
+      text = text.slice(0, f.pos) + f.c + text.slice(f.pos + 1);
+    }
+  }
+
   const lines = split(text, lineCount, lineLength);
   const reading = parseMrz(lines, { allowSpecimen: opts.allowSpecimen, now: opts.now });
   if (!reading) return null;
@@ -269,6 +332,15 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
     covered.add(c.digit);
     for (const s of c.over) for (let i = s.start; i < s.start + s.length; i++) covered.add(i);
   }
+  // A letter of a valid code whose every plausible rival would make it no code is proven by the list.
+  const provenByCodeList = (k: number): boolean => {
+    const span = spans.find((sp) => k >= sp.start && k < sp.start + sp.length);
+    if (!span) return false;
+    const code = text.slice(span.start, span.start + span.length);
+    if (!codeOk(code)) return false;
+    const at = k - span.start;
+    return options[k]!.every((o) => o.c === text[k] || o.p < PLAUSIBLE || !codeOk(code.slice(0, at) + o.c + code.slice(at + 1)));
+  };
   const uncertain: number[] = [];
   let sumP = 0;
   let sumLog = 0;
@@ -283,7 +355,7 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
     if (settled) continue;
     // A check digit proves the position against a rival of a different value modulo 10 only.
     const provable = covered.has(k) && mrzCharValue(rival.c) % 10 !== mrzCharValue(text[k]!) % 10;
-    if (!provable || chosen.p < 0.3) uncertain.push(k);
+    if ((!provable && !provenByCodeList(k)) || chosen.p < 0.3) uncertain.push(k);
   }
   const mean = sumP / text.length;
   reading.confidence = Number((uncertain.length > 0 ? Math.min(mean, MRZ_ACCEPT_CONFIDENCE - 0.1) : mean).toFixed(4));
@@ -311,6 +383,28 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
   }
   const perLine = lines.map((l) => lineReads(w, g, l, cand.angle, lineLength, flip, true));
   if (perLine.some((r) => r.length === 0)) return null;
+  const first = decodeLines(perLine, lineCount, lineLength, opts);
+  if (!first || first.reading.checkDigitsValid) return first;
+  // Check digits failing: a line's grid may be off by a cell (a textured margin taken for a
+  // glyph). Each line is read again on the other grid searches; a reading whose checks then pass
+  // is preferred (the checks, not the classifier's surety, judge the grid).
+  // Only a zone read mostly sure is worth it (a wrong zone or a photo is not).
+  if (first.uncertain.length > first.reading.lines.join('').length * 0.15) return first;
+  let best = first;
+  for (let i = 0; i < lineCount; i++) {
+    const seen = new Set(perLine[i]!.map((r) => `${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`));
+    for (let m = 0; m < RETRY_CHOICES; m++) {
+      const alt = lineReads(w, g, lines[i]!, cand.angle, lineLength, flip, true, m);
+      if (alt.length === 0 || alt.every((r) => seen.has(`${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`))) continue;
+      const d = decodeLines(perLine.map((r, j) => (j === i ? alt : r)), lineCount, lineLength, opts);
+      if (d && rank(d) > rank(best)) best = d;
+    }
+    if (best.reading.checkDigitsValid) break;
+  }
+  return best;
+}
+
+function decodeLines(perLine: LineRead[][], lineCount: number, lineLength: number, opts: ReadMrzOptions): Decoded | null {
   const votes = perLine.map((r) => vote(r, lineLength));
   const joined: Votes = {
     mean: new Float32Array(lineCount * lineLength * CLASS_COUNT),
