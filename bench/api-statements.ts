@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import {
+  createCaseOnce,
   findActiveFlow,
   findApiKeyBySecretHash,
   insertCaseWithJournal,
@@ -76,6 +77,23 @@ async function measure(database: Database): Promise<Figure[]> {
   // The line above also reserved: subtract the reservation measured alone to read the insert.
   const withReservation = results.length - 1;
   results[withReservation] = ['case + journal + response (minus its reservation)', results[withReservation][1] - results[1][1], results[withReservation][2] - results[1][2]];
+  results.push(
+    await time('ONE statement: key + lock + entry + case + journal (hot path)', async (i) => {
+      const now = new Date();
+      const idem = `o-${run}-${i}`;
+      const row: CaseRow = {
+        id: newId('case', now.getTime()), ...tenant, flowId: flow.id, flowName: flow.name, flowVersion: flow.version, country: 'FR',
+        externalRef: idem, declaredSealed: null, state: 'awaiting_applicant', status: statusOf('awaiting_applicant', false),
+        journeyStarted: 0, checks: [], duplicates: [], decision: null, resubmission: null, createdAt: now, updatedAt: now, expiresAt: now,
+      };
+      const { result } = await createCaseOnce(db, {
+        secretHash: hash, apiKeyId: key.id, idempotencyKey: idem, requestHash: 'h', now, retainUntil: now,
+        response: { status: 201, body: { sealed: 'x'.repeat(300) } }, row,
+        journal: { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } },
+      });
+      if (result.outcome !== 'created') throw new Error(`one statement: ${result.outcome}`);
+    }),
+  );
   results.push(await time('baseline INSERT (raw, via drizzle execute)', (i) =>
     queryRows(db, sql`INSERT INTO bench_baseline VALUES (${`b-${run}-${i}`}, 'standard', 'FR', ${`ref-${i}`}, ${new Date().toISOString()})`)));
   results.push(await time('SELECT 1 (round trip floor)', () => database.ping()));

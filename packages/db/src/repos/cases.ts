@@ -2,11 +2,11 @@ import { and, desc, eq, getTableColumns, gt, lt, or, sql, type Column, type SQL 
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { newId, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
-import { apiKeys, caseJournal, cases, idempotencyKeys } from '../schema.ts';
+import { caseJournal, cases, idempotencyKeys } from '../schema.ts';
 import type { ApiKeyRow } from './api-keys.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 import type { StoredResponse } from './idempotency.ts';
-import { columnsAs, encodeRow, namedSql, perHandle, raw, rowFrom, rowPlaceholders } from './prepared.ts';
+import { encodeRow, namedSql, perHandle, raw, rowPlaceholders } from './prepared.ts';
 
 export type CaseRow = typeof cases.$inferSelect;
 
@@ -142,7 +142,7 @@ const createCaseOnceStatement = namedSql(
   "j" AS (INSERT INTO case_journal (${columnList(caseJournal)}) SELECT ${castParams(caseJournal, JOURNAL_PARAMS_FROM)} FROM "c" RETURNING id)
   SELECT (SELECT count(*) FROM "j")::int AS "created", (SELECT got FROM "lk") AS "locked", EXISTS (SELECT 1 FROM "fl") AS "flow_ok",
     "e".request_hash AS "e_hash", "e".state AS "e_state", "e".response_status AS "e_status", "e".response_body AS "e_body",
-    ${columnsAs(apiKeys, '"k"', 'k_')}
+    "k".id AS "k_id", "k".revoked_at AS "k_revoked_at"
   FROM (SELECT 1) AS "one" LEFT JOIN "k" ON true LEFT JOIN "e" ON true`,
 );
 
@@ -175,11 +175,14 @@ export type CaseCreationOnceResult =
   | { outcome: 'conflict' };
 
 /**
- * createCaseOnceStatement: `apiKey` is the key read by the statement (null when no key has that
- * hash); nothing is written unless it exists, is not revoked and has the id given. Run it outside
- * a transaction (it is its own).
+ * createCaseOnceStatement: `apiKey` is what the statement read of the key (null when no key has
+ * that hash): its id and revocation, the rest of a key never changing. Nothing is written unless
+ * it exists, is not revoked and has the id given. Run it outside a transaction (it is its own).
  */
-export async function createCaseOnce(db: Executor, c: CaseCreationOnce): Promise<{ apiKey: ApiKeyRow | null; result: CaseCreationOnceResult }> {
+export async function createCaseOnce(
+  db: Executor,
+  c: CaseCreationOnce,
+): Promise<{ apiKey: Pick<ApiKeyRow, 'id' | 'revokedAt'> | null; result: CaseCreationOnceResult }> {
   const entry = {
     id: newId('jrn', c.row.createdAt.getTime()),
     clientId: c.row.clientId,
@@ -203,7 +206,7 @@ export async function createCaseOnce(db: Executor, c: CaseCreationOnce): Promise
     ...Object.values(encodeRow(cases, '', c.row)),
     ...Object.values(encodeRow(caseJournal, '', entry)),
   ]);
-  const apiKey = rowFrom(apiKeys, 'k_', row);
+  const apiKey = row.k_id === null ? null : { id: row.k_id as string, revokedAt: row.k_revoked_at as Date | null };
   return { apiKey, result: outcomeOf(row) };
 }
 

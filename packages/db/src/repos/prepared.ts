@@ -33,6 +33,15 @@ export function rowPlaceholders<T extends PgTable>(table: T, prefix: string): { 
   };
 }
 
+const columnLists = new WeakMap<PgTable, [string, Column][]>();
+
+/** The table's (field, column) pairs, listed once per table (a hot path encodes rows per request). */
+function columnsOf(table: PgTable): [string, Column][] {
+  let list = columnLists.get(table);
+  if (!list) columnLists.set(table, (list = Object.entries(getTableColumns(table)) as [string, Column][]));
+  return list;
+}
+
 /**
  * The values for `rowPlaceholders`, encoded as drizzle encodes the values of a plain insert (each
  * column's driver mapping; null stays SQL NULL, which a prepared statement's own mapping would turn
@@ -40,7 +49,7 @@ export function rowPlaceholders<T extends PgTable>(table: T, prefix: string): { 
  */
 export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$inferSelect']): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, column] of Object.entries(getTableColumns(table)) as [string, Column][]) {
+  for (const [field, column] of columnsOf(table)) {
     const value = (row as Record<string, unknown>)[field];
     if (value === undefined) throw new Error(`${field} missing from a row for a prepared insert`);
     out[prefix + field] = value === null ? null : column.mapToDriverValue(value);
@@ -74,7 +83,7 @@ export function columnsAs(table: PgTable, alias: string, prefix: string): string
 /** The table's row from `columnsAs` aliases, or null when the row's primary key is null (an outer join found none). */
 export function rowFrom<T extends PgTable>(table: T, prefix: string, row: Record<string, unknown>): T['$inferSelect'] | null {
   const out: Record<string, unknown> = {};
-  for (const [field, column] of Object.entries(getTableColumns(table)) as [string, Column][]) {
+  for (const [field, column] of columnsOf(table)) {
     const value = row[prefix + column.name];
     if (column.primary && value === null) return null;
     out[field] = value;

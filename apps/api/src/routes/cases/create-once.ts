@@ -88,7 +88,7 @@ export async function createCaseInOneStatement(
       journal: { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } },
     });
     // The key as the statement read it: an unknown or revoked key gets its 401 (nothing was written).
-    acceptKey(req, key.secretHash, apiKey);
+    acceptKey(req, key.secretHash, apiKey && apiKey.id === key.id ? { ...key, revokedAt: apiKey.revokedAt } : null);
     switch (result.outcome) {
       case 'created':
         await reply.code(201).send(created);
