@@ -1,7 +1,7 @@
 /**
  * Pipeline section of bench:checks: the whole automated path of a case on this machine, from the
  * check job's claim to the committed decision — pieces opened under the case keys, the engine in
- * the thread pool (document part and face part side by side), duplicates among the client's
+ * the thread pool (document, printed-zone OCR and each face as parallel tasks), duplicates among the client's
  * earlier cases, the policy, and the one transaction that stores everything and emits the event.
  * Cases are generated: a passport page (the project's generator, phone-photo degradation) with a
  * real fixture photo printed as the portrait, and another real photo of the same person as the
@@ -9,7 +9,9 @@
  * routes of the real app (on the test database: in-memory PGlite unless TEST_DB=postgres).
  *
  * - latency: one case at a time (BENCH_CASES, default 16), p50 / p95 of claim → commit, and the
- *   engine's own parts (document, face) for reading it;
+ *   engine's own parts (document, face) for reading it; the process's CPU time per case (every
+ *   thread, tesseract's included) beside it, since on a shared machine wall time alone says
+ *   little; and each pool task's p50 wall and thread CPU time (tesseract's own thread excluded);
  * - throughput: BENCH_BATCH cases (default 16) waiting at once, drained by the runner with 1 and
  *   then 2 cases in flight; cases per minute.
  * Runnable alone: `tsx bench/checks/pipeline.ts` prints one JSON line.
@@ -120,13 +122,17 @@ export async function measurePipeline(): Promise<Record<string, unknown>> {
 
     // Latency: one case waiting at a time.
     const latencies: number[] = [];
+    const cpuPerCase: number[] = [];
     const outcomes: Record<string, number> = {};
     const sequential = runner();
     for (let i = 0; i < CASES; i++) {
       await submitCase(t, who, 1000 + i, photos[i % photos.length]);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const [ran] = await sequential.drain();
       latencies.push(performance.now() - started);
+      const used = process.cpuUsage(cpu);
+      cpuPerCase.push((used.user + used.system) / 1000);
       outcomes[ran.outcome] = (outcomes[ran.outcome] ?? 0) + 1;
     }
     const engine = timed.timings.splice(0);
@@ -154,6 +160,8 @@ export async function measurePipeline(): Promise<Record<string, unknown>> {
       engine_document_p50_ms: percentile(engine.map((e) => e.document), 0.5),
       engine_face_p50_ms: percentile(engine.map((e) => e.face), 0.5),
       engine_total_p50_ms: percentile(engine.map((e) => e.total), 0.5),
+      cpu_per_case_p50_ms: percentile(cpuPerCase, 0.5),
+      tasks_p50: taskFigures(engine),
       outcomes,
       ...throughput,
     };
@@ -161,6 +169,18 @@ export async function measurePipeline(): Promise<Record<string, unknown>> {
     await pool.destroy();
     await t.close();
   }
+}
+
+/** Each pool task's p50 wall and thread CPU time, and how many cases ran it. */
+function taskFigures(engine: CaseAnalysis['timings'][]): Record<string, { runs: number; wall_ms: number; cpu_ms: number | null }> {
+  const names = new Set(engine.flatMap((e) => Object.keys(e.tasks ?? {})));
+  const out: Record<string, { runs: number; wall_ms: number; cpu_ms: number | null }> = {};
+  for (const name of names) {
+    const runs = engine.flatMap((e) => (e.tasks?.[name] ? [e.tasks[name]] : []));
+    const cpu = runs.flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs]));
+    out[name] = { runs: runs.length, wall_ms: percentile(runs.map((r) => r.ms), 0.5), cpu_ms: cpu.length ? percentile(cpu, 0.5) : null };
+  }
+  return out;
 }
 
 async function pendingJobs(t: JourneyTestApp): Promise<number> {

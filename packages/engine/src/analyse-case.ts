@@ -1,107 +1,80 @@
 import { challengeKind, type CheckReport, type LivenessChallenge } from '@idv/domain';
-import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
-import type { CaseAnalysis, CaseInput, DocumentPart, FacePart, ZoneAgreement } from './case-types.ts';
+import { combineParts, finishDocumentPart, finishFacePart, wantsDocument, wantsFaces, wantsPrintedZone, type FaceReadings } from './case-finish.ts';
+import type { CaseAnalysis, CaseInput, DocumentPart, DocumentReading, FacePart, FacesFound, PrintedOcr } from './case-types.ts';
 import { parseAamva } from './document/aamva.ts';
-import { barcodePresenceReport, compareBarcode } from './document/barcode-compare.ts';
 import { readBarcodes } from './document/barcodes.ts';
-import { readPrintedZone } from './document/printed-zone.ts';
+import { decodeImage, type DecodedImage } from './document/decode.ts';
+import { loadOcrWorker } from './document/ocr-worker.ts';
+import { firstOcrPass, needsSecondPass, secondOcrPass, straightenForOcr, type OcrPass } from './document/printed-zone.ts';
 import { assessDocumentQuality, type DocumentQuality } from './document/quality.ts';
-import { checkValidity } from './document/validity.ts';
-import { checkFaceMatch, checkLiveness, loadFaceModels } from './faces/index.ts';
+import { analyseFaces } from './faces/analyse-face.ts';
+import { loadFaceModels } from './faces/index.ts';
 import { loadMrzClassifier } from './mrz/classifier.ts';
-import { MRZ_ACCEPT_CONFIDENCE, readMrz } from './mrz/read.ts';
+import { readMrz } from './mrz/read.ts';
 import { loadOpenCv } from './opencv.ts';
-import { mrzReport } from './mrz-report.ts';
+import { timedTask } from './pool/thread-cpu.ts';
 import type { DocumentFields } from './types.ts';
 
-/**
- * The checks of one case, composed from the engine's parts. Two parts run side by side on the
- * pool's two threads: the document part (machine-readable zone, validity…) and the face part
- * (portrait against selfie, liveness challenges); `combineParts` then adds what needs neither
- * image (data comparison, questionnaire) on the calling thread. `analyseCase` runs all of it on
- * one thread (tests, tools). Duplicates need the client's other cases: the runner adds them.
- */
+export { combineParts, confirmedByPrintedZone } from './case-finish.ts';
 
-function wantsDocument(input: CaseInput): boolean {
-  return input.flow.steps.includes('document') && input.document !== null;
-}
+/**
+ * The image work of one case, as tasks that need nothing from one another: the document
+ * (quality, machine-readable zone, barcode), the printed zone's OCR, and the faces of each image.
+ * The pool (pool/checks-pool.ts) runs them side by side on its threads; `case-finish.ts` then
+ * judges what depends on several (the MRZ report on the printed zone, liveness on the selfie).
+ * `analyseCase` runs all of it on one thread (tests, tools), reading the printed zone only beside
+ * an MRZ reading and from the front the quality check already decoded and located.
+ */
 
 /** Issuers whose cards carry an AAMVA PDF417 barcode (driving licences and state identity cards). */
 const AAMVA_COUNTRIES = ['US', 'CA'];
 
-export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPart> {
-  const started = Date.now();
-  const none: DocumentPart = { reports: [], read: null, zoneAgreement: {}, ms: 0 };
-  if (!wantsDocument(input)) return { ...none, ms: Date.now() - started };
+/** The document task: quality, MRZ, barcode (the printed zone is its own task). */
+export async function readDocumentPart(input: CaseInput): Promise<DocumentReading | null> {
+  if (!wantsDocument(input)) return null;
+  const { result, timing } = await timedTask(() => readDocument(input));
+  return { ...result.reading, timing };
+}
+
+async function readDocument(input: CaseInput): Promise<{ reading: Omit<DocumentReading, 'timing'>; front: DocumentQuality | null }> {
   const chosen = input.document!;
   const sandbox = input.environment === 'sandbox';
   const front = input.pieces.document_front;
   const back = input.pieces.document_back;
-  const reports: CheckReport[] = [];
-  const zoneAgreement: ZoneAgreement = {};
+  const mrzWanted = chosen.type !== 'driving_licence';
+  const nothing = { mrzWanted, mrz: null, barcode: null };
   if (!front) {
-    reports.push({ type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } });
-    return { reports, read: null, zoneAgreement, ms: Date.now() - started };
+    const notFound: CheckReport = { type: 'document_quality', status: 'failed', reasons: ['document_not_found'], measures: { image: 0 } };
+    return { reading: { reports: [notFound], decoded: false, ...nothing }, front: null };
   }
   const quality = await documentQuality(front, back);
-  reports.push(quality.report);
-  // An image that cannot be decoded is asked again (image_unreadable); nothing else can be read from it.
-  if (!quality.front.decoded) return { reports, read: null, zoneAgreement, ms: Date.now() - started };
+  if (!quality.front.decoded) return { reading: { reports: [quality.report], decoded: false, ...nothing }, front: quality.front };
   // The back of two-sided cards first: the zone and the barcode are printed there.
   const sides = back && quality.backDecoded ? [back, front] : [front];
 
   // Every ICAO document carries a machine-readable zone; driving licences do not.
-  let mrzFields: DocumentFields | null = null;
-  if (chosen.type !== 'driving_licence') {
-    let reading = null;
+  let mrz = null;
+  if (mrzWanted) {
     for (const side of sides) {
-      reading = await readMrz(side, { allowSpecimen: sandbox, now: input.now });
-      if (reading) break;
+      mrz = await readMrz(side, { allowSpecimen: sandbox, now: input.now });
+      if (mrz) break;
     }
-    // The printed (visual) zone is on the front; its agreement with the zone is kept per field.
-    let confirmed = false;
-    if (reading) {
-      // The front as decoded and located by the quality check: neither is done twice.
-      const frontImage = quality.front.decoded ?? front;
-      const printed = await readPrintedZone(frontImage, reading, { documentCorners: quality.front.location?.corners });
-      if (printed) {
-        reports.push(printed.report);
-        Object.assign(zoneAgreement, printed.agreement);
-        confirmed = confirmedByPrintedZone(printed.agreement);
-      }
-    }
-    reports.push(mrzReport(reading, sandbox, MRZ_ACCEPT_CONFIDENCE, confirmed));
-    // Only a reading that is vouched for is used: validity, comparison and duplicates rest on it.
-    if (reading && reading.checkDigitsValid && (reading.confidence >= MRZ_ACCEPT_CONFIDENCE || confirmed)) mrzFields = reading.fields;
   }
 
   // North American licences and identity cards carry their data in a PDF417 barcode (AAMVA).
-  let barcodeFields: DocumentFields | null = null;
+  let barcode: DocumentReading['barcode'] = null;
   if (chosen.type === 'driving_licence' || AAMVA_COUNTRIES.includes(chosen.country)) {
-    const expected = AAMVA_COUNTRIES.includes(chosen.country);
+    let fields: DocumentFields | null = null;
     let found = 0;
     for (const side of sides) {
       const codes = await readBarcodes(side);
       found += codes.length;
-      for (const c of codes) barcodeFields ??= parseAamva(c.text);
-      if (barcodeFields) break;
+      for (const c of codes) fields ??= parseAamva(c.text);
+      if (fields) break;
     }
-    reports.push(barcodeFields && mrzFields ? compareBarcode(barcodeFields, mrzFields, 'mrz') : barcodePresenceReport(found, expected));
+    barcode = { fields, found, expected: AAMVA_COUNTRIES.includes(chosen.country) };
   }
-
-  const fields = mrzFields ?? barcodeFields;
-  if (fields) reports.push(checkValidity({ fields, chosen, flow: input.flow, today: input.now, sandbox }));
-  return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms: Date.now() - started };
-}
-
-/**
- * The reader leaves a zone uncertain when the variants' vote does not settle letters no check
- * digit covers (names, sex, or letters sharing a check value). The printed zone settles them
- * when it shows the same names and no decisive field differs: two independent reads agree.
- */
-export function confirmedByPrintedZone(agreement: Record<string, 'agree' | 'differ' | 'absent'>): boolean {
-  const decisive = ['surname', 'given_names', 'birth_date', 'document_number', 'expiry_date'];
-  return agreement.surname === 'agree' && agreement.given_names === 'agree' && decisive.every((f) => agreement[f] !== 'differ') && agreement.sex !== 'differ';
+  return { reading: { reports: [quality.report], decoded: true, mrzWanted, mrz, barcode }, front: quality.front };
 }
 
 /** One document_quality report for the photo(s) of the document: the reasons of either side; the back's measures prefixed. */
@@ -117,51 +90,76 @@ async function documentQuality(front: Uint8Array, back: Uint8Array | undefined):
   return { report: { type: 'document_quality', status, reasons, measures }, front: f, backDecoded: bq.decoded !== null };
 }
 
-export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
-  const started = Date.now();
-  const templates: FacePart['templates'] = { portrait: null, selfie: null };
-  if (!input.flow.steps.includes('face')) return { reports: [], templates, ms: Date.now() - started };
-  const reports: CheckReport[] = [];
-  const { document_front: documentImage, selfie } = input.pieces;
-  if (!selfie) {
-    reports.push({ type: 'face_match', status: 'attention', reasons: ['selfie_face_not_found'], measures: { selfie_faces: 0 } });
-  } else if (!documentImage) {
-    reports.push({ type: 'face_match', status: 'attention', reasons: ['document_face_not_found'], measures: { document_faces: 0 } });
-  } else {
-    const match = await checkFaceMatch({ documentImage, selfie, flowThresholds: input.flow.checks });
-    reports.push(match.report);
-    templates.portrait = match.documentFace ? Array.from(match.documentFace.descriptor) : null;
-    templates.selfie = match.selfieFace ? Array.from(match.selfieFace.descriptor) : null;
-    const challenges = input.flow.liveness.challenges;
-    if (challenges.length > 0) {
-      if (match.selfieFace) {
-        const challengeImages: Partial<Record<LivenessChallenge, Uint8Array>> = {};
-        for (const c of challenges) {
-          const bytes = input.pieces[challengeKind(c)];
-          if (bytes) challengeImages[c] = bytes;
-        }
-        // The hosted journey saves the camera's own frames, unmirrored (see faces/liveness.ts).
-        reports.push(await checkLiveness({ challenges, selfieFace: match.selfieFace, challengeImages, mirrored: false }));
-      } else {
-        // Without one usable selfie face the challenges cannot be judged; face_match already asks for a retake.
-        reports.push({ type: 'liveness', status: 'attention', reasons: [], measures: { challenges: challenges.length, judged: 0 } });
-      }
+/**
+ * The printed-zone task: the front decoded as the quality check decodes it (so the document is
+ * located at the same corners), straightened, and read once. It runs beside the MRZ reader, so
+ * it does not know the zone yet: the second pass, when the first misses a decisive field, is
+ * asked for afterwards (`readSecondOcrPass`). Null when there is no printed zone to read.
+ */
+export async function readPrintedOcr(input: CaseInput): Promise<PrintedOcr | null> {
+  if (!wantsPrintedZone(input)) return null;
+  const { result, timing } = await timedTask(async () => {
+    let decoded: DecodedImage;
+    try {
+      decoded = await decodeImage(input.pieces.document_front!);
+    } catch {
+      return null; // the quality check reports image_unreadable
     }
-  }
-  return { reports, templates, ms: Date.now() - started };
+    const straightened = await straightenForOcr(decoded);
+    return { straightened, passes: [await firstOcrPass(straightened)] };
+  });
+  return result && { ...result, timing };
 }
 
-/** Reports of both parts plus the checks that need no image. */
-export function combineParts(input: CaseInput, doc: DocumentPart, face: FacePart, totalMs: number): CaseAnalysis {
-  const checks: CheckReport[] = [...doc.reports, ...face.reports];
-  if (wantsDocument(input)) checks.push(compareData(input.declared, input.entered, doc.read));
-  const q = questionnaireReport(input.questionnaire, input.flow);
-  if (q) checks.push(q);
-  return {
-    checks,
-    reading: { fields: doc.read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates },
-    timings: { document: doc.ms, face: face.ms, total: totalMs },
-  };
+/** The printed zone's second pass on the straightened front a `readPrintedOcr` returned (possibly cloned from another thread). */
+export async function readSecondOcrPass(straightened: DecodedImage): Promise<{ pass: OcrPass; timing: FacesFound['timing'] }> {
+  const image = { ...straightened, data: Buffer.from(straightened.data.buffer, straightened.data.byteOffset, straightened.data.byteLength) };
+  const { result, timing } = await timedTask(() => secondOcrPass(image));
+  return { pass: result, timing };
+}
+
+/** A face task: every face of one image (null when it cannot be decoded). The document photo keeps more pixels so its small portrait stays describable. */
+export async function readFaces(image: Uint8Array, maxSide?: number): Promise<FacesFound> {
+  const { result, timing } = await timedTask(() => analyseFaces(image, maxSide ? { maxSide } : {}).catch(() => null));
+  return { faces: result, timing };
+}
+
+/** The document portrait is read at up to this many pixels (longer side). */
+export const PORTRAIT_MAX_SIDE = 1024;
+
+export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPart> {
+  const started = Date.now();
+  if (!wantsDocument(input)) return finishDocumentPart(input, null, null, Date.now() - started);
+  const { reading, front } = await readDocument(input);
+  let passes: OcrPass[] | null = null;
+  if (reading.mrz && wantsPrintedZone(input) && front?.decoded) {
+    // The front as decoded and located by the quality check: neither is done twice.
+    const straightened = await straightenForOcr(front.decoded, { documentCorners: front.location?.corners });
+    passes = [await firstOcrPass(straightened)];
+    if (needsSecondPass(passes[0], reading.mrz)) passes.push(await secondOcrPass(straightened));
+  }
+  return finishDocumentPart(input, { ...reading, timing: { ms: 0, cpuMs: null } }, passes, Date.now() - started);
+}
+
+export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
+  const started = Date.now();
+  if (!wantsFaces(input)) return finishFacePart(input, null, Date.now() - started);
+  const portrait = (await readFaces(input.pieces.document_front!, PORTRAIT_MAX_SIDE)).faces;
+  const selfie = (await readFaces(input.pieces.selfie!)).faces;
+  const challenges: FaceReadings['challenges'] = {};
+  // Challenges are judged against one usable selfie face: without it they are not read.
+  if (selfie?.length === 1) for (const [c, bytes] of challengeImages(input)) challenges[c] = (await readFaces(bytes)).faces;
+  return finishFacePart(input, { portrait, selfie, challenges }, Date.now() - started);
+}
+
+/** The flow's challenge images that were sent, by challenge. */
+export function challengeImages(input: CaseInput): [LivenessChallenge, Uint8Array][] {
+  const out: [LivenessChallenge, Uint8Array][] = [];
+  for (const c of input.flow.liveness.challenges) {
+    const bytes = input.pieces[challengeKind(c)];
+    if (bytes) out.push([c, bytes]);
+  }
+  return out;
 }
 
 /** Everything on the calling thread, one part after the other. */
@@ -172,9 +170,9 @@ export async function analyseCase(input: CaseInput): Promise<CaseAnalysis> {
   return combineParts(input, doc, face, Date.now() - started);
 }
 
-/** Loads this thread's models ahead of the first case; returns the milliseconds it took. */
+/** Loads this thread's models (faces, MRZ, OpenCV, tesseract) ahead of the first case; returns the milliseconds it took. */
 export async function warmUpEngine(): Promise<number> {
   const started = Date.now();
-  await Promise.all([loadFaceModels(), loadMrzClassifier(), loadOpenCv()]);
+  await Promise.all([loadFaceModels(), loadMrzClassifier(), loadOpenCv(), loadOcrWorker()]);
   return Date.now() - started;
 }

@@ -1,5 +1,9 @@
 import type { CheckReport, DocumentType, FlowDefinition, IdentityValues, PieceKind } from '@idv/domain';
 import type { ReadIdentity } from './case-data.ts';
+import type { DecodedImage } from './document/decode.ts';
+import type { OcrPass } from './document/printed-zone.ts';
+import type { FaceFinding } from './faces/analyse-face.ts';
+import type { DocumentFields, MrzReading } from './types.ts';
 
 /**
  * What the checks of one case take and give, across threads (every field survives structured
@@ -19,6 +23,42 @@ export interface CaseInput {
 }
 
 export type ZoneAgreement = Record<string, 'agree' | 'differ' | 'absent'>;
+
+/** Wall and CPU time of one task on its thread (CPU null where /proc is not available). */
+export interface TaskTiming {
+  ms: number;
+  cpuMs: number | null;
+}
+
+/**
+ * What the document task reads (quality, MRZ, barcode), before the printed zone is known: the
+ * MRZ report and validity depend on the printed zone, so they are judged once both are in.
+ */
+export interface DocumentReading {
+  /** document_quality (or document_not_found): always first. */
+  reports: CheckReport[];
+  /** The front decoded: nothing else is read otherwise. */
+  decoded: boolean;
+  /** The MRZ was looked for (every document but driving licences). */
+  mrzWanted: boolean;
+  mrz: MrzReading | null;
+  /** The barcode was looked for (driving licences, North American documents). */
+  barcode: { fields: DocumentFields | null; found: number; expected: boolean } | null;
+  timing: TaskTiming;
+}
+
+/** The printed zone's OCR, made beside the MRZ reader: the passes and the straightened front (for a second pass). */
+export interface PrintedOcr {
+  passes: OcrPass[];
+  straightened: DecodedImage;
+  timing: TaskTiming;
+}
+
+/** Faces found on one image (null: not decodable), as a task returns them. */
+export interface FacesFound {
+  faces: FaceFinding[] | null;
+  timing: TaskTiming;
+}
 
 /** What the document thread returns: its reports and the fields read. */
 export interface DocumentPart {
@@ -45,6 +85,9 @@ export interface CaseAnalysis {
     /** Fused 1152-d descriptors (faces/fused-descriptor.ts) (sealed under the biometric key); null where no usable face was found. */
     faceTemplates: { portrait: number[] | null; selfie: number[] | null };
   };
-  /** Milliseconds spent in each part (for the benchmark; never stored). */
-  timings: { document: number; face: number; total: number };
+  /**
+   * Milliseconds spent in each part (for the benchmark; never stored); `tasks`: each pool task's
+   * wall and thread CPU time, by task name.
+   */
+  timings: { document: number; face: number; total: number; tasks?: Record<string, TaskTiming> };
 }

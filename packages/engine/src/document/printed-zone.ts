@@ -41,21 +41,59 @@ export async function ocrText(image: DecodedImage): Promise<{ text: string; conf
   return { text: data.text, confidence: data.confidence };
 }
 
-export async function readPrintedZone(input: Uint8Array | DecodedImage, mrz: MrzReading | null, options: ReadPrintedZoneOptions = {}): Promise<PrintedZoneResult> {
+/** One OCR pass over the straightened document: its text and tesseract's mean confidence. */
+export interface OcrPass {
+  text: string;
+  confidence: number;
+}
+
+/**
+ * The document straightened for OCR (grey, OCR_WIDTH wide), from its corners when the quality
+ * check already located it, else located here, else the whole image.
+ */
+export async function straightenForOcr(input: Uint8Array | DecodedImage, options: ReadPrintedZoneOptions = {}): Promise<DecodedImage> {
   const decoded = input instanceof Uint8Array ? await decodeImage(input, { grey: true }) : input;
   const grey = toGrey(decoded);
   const corners = options.documentCorners ?? (await locateDocument(grey))?.corners ?? [[0, 0], [grey.width, 0], [grey.width, grey.height], [0, grey.height]];
-  const doc = await warpDocument(grey, corners, OCR_WIDTH);
-  // First pass on a locally thresholded copy (guilloches and tints removed), the better single
-  // pass measured; a second pass on the plain grey copy only when a decisive field is missing.
-  // A field agrees when either pass shows it.
-  let { text, confidence } = await ocrText(await localThreshold(doc));
-  let agreement = agreementWithMrz(text, mrz?.fields ?? null);
-  if (PRINTED_FIELDS.some((f) => agreement[f] === 'differ')) {
-    const plain = await ocrText(doc);
-    const second = agreementWithMrz(plain.text, mrz?.fields ?? null);
-    agreement = mergeAgreements(agreement, second);
-    if (plain.text.length > text.length) ({ text, confidence } = plain);
+  return warpDocument(grey, corners, OCR_WIDTH);
+}
+
+/**
+ * First pass on a locally thresholded copy (guilloches and tints removed), the better single
+ * pass measured. It needs no MRZ, so it can run beside the MRZ reader.
+ */
+export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass> {
+  return ocrText(await localThreshold(straightened));
+}
+
+/** A second pass, on the plain grey copy, only when the first misses or contradicts a decisive field. */
+export function needsSecondPass(first: OcrPass, mrz: MrzReading | null): boolean {
+  const agreement = agreementWithMrz(first.text, mrz?.fields ?? null);
+  return PRINTED_FIELDS.some((f) => agreement[f] === 'differ');
+}
+
+export async function secondOcrPass(straightened: DecodedImage): Promise<OcrPass> {
+  return ocrText(straightened);
+}
+
+export async function readPrintedZone(input: Uint8Array | DecodedImage, mrz: MrzReading | null, options: ReadPrintedZoneOptions = {}): Promise<PrintedZoneResult> {
+  const doc = await straightenForOcr(input, options);
+  const first = await firstOcrPass(doc);
+  const passes = needsSecondPass(first, mrz) ? [first, await secondOcrPass(doc)] : [first];
+  return printedZoneReport(passes, mrz);
+}
+
+/**
+ * The printed_zone check from the OCR passes already made, pure: a field agrees when either pass
+ * shows it; the longer text gives the measures.
+ */
+export function printedZoneReport(passes: readonly OcrPass[], mrz: MrzReading | null): PrintedZoneResult {
+  if (passes.length === 0) throw new Error('printedZoneReport needs at least one OCR pass');
+  let agreement = agreementWithMrz(passes[0].text, mrz?.fields ?? null);
+  let { text, confidence } = passes[0];
+  for (const p of passes.slice(1)) {
+    agreement = mergeAgreements(agreement, agreementWithMrz(p.text, mrz?.fields ?? null));
+    if (p.text.length > text.length) ({ text, confidence } = p);
   }
   const characters = printedLines(text).join('').replace(/[^\p{L}\p{N}]/gu, '').length;
   const counts = { agree: 0, differ: 0, absent: 0 };

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { combineParts } from '../analyse-case.ts';
-import type { CaseAnalysis, CaseInput, DocumentPart, FacePart } from '../case-types.ts';
+import { challengeImages, PORTRAIT_MAX_SIDE } from '../analyse-case.ts';
+import { combineParts, finishDocumentPart, finishFacePart, wantsFaces, type FaceReadings } from '../case-finish.ts';
+import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, TaskTiming } from '../case-types.ts';
+import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
 import type { PoolTask } from './worker.ts';
 
 export interface ChecksPoolOptions {
@@ -13,9 +15,11 @@ export interface ChecksPoolOptions {
 
 /**
  * A pool of worker threads running the engine, so that no image work touches the event loop of
- * the API or the worker. A case is split into two tasks that run in parallel, the document part
- * and the face part (about the same cost each), then combined on the calling thread: on two
- * cores a case takes about the time of its slower half rather than the sum.
+ * the API or the worker. A case is split into independent tasks, queued longest first so that
+ * the threads finish together: the document (quality, MRZ, barcode), the printed zone's OCR
+ * (which needs no MRZ), and the faces of each image (portrait, selfie, each challenge). The
+ * calling thread then judges what depends on several (case-finish.ts): on two cores a case takes
+ * about half its CPU time rather than the time of its longest chain.
  */
 export class ChecksPool {
   private readonly pool: Piscina;
@@ -37,11 +41,38 @@ export class ChecksPool {
 
   async analyse(input: CaseInput): Promise<CaseAnalysis> {
     const started = Date.now();
-    const [doc, face] = await Promise.all([
-      this.pool.run({ task: 'document', input } satisfies PoolTask) as Promise<DocumentPart>,
-      this.pool.run({ task: 'face', input } satisfies PoolTask) as Promise<FacePart>,
-    ]);
-    return combineParts(input, doc, face, Date.now() - started);
+    const tasks: Record<string, TaskTiming> = {};
+    const run = <T>(name: string, t: PoolTask): Promise<T> =>
+      (this.pool.run(t) as Promise<T>).then((r) => {
+        const timing = (r as { timing?: TaskTiming } | null)?.timing;
+        if (timing) tasks[name] = timing;
+        return r;
+      });
+    const { document_front, document_back, selfie } = input.pieces;
+    // Queued in the order of their measured cost, longest first (piscina runs its queue in order).
+    const reading = run<DocumentReading | null>('document', { task: 'document', input: { ...input, pieces: { document_front, document_back } } });
+    const ocr = run<PrintedOcr | null>('printed_zone', { task: 'printed_zone', input: { ...input, pieces: { document_front } } });
+    const faces = wantsFaces(input);
+    const portrait = faces ? run<FacesFound>('face_portrait', { task: 'faces', image: document_front!, maxSide: PORTRAIT_MAX_SIDE }) : null;
+    const selfieFaces = faces ? run<FacesFound>('face_selfie', { task: 'faces', image: selfie! }) : null;
+    // Challenge images are read beside the selfie rather than after it; they are judged only if it has one usable face.
+    const challenges = faces ? challengeImages(input).map(([c, image]) => run<FacesFound>(`face_${c}`, { task: 'faces', image }).then((f) => [c, f.faces] as const)) : [];
+
+    const documentSide = Promise.all([reading, ocr]).then(async ([r, o]) => {
+      let passes: OcrPass[] | null = o?.passes ?? null;
+      // The second OCR pass needs the zone's reading: asked for only when the first pass misses a decisive field.
+      if (o && passes && r?.mrz && needsSecondPass(passes[0], r.mrz)) {
+        const second = await run<{ pass: OcrPass; timing: TaskTiming }>('printed_zone_second', { task: 'printed_zone_second', straightened: o.straightened });
+        passes = [...passes, second.pass];
+      }
+      return finishDocumentPart(input, r, passes, Date.now() - started);
+    });
+    const faceSide = Promise.all([portrait, selfieFaces, Promise.all(challenges)]).then(([p, s, c]) => {
+      const readings: FaceReadings | null = p && s ? { portrait: p.faces, selfie: s.faces, challenges: Object.fromEntries(c) } : null;
+      return finishFacePart(input, readings, Date.now() - started);
+    });
+    const [doc, face] = await Promise.all([documentSide, faceSide]);
+    return combineParts(input, doc, face, Date.now() - started, tasks);
   }
 
   /** Loads the models on every thread now rather than during the first cases. */

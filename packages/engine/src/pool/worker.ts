@@ -1,20 +1,31 @@
 import type { CaseInput } from '../case-types.ts';
-import { analyseDocumentPart, analyseFacePart, warmUpEngine } from '../analyse-case.ts';
+import type { DecodedImage } from '../document/decode.ts';
+import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPass, warmUpEngine } from '../analyse-case.ts';
 
 /**
- * The task file of the checks pool: each worker thread imports it once, so the models every part
+ * The task file of the checks pool: each worker thread imports it once, so the models every task
  * loads lazily (faces, MRZ classifier, opencv, tesseract) are loaded once per thread and reused by
  * every case that thread runs. One default export routes the tasks (piscina, under tsx, cannot
- * load a task file that has no default export).
+ * load a task file that has no default export). Tasks take only the bytes they read: a face task
+ * one image, not the whole case.
  */
-export type PoolTask = { task: 'document'; input: CaseInput } | { task: 'face'; input: CaseInput } | { task: 'warm_up' };
+export type PoolTask =
+  | { task: 'document'; input: CaseInput }
+  | { task: 'printed_zone'; input: CaseInput }
+  | { task: 'printed_zone_second'; straightened: DecodedImage }
+  | { task: 'faces'; image: Uint8Array; maxSide?: number }
+  | { task: 'warm_up' };
 
 export default function run(t: PoolTask): Promise<unknown> {
   switch (t.task) {
     case 'document':
-      return analyseDocumentPart(t.input);
-    case 'face':
-      return analyseFacePart(t.input);
+      return readDocumentPart(t.input);
+    case 'printed_zone':
+      return readPrintedOcr(t.input);
+    case 'printed_zone_second':
+      return readSecondOcrPass(t.straightened);
+    case 'faces':
+      return readFaces(t.image, t.maxSide);
     case 'warm_up':
       return warmUpEngine();
   }

@@ -1,0 +1,132 @@
+import { challengeKind, type CheckReport, type LivenessChallenge } from '@idv/domain';
+import { compareData, questionnaireReport, readIdentity } from './case-data.ts';
+import type { CaseAnalysis, CaseInput, DocumentPart, DocumentReading, FacePart, ZoneAgreement } from './case-types.ts';
+import { barcodePresenceReport, compareBarcode } from './document/barcode-compare.ts';
+import { printedZoneReport, type OcrPass } from './document/printed-zone.ts';
+import { checkValidity } from './document/validity.ts';
+import type { FaceFinding } from './faces/analyse-face.ts';
+import { judgeFaceMatch } from './faces/face-check.ts';
+import { judgeLiveness } from './faces/liveness.ts';
+import { MRZ_ACCEPT_CONFIDENCE } from './mrz/read.ts';
+import { mrzReport } from './mrz-report.ts';
+import type { DocumentFields } from './types.ts';
+
+/**
+ * The judgements of a case once its images are read, pure: the image work (quality, MRZ,
+ * printed-zone OCR, faces) runs as separate tasks, possibly on different threads, and what
+ * depends on several of them (the MRZ report needs the printed zone, liveness needs the selfie's
+ * face) is decided here.
+ */
+
+export function wantsDocument(input: CaseInput): boolean {
+  return input.flow.steps.includes('document') && input.document !== null;
+}
+
+/** The printed zone is read on every document that has an MRZ (driving licences do not). */
+export function wantsPrintedZone(input: CaseInput): boolean {
+  return wantsDocument(input) && input.document!.type !== 'driving_licence' && input.pieces.document_front !== undefined;
+}
+
+/** Both faces are read only when both images are there; the challenges only with a selfie to compare to. */
+export function wantsFaces(input: CaseInput): boolean {
+  return input.flow.steps.includes('face') && input.pieces.selfie !== undefined && input.pieces.document_front !== undefined;
+}
+
+/**
+ * The reader leaves a zone uncertain when the variants' vote does not settle letters no check
+ * digit covers (names, sex, or letters sharing a check value). The printed zone settles them
+ * when it shows the same names and no decisive field differs: two independent reads agree.
+ */
+export function confirmedByPrintedZone(agreement: Record<string, 'agree' | 'differ' | 'absent'>): boolean {
+  const decisive = ['surname', 'given_names', 'birth_date', 'document_number', 'expiry_date'];
+  return agreement.surname === 'agree' && agreement.given_names === 'agree' && decisive.every((f) => agreement[f] !== 'differ') && agreement.sex !== 'differ';
+}
+
+/**
+ * The document part's reports from what was read: quality, printed zone (only beside an MRZ
+ * reading), MRZ, barcode, validity. `printed`: the OCR passes of the printed zone (null when not read).
+ */
+export function finishDocumentPart(input: CaseInput, reading: DocumentReading | null, printed: readonly OcrPass[] | null, ms: number): DocumentPart {
+  const zoneAgreement: ZoneAgreement = {};
+  if (!wantsDocument(input) || !reading) return { reports: [], read: null, zoneAgreement, ms };
+  const chosen = input.document!;
+  const sandbox = input.environment === 'sandbox';
+  const reports: CheckReport[] = [...reading.reports];
+  // An image that cannot be decoded is asked again (image_unreadable); nothing else can be read from it.
+  if (!reading.decoded) return { reports, read: null, zoneAgreement, ms };
+
+  let mrzFields: DocumentFields | null = null;
+  if (reading.mrzWanted) {
+    // The printed (visual) zone is on the front; its agreement with the zone is kept per field.
+    let confirmed = false;
+    if (reading.mrz && printed && printed.length > 0) {
+      const zone = printedZoneReport(printed, reading.mrz);
+      reports.push(zone.report);
+      Object.assign(zoneAgreement, zone.agreement);
+      confirmed = confirmedByPrintedZone(zone.agreement);
+    }
+    reports.push(mrzReport(reading.mrz, sandbox, MRZ_ACCEPT_CONFIDENCE, confirmed));
+    // Only a reading that is vouched for is used: validity, comparison and duplicates rest on it.
+    const r = reading.mrz;
+    if (r && r.checkDigitsValid && (r.confidence >= MRZ_ACCEPT_CONFIDENCE || confirmed)) mrzFields = r.fields;
+  }
+
+  const barcodeFields = reading.barcode?.fields ?? null;
+  if (reading.barcode) {
+    reports.push(barcodeFields && mrzFields ? compareBarcode(barcodeFields, mrzFields, 'mrz') : barcodePresenceReport(reading.barcode.found, reading.barcode.expected));
+  }
+
+  const fields = mrzFields ?? barcodeFields;
+  if (fields) reports.push(checkValidity({ fields, chosen, flow: input.flow, today: input.now, sandbox }));
+  return { reports, read: fields ? readIdentity(fields) : null, zoneAgreement, ms };
+}
+
+/** Faces found per image (null: not decodable; a challenge absent: no image or not read). */
+export interface FaceReadings {
+  portrait: FaceFinding[] | null;
+  selfie: FaceFinding[] | null;
+  challenges: Partial<Record<LivenessChallenge, FaceFinding[] | null>>;
+}
+
+/** face_match and liveness from the faces found; `readings` null when `wantsFaces` was false. */
+export function finishFacePart(input: CaseInput, readings: FaceReadings | null, ms: number): FacePart {
+  const templates: FacePart['templates'] = { portrait: null, selfie: null };
+  if (!input.flow.steps.includes('face')) return { reports: [], templates, ms };
+  const reports: CheckReport[] = [];
+  if (!input.pieces.selfie) {
+    reports.push({ type: 'face_match', status: 'attention', reasons: ['selfie_face_not_found'], measures: { selfie_faces: 0 } });
+  } else if (!input.pieces.document_front || !readings) {
+    reports.push({ type: 'face_match', status: 'attention', reasons: ['document_face_not_found'], measures: { document_faces: 0 } });
+  } else {
+    const match = judgeFaceMatch(readings.portrait, readings.selfie, input.flow.checks);
+    reports.push(match.report);
+    templates.portrait = match.documentFace ? Array.from(match.documentFace.descriptor) : null;
+    templates.selfie = match.selfieFace ? Array.from(match.selfieFace.descriptor) : null;
+    const challenges = input.flow.liveness.challenges;
+    if (challenges.length > 0) {
+      if (match.selfieFace) {
+        const found: Partial<Record<LivenessChallenge, FaceFinding[] | null>> = {};
+        for (const c of challenges) if (input.pieces[challengeKind(c)]) found[c] = readings.challenges[c] ?? null;
+        // The hosted journey saves the camera's own frames, unmirrored (see faces/liveness.ts).
+        reports.push(judgeLiveness({ challenges, selfieFace: match.selfieFace, found, mirrored: false }));
+      } else {
+        // Without one usable selfie face the challenges cannot be judged; face_match already asks for a retake.
+        reports.push({ type: 'liveness', status: 'attention', reasons: [], measures: { challenges: challenges.length, judged: 0 } });
+      }
+    }
+  }
+  return { reports, templates, ms };
+}
+
+/** Reports of both parts plus the checks that need no image. */
+export function combineParts(input: CaseInput, doc: DocumentPart, face: FacePart, totalMs: number, tasks?: CaseAnalysis['timings']['tasks']): CaseAnalysis {
+  const checks: CheckReport[] = [...doc.reports, ...face.reports];
+  if (wantsDocument(input)) checks.push(compareData(input.declared, input.entered, doc.read));
+  const q = questionnaireReport(input.questionnaire, input.flow);
+  if (q) checks.push(q);
+  return {
+    checks,
+    reading: { fields: doc.read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates },
+    timings: { document: doc.ms, face: face.ms, total: totalMs, ...(tasks ? { tasks } : {}) },
+  };
+}
