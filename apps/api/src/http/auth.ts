@@ -12,9 +12,10 @@ declare module 'fastify' {
     /** Signed creation: timestamp + HMAC signature + Idempotency-Key. */
     signed?: boolean;
     /**
-     * Signed creation (without `permission`) whose handler reserves with runIdempotentStatement:
-     * a key this instance has read before is read again from the database by the reservation's
-     * statement itself (one round trip less), not by this hook; see `confirm` below.
+     * Signed creation (without `permission`) whose handler reserves with runIdempotentStatement
+     * (or, POST /v1/cases, creates in one statement: createCaseOnce): a key this instance has read
+     * before is read again from the database by that statement itself (one round trip less), not
+     * by this hook; see `confirm` below.
      */
     keyReadWithReservation?: boolean;
   }

@@ -125,8 +125,9 @@ async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Res
 }
 
 /**
- * Runs a signed creation exactly once per (API key, Idempotency-Key). The key is reserved in its
- * own committed statement so concurrent duplicates see it; the work and the stored response then
+ * Runs a signed creation exactly once per (API key, Idempotency-Key). (POST /v1/cases does not
+ * commit a reservation before its work: routes/cases/create-once.ts, one statement.) The key is
+ * reserved in its own committed statement so concurrent duplicates see it; the work and the stored response then
  * commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
  * and replayed like a success; an unexpected failure releases the key so the client may retry.
  */
