@@ -113,12 +113,39 @@ export function outputLayer(w: MlpWeights, hiddenAct: Float32Array, probs: Float
   for (let c = 0; c < classes; c++) probs[outOffset + c]! /= sum;
 }
 
-/** Probabilities (count × classes) for `count` cells of features laid end to end. */
+/** w1 input-major (inputs × hidden), built once per model: see classifyCells. */
+const transposed = new WeakMap<MlpWeights, Float32Array>();
+
+function inputMajor(w: MlpWeights): Float32Array {
+  let t = transposed.get(w);
+  if (!t) {
+    t = new Float32Array(w.w1.length);
+    for (let h = 0; h < w.hidden; h++) for (let i = 0; i < w.inputs; i++) t[i * w.hidden + h] = w.w1[h * w.inputs + i]!;
+    transposed.set(w, t);
+  }
+  return t;
+}
+
+/**
+ * Probabilities (count × classes) for `count` cells of features laid end to end. The hidden layer
+ * is summed input by input, skipping the paper (zero) pixels that make most of a cell: the same
+ * sums as hiddenLayer at a fraction of the cost.
+ */
 export function classifyCells(w: MlpWeights, features: Float32Array, count: number): Float32Array {
+  const { inputs, hidden, b1 } = w;
+  const t = inputMajor(w);
   const probs = new Float32Array(count * w.classes);
-  const act = new Float32Array(w.hidden);
+  const act = new Float32Array(hidden);
   for (let k = 0; k < count; k++) {
-    hiddenLayer(w, features, k * w.inputs, act);
+    act.set(b1);
+    const off = k * inputs;
+    for (let i = 0; i < inputs; i++) {
+      const v = features[off + i]!;
+      if (v === 0) continue;
+      const row = i * hidden;
+      for (let h = 0; h < hidden; h++) act[h]! += v * t[row + h]!;
+    }
+    for (let h = 0; h < hidden; h++) if (act[h]! < 0) act[h] = 0;
     outputLayer(w, act, probs, k * w.classes);
   }
   return probs;
