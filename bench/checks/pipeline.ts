@@ -1,8 +1,9 @@
 /**
  * Pipeline section of bench:checks: the whole automated path of a case on this machine, from the
  * check job's claim to the committed decision — pieces opened under the case keys, the engine in
- * the thread pool (document, printed-zone OCR and each face as parallel tasks), duplicates among the client's
- * earlier cases, the policy, and the one transaction that stores everything and emits the event.
+ * the thread pool (document, printed-zone OCR and each face image as parallel tasks), duplicates
+ * among the client's earlier cases, the policy, and the one transaction that stores everything
+ * and emits the event.
  * Cases are generated: a passport page (the project's generator, phone-photo degradation) with a
  * real fixture photo printed as the portrait, and another real photo of the same person as the
  * selfie, entered data matching the document; created by the API and sent through the journey

@@ -170,9 +170,15 @@ export async function analyseCase(input: CaseInput): Promise<CaseAnalysis> {
   return combineParts(input, doc, face, Date.now() - started);
 }
 
-/** Loads this thread's models (faces, MRZ, OpenCV, tesseract) ahead of the first case; returns the milliseconds it took. */
-export async function warmUpEngine(): Promise<number> {
+/**
+ * Loads this thread's models ahead of the first case; returns the milliseconds it took. `images`:
+ * what the document and face tasks use (faces, MRZ, OpenCV); `printed_zone`: what the OCR task
+ * uses (OpenCV, tesseract); `all` (default): everything, for a thread that runs whole cases.
+ */
+export async function warmUpEngine(part: 'all' | 'images' | 'printed_zone' = 'all'): Promise<number> {
   const started = Date.now();
-  await Promise.all([loadFaceModels(), loadMrzClassifier(), loadOpenCv(), loadOcrWorker()]);
+  const images = part !== 'printed_zone' ? [loadFaceModels(), loadMrzClassifier()] : [];
+  const ocr = part !== 'images' ? [loadOcrWorker()] : [];
+  await Promise.all([...images, loadOpenCv(), ...ocr]);
   return Date.now() - started;
 }

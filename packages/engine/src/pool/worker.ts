@@ -14,7 +14,7 @@ export type PoolTask =
   | { task: 'printed_zone'; input: CaseInput }
   | { task: 'printed_zone_second'; straightened: DecodedImage }
   | { task: 'faces'; image: Uint8Array; maxSide?: number }
-  | { task: 'warm_up' };
+  | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' };
 
 export default function run(t: PoolTask): Promise<unknown> {
   switch (t.task) {
@@ -27,6 +27,6 @@ export default function run(t: PoolTask): Promise<unknown> {
     case 'faces':
       return readFaces(t.image, t.maxSide);
     case 'warm_up':
-      return warmUpEngine();
+      return warmUpEngine(t.part);
   }
 }
