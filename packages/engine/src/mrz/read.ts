@@ -211,6 +211,9 @@ function ranked(v: Votes, k: number, kind: string | undefined): { c: string; p: 
 /** A runner-up below this probability is not a reading the code list has to rule out. */
 const PLAUSIBLE = 0.03;
 
+/** First letters of ICAO document codes: passports, visas, and the A, C and I travel documents. */
+const DOCUMENT_KINDS = 'ACIPV';
+
 function codeSpans(layout: MrzLayout): Span[] {
   return [layout.issuingCountry, layout.nationality].filter((s): s is Span => !!s);
 }
@@ -341,6 +344,11 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
     const at = k - span.start;
     return options[k]!.every((o) => o.c === text[k] || o.p < PLAUSIBLE || !codeOk(code.slice(0, at) + o.c + code.slice(at + 1)));
   };
+  // The document code's first letter says the kind of document: ICAO has only these.
+  const provenAsDocumentKind = (k: number): boolean =>
+    k === layout.documentCode.start &&
+    DOCUMENT_KINDS.includes(text[k]!) &&
+    options[k]!.every((o) => o.c === text[k] || o.p < PLAUSIBLE || !DOCUMENT_KINDS.includes(o.c));
   const uncertain: number[] = [];
   let sumP = 0;
   let sumLog = 0;
@@ -355,7 +363,7 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
     if (settled) continue;
     // A check digit proves the position against a rival of a different value modulo 10 only.
     const provable = covered.has(k) && mrzCharValue(rival.c) % 10 !== mrzCharValue(text[k]!) % 10;
-    if ((!provable && !provenByCodeList(k)) || chosen.p < 0.3) uncertain.push(k);
+    if ((!provable && !provenByCodeList(k) && !provenAsDocumentKind(k)) || chosen.p < 0.3) uncertain.push(k);
   }
   const mean = sumP / text.length;
   reading.confidence = Number((uncertain.length > 0 ? Math.min(mean, MRZ_ACCEPT_CONFIDENCE - 0.1) : mean).toFixed(4));
@@ -476,7 +484,8 @@ export async function readMrzLineCrop(line: GreyImage): Promise<string | null> {
     const grid = findLineGrid(line, n);
     if (!grid) continue;
     const reads = SHIFTS.map((sh) => recogniseOnGrid(w, line, grid, sh));
-    const s = reads[0]!.score - grid.boundaryInk;
+    // All phases: on a wrong pitch the cells slide off the glyphs, and nudged phases show it.
+    const s = reads.reduce((a, r) => a + r.score, 0) / reads.length - grid.boundaryInk;
     if (!best || s > best.s) best = { reads, s };
   }
   if (!best) return null;
