@@ -42,6 +42,7 @@ import type { PieceBlobs } from '@idv/api/services/pieces';
 import { readIdentities } from '@idv/api/services/identities';
 import type { WorkerLog } from './dispatcher.ts';
 import { findDuplicates, type DuplicateSettings } from './duplicates.ts';
+import { Wakeup } from './wakeup.ts';
 
 /** Runs the engine on one case (a pool of worker threads in production). */
 export interface CaseAnalyser {
@@ -92,8 +93,7 @@ export class ChecksRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
-  private woken = false;
-  private waiter: (() => void) | null = null;
+  private readonly wakeup = new Wakeup();
   private unlisten: (() => Promise<void>) | null = null;
   private readonly fingerprintKey: { keyId: string; key: Buffer };
 
@@ -121,10 +121,7 @@ export class ChecksRunner {
   }
 
   wake(): void {
-    this.woken = true;
-    const w = this.waiter;
-    this.waiter = null;
-    w?.();
+    this.wakeup.wake();
   }
 
   /** Claims and runs every due job, one at a time, until none is due (tests and one-shot use). */
@@ -144,7 +141,7 @@ export class ChecksRunner {
   private async run(): Promise<void> {
     const concurrency = this.o.concurrency ?? 1;
     while (this.running) {
-      this.woken = false;
+      this.wakeup.reset();
       const free = concurrency - this.inFlight.size;
       if (free > 0) {
         let claimed: ClaimedCheckJob[] = [];
@@ -164,7 +161,7 @@ export class ChecksRunner {
         }
       }
       if (!this.running) break;
-      if (!this.woken) await this.sleep(this.inFlight.size > 0 ? (this.o.pollMs ?? DEFAULT_POLL_MS) : await this.idleDelay());
+      if (!this.wakeup.pending) await this.sleep(this.inFlight.size > 0 ? (this.o.pollMs ?? DEFAULT_POLL_MS) : await this.idleDelay());
     }
   }
 
@@ -179,17 +176,7 @@ export class ChecksRunner {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = null;
-        resolve();
-      }, ms);
-      this.waiter = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    return this.running ? this.wakeup.sleep(ms) : Promise.resolve();
   }
 
   /** One claimed job, start to finish; never throws (a failure releases the job for a later run). */

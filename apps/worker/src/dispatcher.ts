@@ -15,6 +15,7 @@ import {
 import type { MasterKeyring } from '@idv/vault';
 import { afterFailure, signWebhook, WEBHOOK_HEADERS, type WebhookSettings } from '@idv/webhooks';
 import { DeliveryAgents, postDelivery } from './send.ts';
+import { Wakeup } from './wakeup.ts';
 
 /** The few logger methods used (pino and Fastify's logger fit). Only ids, codes and counts are logged. */
 export interface WorkerLog {
@@ -63,8 +64,7 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
-  private woken = false;
-  private waiter: (() => void) | null = null;
+  private readonly wakeup = new Wakeup();
   private unlisten: (() => Promise<void>) | null = null;
   private purgeTimer: NodeJS.Timeout | null = null;
   /** Finished attempts waiting to be written, and the write in progress (see record()). */
@@ -99,15 +99,12 @@ export class WebhookDispatcher {
 
   /** Something may be due: claim without waiting for the next poll. */
   wake(): void {
-    this.woken = true;
-    const w = this.waiter;
-    this.waiter = null;
-    w?.();
+    this.wakeup.wake();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.woken = false;
+      this.wakeup.reset();
       const free = this.options.settings.concurrency - this.inFlight.size;
       let claimed: ClaimedDelivery[] = [];
       if (free > 0) {
@@ -128,7 +125,7 @@ export class WebhookDispatcher {
       if (!this.running) break;
       // While attempts are in flight, each one finishing wakes the loop (and new events notify),
       // so there is no need to ask the database when the next delivery falls due.
-      if (!this.woken) {
+      if (!this.wakeup.pending) {
         await this.sleep(claimed.length > 0 || this.inFlight.size > 0 ? this.options.settings.pollMs : await this.idleDelay());
       }
       if (this.running) await new Promise((r) => setTimeout(r, CLAIM_COALESCE_MS));
@@ -148,17 +145,7 @@ export class WebhookDispatcher {
 
   /** Resolves after ms, or earlier on wake() or when an attempt in flight finishes. */
   private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = null;
-        resolve();
-      }, ms);
-      this.waiter = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    return this.running ? this.wakeup.sleep(ms) : Promise.resolve();
   }
 
   private launch(delivery: ClaimedDelivery): void {
