@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { assessDocumentQuality, qualityReasons, QUALITY_THRESHOLDS } from '../../packages/engine/src/document/quality.ts';
 import { decodeImage, MAX_INPUT_PIXELS } from '../../packages/engine/src/document/decode.ts';
+import { decodeGrey } from '../../packages/engine/src/mrz/read.ts';
+import { decodeForFaces } from '../../packages/engine/src/faces/decode-image.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
 import { FIXTURES_DIR, portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
@@ -104,6 +106,9 @@ describe('decoding', () => {
     const huge = await sharp({ create: { width: side, height: side, channels: 3, background: '#fff' } }).png().toBuffer();
     const { report } = await assessDocumentQuality(huge);
     assert.deepEqual(report.reasons, ['image_unreadable']);
+    // The MRZ reader and the face models open their bytes through the same limit.
+    await assert.rejects(decodeGrey(huge), /pixel limit/i);
+    await assert.rejects(decodeForFaces(huge), /pixel limit/i);
   });
 
   test('EXIF orientation is applied', async () => {

@@ -17,6 +17,15 @@ export interface DecodedImage {
   channels: 1 | 3;
 }
 
+/**
+ * Every analyser (document, MRZ, faces) opens image bytes here, so the pixel limit holds for all
+ * of them and not only for the one that happens to decode first. `failOn` keeps each caller's
+ * tolerance of damaged files (sharp's default is 'warning').
+ */
+export function openImage(bytes: Uint8Array, failOn: 'error' | 'warning' = 'warning'): Sharp {
+  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn });
+}
+
 export class ImageUnreadableError extends Error {
   constructor(why: string) {
     super(`image unreadable: ${why}`);
@@ -27,7 +36,7 @@ export class ImageUnreadableError extends Error {
 /** Decodes to raw RGB (or grey with `{ grey: true }`), upright, alpha dropped (flattened on white). */
 export async function decodeImage(bytes: Uint8Array, options: { grey?: boolean } = {}): Promise<DecodedImage> {
   try {
-    let pipeline = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate().flatten({ background: '#ffffff' });
+    let pipeline = openImage(bytes, 'error').rotate().flatten({ background: '#ffffff' });
     pipeline = options.grey ? pipeline.greyscale() : pipeline.removeAlpha().toColourspace('srgb');
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
     const channels = options.grey ? 1 : 3;

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { openImage } from '../document/decode.ts';
 
 /** Longest side given to the face models: enough for a portrait on a document photo, and bounded cost. */
 export const FACE_MAX_SIDE = 640;
@@ -15,7 +15,7 @@ export interface RgbImage {
  * that are not an image (the caller maps that to a reason).
  */
 export async function decodeForFaces(image: Uint8Array, maxSide = FACE_MAX_SIDE): Promise<RgbImage> {
-  const { data, info } = await sharp(image, { failOn: 'error' })
+  const { data, info } = await openImage(image, 'error')
     .rotate()
     .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
     .removeAlpha()

@@ -12,8 +12,8 @@
  * are decided by the vote of the variants, and a position the vote does not settle leaves the
  * reading uncertain (`uncertain` positions, confidence capped below MRZ_ACCEPT_CONFIDENCE).
  */
-import sharp from 'sharp';
 import type { MrzReading } from '../types.ts';
+import { openImage } from '../document/decode.ts';
 import { mrzCharValue } from './check-digit.ts';
 import { CLASS_COUNT, MRZ_ALPHABET, loadMrzClassifier, type MlpWeights } from './classifier.ts';
 import { isIcaoCode, isSpecimenCode } from './codes.ts';
@@ -50,14 +50,14 @@ export interface MrzReadDetail {
 
 /** Decodes any image (EXIF orientation applied) to grey, scaled so its larger side is 1200–2400 px. */
 export async function decodeGrey(image: Uint8Array): Promise<GreyImage> {
-  const meta = await sharp(image).rotate().metadata();
+  const meta = await openImage(image).rotate().metadata();
   const w0 = meta.autoOrient?.width ?? meta.width ?? 0;
   const h0 = meta.autoOrient?.height ?? meta.height ?? 0;
   const big = Math.max(w0, h0);
   // Small images are enlarged (a 275-pixel-wide passport has 6-pixel characters): the grid and
   // the cells are then sampled from a smooth cubic interpolation rather than raw pixels.
   const scale = big < 1200 ? 1200 / big : big > 2400 ? 2400 / big : 1;
-  let pipeline = sharp(image).rotate().greyscale();
+  let pipeline = openImage(image).rotate().greyscale();
   if (scale !== 1) pipeline = pipeline.resize(Math.max(1, Math.round(w0 * scale)), Math.max(1, Math.round(h0 * scale)), { kernel: 'cubic' });
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error('grey decoding gave several channels');
