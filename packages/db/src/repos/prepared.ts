@@ -57,6 +57,16 @@ export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$
   return out;
 }
 
+/** `encodeRow`'s values in column order, appended to `out` (positional parameters, no keyed object on the way). */
+export function encodeRowValues<T extends PgTable>(table: T, row: T['$inferSelect'], out: unknown[]): unknown[] {
+  for (const [field, column] of columnsOf(table)) {
+    const value = (row as Record<string, unknown>)[field];
+    if (value === undefined) throw new Error(`${field} missing from a row for a prepared insert`);
+    out.push(value === null ? null : column.mapToDriverValue(value));
+  }
+  return out;
+}
+
 /**
  * A statement written in SQL (for what the query builder cannot say, such as INSERT … SELECT …
  * ON CONFLICT inside a CTE), run on the database's own client: named on PostgreSQL (parsed and
@@ -65,9 +75,16 @@ export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$
  * parsed), keyed by column alias: read them with `rowFrom`.
  */
 export function namedSql(name: string, text: string): (db: Executor, values: unknown[]) => Promise<Record<string, unknown>[]> {
+  // The driver copies a query's config (every own property, with its descriptor) before running
+  // it: with name and text on a shared prototype, only `values` is copied per call.
+  const statement = { name, text };
   return async (db, values) => {
     const client = (db as unknown as { $client?: unknown }).$client;
-    if (client instanceof pg.Pool) return (await client.query({ name, text, values })).rows;
+    if (client instanceof pg.Pool) {
+      const config = Object.create(statement) as pg.QueryConfig;
+      config.values = values;
+      return (await client.query(config)).rows;
+    }
     if (client && typeof (client as PGlite).query === 'function') return (await (client as PGlite).query<Record<string, unknown>>(text, values)).rows;
     throw new Error(`${name} runs on the database itself, not inside a transaction`);
   };
