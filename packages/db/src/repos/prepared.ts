@@ -57,16 +57,6 @@ export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$
   return out;
 }
 
-/** `encodeRow`'s values in column order, appended to `out` (positional parameters, no keyed object on the way). */
-export function encodeRowValues<T extends PgTable>(table: T, row: T['$inferSelect'], out: unknown[]): unknown[] {
-  for (const [field, column] of columnsOf(table)) {
-    const value = (row as Record<string, unknown>)[field];
-    if (value === undefined) throw new Error(`${field} missing from a row for a prepared insert`);
-    out.push(value === null ? null : column.mapToDriverValue(value));
-  }
-  return out;
-}
-
 /**
  * A statement written in SQL (for what the query builder cannot say, such as INSERT … SELECT …
  * ON CONFLICT inside a CTE), run on the database's own client: named on PostgreSQL (parsed and
