@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { addApiUsage, type Db, type UsageIncrement } from '@idv/db';
 
+const DAY_MS = 86_400_000;
+
 /**
  * Counts integration calls per day and response code. Counts are summed in memory and flushed
  * every second (and at shutdown) with additive upserts, so several instances add up correctly and
@@ -14,7 +16,18 @@ export class UsageRecorder {
   constructor(private readonly db: Db) {}
 
   record(clientId: string, environment: UsageIncrement['environment'], at: Date, statusCode: number): void {
-    this.add({ clientId, environment, day: at.toISOString().slice(0, 10), statusCode, calls: 1 });
+    this.add({ clientId, environment, day: this.dayOf(at.getTime()), statusCode, calls: 1 });
+  }
+
+  /** The UTC day of the last call, kept while calls fall on it: one date formatting per day, not per call. */
+  private day = { from: 0, to: 0, text: '' };
+
+  private dayOf(ms: number): string {
+    if (ms < this.day.from || ms >= this.day.to) {
+      const from = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      this.day = { from, to: from + DAY_MS, text: new Date(from).toISOString().slice(0, 10) };
+    }
+    return this.day.text;
   }
 
   private add(inc: UsageIncrement): void {
