@@ -32,7 +32,12 @@ export interface Outcome {
 const sealAad = (apiKeyId: string, idem: string) => `idempotency:${apiKeyId}:${idem}`;
 
 function sealBody(s: IdempotencySettings, apiKeyId: string, idem: string, body: unknown): { sealed: string } {
-  return { sealed: s.keyring.seal(JSON.stringify(body), sealAad(apiKeyId, idem)) };
+  return sealJsonText(s, apiKeyId, idem, JSON.stringify(body));
+}
+
+/** `sealBody` of a body already serialised (the same text is then sent, not serialised again). */
+export function sealJsonText(s: IdempotencySettings, apiKeyId: string, idem: string, json: string): { sealed: string } {
+  return { sealed: s.keyring.seal(json, sealAad(apiKeyId, idem)) };
 }
 
 function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored: unknown): unknown {
@@ -47,8 +52,6 @@ export function requestHashOf(req: FastifyRequest): string {
   return createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
 }
 
-/** Seals a response to store for replay (the form runIdempotentStatement's `store` gives). */
-export const sealResponse = sealBody;
 
 async function sendReplay(s: IdempotencySettings, reply: FastifyReply, apiKeyId: string, idem: string, status: number, stored: unknown) {
   await reply.header('idempotent-replayed', 'true').code(status).send(openBody(s, apiKeyId, idem, stored));

@@ -4,7 +4,7 @@ import { createCaseOnce, findIdempotencyEntry, type CaseRow, type FlowRow, type 
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import type { AppContext } from '../../context.ts';
 import { acceptKey, authOf } from '../../http/auth.ts';
-import { answerStoredEntry, idempotencyKeyOf, inProgress, requestHashOf, sealResponse } from '../../http/idempotent.ts';
+import { answerStoredEntry, idempotencyKeyOf, inProgress, requestHashOf, sealJsonText } from '../../http/idempotent.ts';
 import { presentCaseCreated } from '../../presenters/case.ts';
 import type { NewCaseSchema } from '../../schemas/case.ts';
 import { activeFlowOf } from './active-flows.ts';
@@ -75,7 +75,9 @@ export async function createCaseInOneStatement(
     if (!flow || !acceptsCountry(flow.definition, body.country)) return false;
     const now = ctx.now();
     const row = newCaseRow(flow, tenant, body.country, body.external_ref ?? null, now);
-    const created = presentCaseCreated(row);
+    // Serialised once: this text is sealed for replays and sent now (the route's own serializer
+    // writes the same JSON: the presenter's fields are the schema's, in its order).
+    const created = JSON.stringify(presentCaseCreated(row));
     const { apiKey, result } = await createCaseOnce(s.db, {
       secretHash: key.secretHash,
       apiKeyId: key.id,
@@ -83,7 +85,7 @@ export async function createCaseInOneStatement(
       requestHash: requestHashOf(req),
       now,
       retainUntil: new Date(now.getTime() + s.retainMs),
-      response: { status: 201, body: sealResponse(s, key.id, idem, created) },
+      response: { status: 201, body: sealJsonText(s, key.id, idem, created) },
       row,
       journal: { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } },
     });
@@ -91,7 +93,7 @@ export async function createCaseInOneStatement(
     acceptKey(req, key.secretHash, apiKey && apiKey.id === key.id ? { ...key, revokedAt: apiKey.revokedAt } : null);
     switch (result.outcome) {
       case 'created':
-        await reply.code(201).send(created);
+        await reply.code(201).type('application/json; charset=utf-8').send(created);
         return true;
       case 'existing':
         await answerStoredEntry(s, req, reply, key.id, result);
