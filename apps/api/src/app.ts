@@ -133,10 +133,13 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   installSignatureCheck(app, keyring, config.signatureToleranceS, now);
   installOperatorAuth(app, ctx);
   usage.install(app, now);
-  app.addHook('onSend', async (req, reply) => {
+  // Synchronous (done callback): an async hook would add a promise and its microtask to every
+  // response.
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
     reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   registerHealth(app, options.ready ?? (async () => true));
