@@ -1,0 +1,225 @@
+/**
+ * `npx tsx bench/api-cpu.ts`: the CPU time one signed creation costs, under the load of
+ * `npm run bench:api` (autocannon, 50 connections, PostgreSQL): in the service's process, in the
+ * baseline's, in the PostgreSQL backends serving each, and in the load generator. On a shared
+ * machine throughput follows the neighbours; CPU time per request much less so, which makes this
+ * the figure to compare two versions of the service by.
+ *
+ * VARIANTS="name=<root>,…" adds the service from other copies of the repository (for example
+ * `git archive <commit> | tar -x -C /tmp/old`, with a node_modules whose @idv links point into
+ * that copy), each on its own database: an A/B comparison in one run, the rounds alternating so
+ * that the machine's drift weighs on every target alike.
+ *
+ * Knobs: BENCH_SECONDS (per round and target, 5), BENCH_ROUNDS (2), TEST_DATABASE_URL (the
+ * server), NODE_FLAGS (extra node flags for the servers), PERF_OUT=<file> (records the servers'
+ * last round with `perf record -g`, one file per target; with NODE_FLAGS="--perf-basic-prof").
+ * Prints one line of JSON.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { signedHeaders } from '@idv/sdk';
+import { generateMasterKey } from '@idv/vault';
+import { createPostgresDatabase } from '../tests/helpers/database.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WARMUP_SECONDS = 3;
+const NODE_FLAGS = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const PERF_OUT = process.env.PERF_OUT;
+const RUN = randomBytes(4).toString('hex');
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ). */
+const TICK = 100;
+let counter = 0;
+
+interface Target {
+  pid: number;
+  url: string;
+  /** The database whose backends serve it. */
+  db: string;
+  creds: { secret: string; signing: string };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const children: ChildProcess[] = [];
+function killAll(signal: NodeJS.Signals): void {
+  for (const c of children) {
+    try {
+      process.kill(-c.pid!, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+process.on('exit', () => killAll('SIGKILL'));
+
+async function start(root: string, entry: string, env: Record<string, string>): Promise<{ pid: number; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', entry], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false)) return { pid: child.pid!, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${root}/${entry} not ready after 60 s`);
+}
+
+/** CPU ms (user + system, all threads) of a process so far. */
+function cpuOf(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / TICK;
+}
+
+/** CPU ms so far of the PostgreSQL backends connected to that database. */
+function pgCpu(dbName: string): number {
+  let ms = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (cmd.startsWith('postgres:') && cmd.includes(` ${dbName} `)) ms += cpuOf(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return ms;
+}
+
+/** Signed creations for `seconds`, as bench:api sends them; resolves with the 201s, rejects on anything else. */
+function load(t: Target, seconds: number): Promise<number> {
+  let created = 0;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: t.url,
+        connections: 50,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/cases',
+            setupRequest: (req) => {
+              const n = ++counter;
+              const body = JSON.stringify({ flow_name: 'standard', country: 'FR', external_ref: `cpu-${RUN}-${n}` });
+              req.headers = {
+                authorization: `Bearer ${t.creds.secret}`,
+                'content-type': 'application/json',
+                ...signedHeaders(t.creds.signing, 'POST', '/v1/cases', body, `cpu-${RUN}-${n}`),
+              };
+              req.body = body;
+              return req;
+            },
+          },
+        ],
+      },
+      (err, res) => {
+        if (err) return reject(err);
+        if (res.non2xx || res.errors || res.timeouts) return reject(new Error(`${t.url}: ${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts`));
+        resolve(created);
+      },
+    );
+    instance.on('response', (_c: unknown, status: number) => {
+      if (status === 201) created++;
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const variants: [string, string][] = [
+    ['ours', ROOT],
+    ...(process.env.VARIANTS ?? '').split(',').filter(Boolean).map((v) => v.split('=') as [string, string]),
+  ];
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const targets: Record<string, Target> = {};
+    for (const [name, root] of variants) {
+      const { url: dbUrl, dropDb } = await createPostgresDatabase();
+      const dir = mkdtempSync(join(tmpdir(), 'bench-cpu-'));
+      cleanups.push(dropDb, () => rmSync(dir, { recursive: true, force: true }));
+      // Each service on ports of its own (API, docs, journey), so that several run side by side.
+      const env = { DATA_DIR: dir, DATABASE_URL: dbUrl, MASTER_KEY: generateMasterKey(), DOCS_URL: `http://127.0.0.1:${await freePort()}`, JOURNEY_URL: `http://127.0.0.1:${await freePort()}` };
+      const server = await start(root, 'apps/api/src/main.ts', env);
+      const boot = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
+      targets[name] = { ...server, db: new URL(dbUrl).pathname.slice(1), creds: { secret: boot.api_key.secret, signing: boot.api_key.signing_secret } };
+      if (name === 'ours') targets.baseline = { ...(await start(ROOT, 'bench/baseline-server.ts', { DATABASE_URL: dbUrl })), db: targets.ours.db, creds: targets.ours.creds };
+    }
+    for (const t of Object.values(targets)) await load(t, WARMUP_SECONDS);
+
+    const sum: Record<string, { created: number; server: number; pg: number; loadgen: number; seconds: number }> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      const names = Object.keys(targets);
+      for (const name of round % 2 ? names.reverse() : names) {
+        const t = targets[name];
+        await new Promise((r) => setTimeout(r, 300));
+        const loadgen0 = process.cpuUsage();
+        const server0 = cpuOf(t.pid);
+        const pg0 = pgCpu(t.db);
+        const wall0 = Date.now();
+        const perf = PERF_OUT && round === ROUNDS - 1
+          ? spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-p', String(t.pid), '-o', `${PERF_OUT}.${name}`], { stdio: 'ignore' })
+          : null;
+        const created = await load(t, SECONDS);
+        if (perf) {
+          perf.kill('SIGINT');
+          await new Promise((r) => perf.once('exit', r));
+        }
+        // What was left in flight finishes within the pause, and is counted with the round.
+        await new Promise((r) => setTimeout(r, 300));
+        const loadgen = process.cpuUsage(loadgen0);
+        const s = (sum[name] ??= { created: 0, server: 0, pg: 0, loadgen: 0, seconds: 0 });
+        s.created += created;
+        s.server += cpuOf(t.pid) - server0;
+        s.pg += pgCpu(t.db) - pg0;
+        s.loadgen += (loadgen.user + loadgen.system) / 1000;
+        s.seconds += (Date.now() - wall0 - 300) / 1000;
+      }
+    }
+    const out: Record<string, Record<string, number>> = {};
+    const r4 = (n: number) => Math.round(n * 10_000) / 10_000;
+    for (const [name, s] of Object.entries(sum)) {
+      out[name] = {
+        rps: Math.round(s.created / s.seconds),
+        server_cpu_ms: r4(s.server / s.created),
+        postgres_cpu_ms: r4(s.pg / s.created),
+        loadgen_cpu_ms: r4(s.loadgen / s.created),
+      };
+    }
+    console.log(JSON.stringify(out));
+    killAll('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+  } finally {
+    for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch((err) => console.error('cleanup:', err));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
