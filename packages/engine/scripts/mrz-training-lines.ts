@@ -1,8 +1,21 @@
 /**
  * MRZ-like lines rendered with the OCR-B font and degraded like phone photos, for train-mrz.ts.
  */
+import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import type { GreyImage } from '../src/mrz/segment.ts';
+
+/**
+ * Stops with a clear message when a face is missing: librsvg would silently draw another one
+ * and the model would learn the wrong glyphs.
+ */
+export function requireFonts(): void {
+  const families = execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' });
+  const missing = ['OCR B', 'OCR B S', ...OTHER_FACES].filter((f) => !families.split(/[\n,]/).some((l) => l.trim() === f));
+  if (missing.length > 0) {
+    throw new Error(`fonts missing: ${missing.join(', ')} (apt-get install fonts-ocr-b fonts-dejavu-core fonts-liberation)`);
+  }
+}
 
 /** mulberry32: small, seeded, good enough for augmentation. */
 export function rng(seed: number): () => number {
@@ -17,6 +30,8 @@ export function rng(seed: number): () => number {
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** Sans faces of Debian's fonts-dejavu-core and fonts-liberation, beside OCR-B. */
+const OTHER_FACES = ['DejaVu Sans', 'DejaVu Sans Condensed', 'Liberation Sans', 'Liberation Sans Narrow'];
 const DIGITS = '0123456789';
 
 /** An MRZ-like line: runs of letters, digits and `<` fillers, as names, numbers and dates make. */
@@ -69,18 +84,22 @@ function morph(data: Uint8Array, width: number, height: number, bolder: boolean)
 /** One degraded line image (grey), its text, rendered loose (paper and neighbours around it). */
 export async function renderLine(text: string, r: () => number): Promise<GreyImage> {
   const font = 48; // rendered large, then scaled down to the target size
-  // Printers and scanners stretch or condense the glyphs themselves (0.8 to 1.35 of OCR-B's
-  // width), independently of the pitch.
-  const glyphX = 0.8 + r() * 0.55;
-  // OCR-B advance is 0.723 em and its cap height 0.71 em; MRZs print from 0.85 to 1.45 cap
-  // heights apart (2.54 mm pitch on ICAO documents, tighter on some scans), never tighter than
-  // the glyphs themselves.
-  const pitchEm = Math.max(0.723 * glyphX * 0.92, 0.71 * (0.85 + r() * 0.6));
-  // Letter spacing is in the text's own (unstretched) units.
-  const letterSpacing = (pitchEm / glyphX - 0.723) * font;
+  // Pitch in cap heights: real MRZ prints measure 0.7 to 1.45 (most 0.85 to 1.1: the ICAO pitch
+  // of 2.54 mm with capitals a little under it; scans and condensed printers go tighter).
+  const band = r();
+  const pitchCaps = band < 0.5 ? 0.82 + r() * 0.28 : band < 0.75 ? 0.68 + r() * 0.14 : 1.1 + r() * 0.35;
+  const pitchEm = 0.71 * pitchCaps;
+  // Printers and scanners stretch or condense the glyphs themselves, apart from the pitch, but
+  // never so wide that neighbours touch (OCR-B glyphs are about 0.6 em wide).
+  const glyphX = 0.75 + r() * (Math.max(0.8, Math.min(1.3, pitchEm / 0.6)) - 0.75);
+  // Mostly OCR-B (its normal and sharp cuts); some lines in other sans faces, as MRZs printed by
+  // cheaper printers come, so the classifier learns the characters rather than one drawing.
+  const face = r();
+  const family = face < 0.66 ? 'OCR B' : face < 0.88 ? 'OCR B S' : OTHER_FACES[Math.floor(r() * OTHER_FACES.length)]!;
   // Tight crops (line datasets cut at the ink) and loose ones (a located line with paper around).
   const tight = r() < 0.4;
   const x = tight ? font * r() * 0.15 : font * (0.2 + r() * 0.4);
+  // The first glyph's left edge lies about (pitch - glyph width) / 2 inside its cell.
   const width = Math.round(x + text.length * pitchEm * font + (tight ? font * r() * 0.15 : font * (0.4 + r() * 0.6)));
   const height = Math.round(tight ? font * (0.78 + r() * 0.25) : font * (1.9 + r() * 0.8));
   const baseline = tight ? (height + font * 0.71) / 2 + (r() - 0.5) * font * 0.06 : height / 2 + font * 0.36 + (r() - 0.5) * font * 0.2;
@@ -90,7 +109,7 @@ export async function renderLine(text: string, r: () => number): Promise<GreyIma
   const thick = r();
   const stroke = thick < 0.45 ? (r() * 0.07 * font).toFixed(2) : thick < 0.7 ? (r() * 0.035 * font).toFixed(2) : '0';
   const strokeColour = thick < 0.45 ? ink : grey(r, 200, 250);
-  const family = r() < 0.25 ? 'OCR B S' : 'OCR B';
+  const weight = !family.startsWith('OCR B') && r() < 0.6 ? ' font-weight="bold"' : '';
   const angle = ((r() - 0.5) * (tight ? 0.8 : 2.4)).toFixed(2);
   const skew = ((r() - 0.5) * 6).toFixed(2);
   // Background: tinted paper, a gradient (uneven light), faint guilloche-like curves.
@@ -100,8 +119,18 @@ export async function renderLine(text: string, r: () => number): Promise<GreyIma
     const y0 = r() * height;
     pattern += `<path d="M0 ${y0.toFixed(1)} Q ${(width / 2).toFixed(1)} ${(r() * height).toFixed(1)} ${width} ${(r() * height).toFixed(1)}" stroke="${grey(r, 120, 230)}" stroke-width="${(1 + r() * 3).toFixed(1)}" fill="none" opacity="${(0.2 + r() * 0.5).toFixed(2)}"/>`;
   }
-  const textAt = (y: number, t: string, extra: string) =>
-    `<g transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${glyphX.toFixed(3)} 1)"><text x="0" y="0" font-family="${family}" font-size="${font}" letter-spacing="${letterSpacing.toFixed(2)}" fill="${ink}"${extra}>${t.replace(/</g, '&lt;')}</text></g>`;
+  // Each glyph centred in its own cell of the monospaced grid (proportional faces too). Fillers
+  // are OCR-B's chevrons whatever the face: a `<` of a text face is not an MRZ filler.
+  const cell = (pitchEm * font) / glyphX;
+  const textAt = (y: number, t: string, extra: string) => {
+    let glyphs = '';
+    for (let k = 0; k < t.length; k++) {
+      const ch = t[k]!;
+      const f = ch === '<' && !family.startsWith('OCR B') ? 'OCR B' : family;
+      glyphs += `<text x="${((k + 0.5) * cell).toFixed(1)}" y="0" text-anchor="middle" font-family="${f}"${f === family ? weight : ''}>${ch === '<' ? '&lt;' : ch}</text>`;
+    }
+    return `<g transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${glyphX.toFixed(3)} 1)" font-size="${font}" fill="${ink}"${extra}>${glyphs}</g>`;
+  };
   // Parts of the neighbouring MRZ lines, as a loose crop would hold.
   const neighbour = (dy: number) => textAt(baseline + dy, randomLine(r, text.length), '');
   const above = !tight && r() < 0.3 ? neighbour(-font * (1.45 + r() * 0.5)) : '';

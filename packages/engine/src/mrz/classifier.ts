@@ -1,14 +1,23 @@
 /**
  * The per-character classifier of MRZ cells: a small multilayer perceptron (one hidden ReLU
- * layer, softmax over the 37 MRZ characters) on the CELL_W×CELL_H cells cut by segment.ts. Its
- * weights are trained by packages/engine/scripts/train-mrz.ts from lines rendered with the OCR-B
- * font and committed in packages/engine/models/mrz-ocrb.json. Loaded once per thread.
+ * layer, softmax over the 37 MRZ characters and one more class, "no glyph centred here") on the
+ * CELL_W×CELL_H cells cut by segment.ts. Its weights are trained by
+ * packages/engine/scripts/train-mrz.ts from lines rendered with the OCR-B font and committed in
+ * packages/engine/models/mrz-ocrb.json. Loaded once per thread.
+ *
+ * Why the extra class: a classifier that only ever saw well-cut cells is as sure of itself on a
+ * cell straddling two glyphs (a grid with one cell too many or too few) as on a good one, so its
+ * surety cannot choose the grid. Trained on straddling cells as "no glyph", it says how well a
+ * grid fits, and the reader picks the line's length and grid by it.
  */
 import { readFile } from 'node:fs/promises';
 import { CELL_FEATURES } from './segment.ts';
 
 export const MRZ_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 export const CLASS_COUNT = MRZ_ALPHABET.length;
+/** The model's last output: the cell is not centred on one glyph (straddling, empty). */
+export const NO_GLYPH = CLASS_COUNT;
+export const MODEL_CLASSES = CLASS_COUNT + 1;
 
 export interface MlpWeights {
   inputs: number;
@@ -23,7 +32,7 @@ export interface MlpWeights {
 }
 
 export interface StoredModel {
-  format: 'mrz-ocrb-mlp-1';
+  format: 'mrz-ocrb-mlp-2';
   alphabet: string;
   cell: { width: number; height: number };
   inputs: number;
@@ -43,7 +52,7 @@ export function encodeModel(w: MlpWeights, training?: Record<string, unknown>): 
   all.set(w.w2, w.w1.length + w.b1.length);
   all.set(w.b2, w.w1.length + w.b1.length + w.w2.length);
   return {
-    format: 'mrz-ocrb-mlp-1',
+    format: 'mrz-ocrb-mlp-2',
     alphabet: MRZ_ALPHABET,
     cell: { width: 16, height: 24 },
     inputs: w.inputs,
@@ -55,8 +64,8 @@ export function encodeModel(w: MlpWeights, training?: Record<string, unknown>): 
 }
 
 export function decodeModel(m: StoredModel): MlpWeights {
-  if (m.format !== 'mrz-ocrb-mlp-1' || m.alphabet !== MRZ_ALPHABET || m.inputs !== CELL_FEATURES) {
-    throw new Error('MRZ model does not match this reader (format, alphabet or cell size)');
+  if (m.format !== 'mrz-ocrb-mlp-2' || m.alphabet !== MRZ_ALPHABET || m.inputs !== CELL_FEATURES || m.classes !== MODEL_CLASSES) {
+    throw new Error('MRZ model does not match this reader (format, alphabet, classes or cell size)');
   }
   const bytes = Buffer.from(m.weights, 'base64');
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
@@ -80,17 +89,6 @@ let loaded: Promise<MlpWeights> | null = null;
 export function loadMrzClassifier(): Promise<MlpWeights> {
   loaded ??= readFile(MODEL_URL, 'utf8').then((text) => decodeModel(JSON.parse(text) as StoredModel));
   return loaded;
-}
-
-/** Hidden activations (ReLU) of one sample; `hiddenOut` must hold `w.hidden` values. */
-export function hiddenLayer(w: MlpWeights, x: Float32Array, offset: number, hiddenOut: Float32Array): void {
-  const { inputs, hidden, w1, b1 } = w;
-  for (let h = 0; h < hidden; h++) {
-    let s = b1[h]!;
-    const row = h * inputs;
-    for (let i = 0; i < inputs; i++) s += w1[row + i]! * x[offset + i]!;
-    hiddenOut[h] = s > 0 ? s : 0;
-  }
 }
 
 /** Class probabilities (softmax) from hidden activations, written to `probs` at `outOffset`. */
@@ -127,14 +125,16 @@ function inputMajor(w: MlpWeights): Float32Array {
 }
 
 /**
- * Probabilities (count × classes) for `count` cells of features laid end to end. The hidden layer
- * is summed input by input, skipping the paper (zero) pixels that make most of a cell: the same
- * sums as hiddenLayer at a fraction of the cost.
+ * Character probabilities (count × CLASS_COUNT, given that a glyph is there) for `count` cells of
+ * features laid end to end, and in `glyph` (when given) each cell's probability of being centred
+ * on a glyph at all. The hidden layer is summed input by input, skipping the paper (zero) pixels
+ * that make most of a cell.
  */
-export function classifyCells(w: MlpWeights, features: Float32Array, count: number): Float32Array {
+export function classifyCells(w: MlpWeights, features: Float32Array, count: number, glyph?: Float32Array): Float32Array {
   const { inputs, hidden, b1 } = w;
   const t = inputMajor(w);
-  const probs = new Float32Array(count * w.classes);
+  const probs = new Float32Array(count * CLASS_COUNT);
+  const all = new Float32Array(w.classes);
   const act = new Float32Array(hidden);
   for (let k = 0; k < count; k++) {
     act.set(b1);
@@ -146,20 +146,10 @@ export function classifyCells(w: MlpWeights, features: Float32Array, count: numb
       for (let h = 0; h < hidden; h++) act[h]! += v * t[row + h]!;
     }
     for (let h = 0; h < hidden; h++) if (act[h]! < 0) act[h] = 0;
-    outputLayer(w, act, probs, k * w.classes);
+    outputLayer(w, act, all, 0);
+    const isGlyph = Math.max(1e-6, 1 - all[NO_GLYPH]!);
+    if (glyph) glyph[k] = isGlyph;
+    for (let c = 0; c < CLASS_COUNT; c++) probs[k * CLASS_COUNT + c] = all[c]! / isGlyph;
   }
   return probs;
-}
-
-/** The most likely character of each cell and its probability. */
-export function bestCharacters(probs: Float32Array, count: number): { text: string; confidence: number[] } {
-  let text = '';
-  const confidence: number[] = [];
-  for (let k = 0; k < count; k++) {
-    let best = 0;
-    for (let c = 1; c < CLASS_COUNT; c++) if (probs[k * CLASS_COUNT + c]! > probs[k * CLASS_COUNT + best]!) best = c;
-    text += MRZ_ALPHABET[best];
-    confidence.push(probs[k * CLASS_COUNT + best]!);
-  }
-  return { text, confidence };
 }

@@ -147,6 +147,9 @@ export function charKinds(layout: MrzLayout): CharKind[] {
   for (const span of [layout.documentCode, layout.issuingCountry, layout.name, layout.givenNames, layout.nationality, layout.sex]) {
     mark(span, 'alpha');
   }
+  // The document code's second character is the issuer's choice, digits included (the US
+  // passport card is `C1`).
+  kinds[layout.documentCode.start + 1] = 'alnum';
   mark(layout.birthDate, 'numeric');
   mark(layout.expiryDate, 'numeric');
   for (const c of layout.checks) kinds[c.digit] = 'numeric';

@@ -11,20 +11,28 @@ export interface LineRead {
   /** count × CLASS_COUNT probabilities. */
   probs: Float32Array;
   text: string;
-  /** Mean log-probability of the best class per cell (higher is surer). */
+  /**
+   * Mean log-probability per cell of its best character and of a glyph being centred there at
+   * all (higher is surer, and a better fitting grid).
+   */
   score: number;
+  /** Mean log-probability of a glyph being centred in each cell (how well the grid fits). */
+  fit: number;
 }
 
 export function recogniseOnGrid(w: MlpWeights, line: GreyImage, grid: LineGrid, shiftX = 0, shiftY = 0): LineRead {
   const count = grid.count;
-  const probs = classifyCells(w, cellFeatures(line, grid, shiftX, shiftY), count);
+  const glyph = new Float32Array(count);
+  const probs = classifyCells(w, cellFeatures(line, grid, shiftX, shiftY), count, glyph);
   let text = '';
   let score = 0;
+  let fit = 0;
   for (let k = 0; k < count; k++) {
     let best = 0;
     for (let c = 1; c < CLASS_COUNT; c++) if (probs[k * CLASS_COUNT + c]! > probs[k * CLASS_COUNT + best]!) best = c;
     text += MRZ_ALPHABET[best];
     score += Math.log(probs[k * CLASS_COUNT + best]! + 1e-6);
+    fit += Math.log(glyph[k]!);
   }
-  return { count, grid, probs, text, score: score / count };
+  return { count, grid, probs, text, score: (score + fit) / count, fit: fit / count };
 }

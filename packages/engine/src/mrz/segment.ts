@@ -32,6 +32,9 @@ export interface LineGrid {
   paper: number;
   /** Mean ink on cell boundaries, relative to the band height (lower is a cleaner cut). */
   boundaryInk: number;
+  /** First and last columns of the line's ink (the first glyph's left edge, the last's right). */
+  inkStart: number;
+  inkEnd: number;
 }
 
 export const CELL_W = 16;
@@ -288,6 +291,8 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
     ink: inkLevel,
     paper: paperLevel,
     boundaryInk: best.score / (count - 1) / bandHeight,
+    inkStart: xFirst,
+    inkEnd: xLast,
   };
 }
 
@@ -324,26 +329,35 @@ const MARGIN_Y = 0.15;
  * `shiftX` moves every cell by a fraction of the pitch (read-time variants, training jitter).
  */
 export function cellFeatures(line: GreyImage, grid: LineGrid, shiftX = 0, shiftY = 0): Float32Array {
-  const out = new Float32Array(grid.count * CELL_FEATURES);
-  const range = Math.max(8, grid.paper - grid.ink);
-  const cw = grid.bandHeight * WINDOW_W;
-  const ch = grid.bandHeight * (1 + 2 * MARGIN_Y);
+  const centres = Array.from({ length: grid.count }, (_, k) => cellBoundary(grid, k + 0.5 + shiftX));
+  return windowFeatures(line, grid, centres, shiftY);
+}
+
+/** The text band of a line: where its glyphs stand and how dark they are. */
+export type LineBand = Pick<LineGrid, 'centreA' | 'centreB' | 'bandHeight' | 'ink' | 'paper'>;
+
+/** Classifier input for windows centred at the given columns of the band (see cellFeatures). */
+export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLike<number>, shiftY = 0): Float32Array {
+  const out = new Float32Array(centres.length * CELL_FEATURES);
+  const range = Math.max(8, band.paper - band.ink);
+  const cw = band.bandHeight * WINDOW_W;
+  const ch = band.bandHeight * (1 + 2 * MARGIN_Y);
   const sx = cw / CELL_W;
   const sy = ch / CELL_H;
-  for (let k = 0; k < grid.count; k++) {
-    const cx = cellBoundary(grid, k + 0.5 + shiftX);
+  for (let k = 0; k < centres.length; k++) {
+    const cx = centres[k]!;
     const left = cx - cw / 2;
-    const top = grid.centreA + grid.centreB * cx - ch / 2 + shiftY * grid.bandHeight;
+    const top = band.centreA + band.centreB * cx - ch / 2 + shiftY * band.bandHeight;
     const base = k * CELL_FEATURES;
     for (let oy = 0; oy < CELL_H; oy++) {
       for (let ox = 0; ox < CELL_W; ox++) {
         let sum = 0;
         for (let j = 0; j < 3; j++) {
           for (let i = 0; i < 3; i++) {
-            sum += sample(line, left + (ox + (i + 0.5) / 3) * sx - 0.5, top + (oy + (j + 0.5) / 3) * sy - 0.5, grid.paper);
+            sum += sample(line, left + (ox + (i + 0.5) / 3) * sx - 0.5, top + (oy + (j + 0.5) / 3) * sy - 0.5, band.paper);
           }
         }
-        const v = (grid.paper - sum / 9) / range;
+        const v = (band.paper - sum / 9) / range;
         out[base + oy * CELL_W + ox] = v < 0 ? 0 : v > 1.2 ? 1.2 : v;
       }
     }

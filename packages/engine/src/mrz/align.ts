@@ -1,0 +1,137 @@
+/**
+ * Places a line's N character centres where the glyphs are, without a rigid grid.
+ *
+ * The classifier's window slides along the line's band in small steps (a tenth of the band
+ * height), once; at each step it gives the probability that a glyph is centred there and which
+ * character it is. For a length N, dynamic programming then picks N centres, spaced about one
+ * pitch apart (the pitch follows from the ink's extent and N), the first and last near the ends of
+ * the ink, that maximise the summed log-probability of a glyph being centred at each. Spacing may
+ * vary from cell to cell (printers that do not keep to the grid, perspective), at a small cost.
+ *
+ * The scan does not depend on N, so every plausible N costs only its dynamic programme: the
+ * reader tries them all and keeps the one whose centres fit best.
+ */
+import { CLASS_COUNT, MRZ_ALPHABET, classifyCells, type MlpWeights } from './classifier.ts';
+import { windowFeatures, type GreyImage, type LineBand } from './segment.ts';
+import type { Votes } from './votes.ts';
+
+export interface LineScan {
+  /** Column of the first window centre, and the distance between centres, in pixels. */
+  start: number;
+  step: number;
+  positions: number;
+  /** log P(a glyph is centred here), per position. */
+  logGlyph: Float32Array;
+  /** positions × CLASS_COUNT character probabilities, given a glyph. */
+  probs: Float32Array;
+  inkStart: number;
+  inkEnd: number;
+}
+
+/** Window centres per band height. */
+const STEPS_PER_BAND = 10;
+/** Spacing allowed between neighbouring centres, in pitches, and its cost in nats per (Δ/pitch)². */
+const SPACING: [number, number] = [0.78, 1.22];
+const SPACING_COST = 10;
+/** How far inside the ink the first and last centres may lie, in pitches. */
+const END_REACH = 0.62;
+
+export function scanLine(w: MlpWeights, line: GreyImage, band: LineBand & { inkStart: number; inkEnd: number }): LineScan {
+  const step = band.bandHeight / STEPS_PER_BAND;
+  const start = band.inkStart;
+  const positions = Math.max(1, Math.floor((band.inkEnd - band.inkStart) / step) + 1);
+  const centres = Float64Array.from({ length: positions }, (_, j) => start + j * step);
+  const glyph = new Float32Array(positions);
+  const probs = classifyCells(w, windowFeatures(line, band, centres), positions, glyph);
+  const logGlyph = glyph.map((g) => Math.log(g));
+  return { start, step, positions, logGlyph, probs, inkStart: band.inkStart, inkEnd: band.inkEnd };
+}
+
+export interface Alignment {
+  count: number;
+  /** Scan position of each centre. */
+  at: Int32Array;
+  /** Mean over centres of log P(glyph) less the spacing costs (higher fits better). */
+  fit: number;
+}
+
+/** The best placement of `count` centres on the scan, or null when none fits the ink. */
+export function alignCount(scan: LineScan, count: number): Alignment | null {
+  const { positions, logGlyph, step } = scan;
+  const pitch = (scan.inkEnd - scan.inkStart) / (count - 0.35) / step;
+  if (count < 2 || pitch < 2) return null;
+  const dMin = Math.max(1, Math.floor(pitch * SPACING[0]));
+  const dMax = Math.ceil(pitch * SPACING[1]);
+  const reach = Math.ceil(pitch * END_REACH);
+  const score = new Float64Array(count * positions).fill(-Infinity);
+  const from = new Int32Array(count * positions).fill(-1);
+  for (let j = 0; j <= Math.min(reach, positions - 1); j++) score[j] = logGlyph[j]!;
+  for (let k = 1; k < count; k++) {
+    const row = k * positions;
+    const prev = (k - 1) * positions;
+    for (let j = 0; j < positions; j++) {
+      let best = -Infinity;
+      let arg = -1;
+      for (let d = dMin; d <= dMax && j - d >= 0; d++) {
+        const s = score[prev + j - d]!;
+        if (s === -Infinity) continue;
+        const dev = (d - pitch) / pitch;
+        const v = s - SPACING_COST * dev * dev;
+        if (v > best) {
+          best = v;
+          arg = j - d;
+        }
+      }
+      if (arg >= 0) {
+        score[row + j] = best + logGlyph[j]!;
+        from[row + j] = arg;
+      }
+    }
+  }
+  const last = (count - 1) * positions;
+  let end = -1;
+  for (let j = Math.max(0, positions - 1 - reach); j < positions; j++) {
+    if (score[last + j]! > (end < 0 ? -Infinity : score[last + end]!)) end = j;
+  }
+  if (end < 0) return null;
+  const at = new Int32Array(count);
+  let j = end;
+  for (let k = count - 1; k >= 0; k--) {
+    at[k] = j;
+    j = from[k * positions + j]!;
+  }
+  return { count, at, fit: score[last + end]! / count };
+}
+
+/**
+ * The vote at the aligned centres: each centre and its two neighbouring scan positions (a little
+ * to either side, as grid phases are read), weighted 1-2-1.
+ */
+export function alignedVotes(scan: LineScan, a: Alignment): Votes {
+  const mean = new Float32Array(a.count * CLASS_COUNT);
+  const share = new Float32Array(a.count * CLASS_COUNT);
+  for (let k = 0; k < a.count; k++) {
+    for (const [off, weight] of [[-1, 0.25], [0, 0.5], [1, 0.25]] as const) {
+      const j = Math.min(scan.positions - 1, Math.max(0, a.at[k]! + off));
+      let best = 0;
+      for (let c = 0; c < CLASS_COUNT; c++) {
+        const p = scan.probs[j * CLASS_COUNT + c]!;
+        mean[k * CLASS_COUNT + c]! += weight * p;
+        if (p > scan.probs[j * CLASS_COUNT + best]!) best = c;
+      }
+      share[k * CLASS_COUNT + best]! += weight;
+    }
+  }
+  return { mean, share, count: a.count };
+}
+
+/** The best character of each aligned centre (for tests and diagnostics). */
+export function alignedText(v: Votes): string {
+  let text = '';
+  for (let k = 0; k < v.count; k++) {
+    let best = 0;
+    for (let c = 1; c < CLASS_COUNT; c++) if (v.mean[k * CLASS_COUNT + c]! > v.mean[k * CLASS_COUNT + best]!) best = c;
+    text += MRZ_ALPHABET[best];
+  }
+  return text;
+}
