@@ -18,7 +18,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import autocannon from 'autocannon';
 import { signedHeaders } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { createPostgresDatabase } from '../tests/helpers/database.ts';
+import { freePort } from '../tests/helpers/processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -44,17 +44,6 @@ interface Target {
   /** The database whose backends serve it. */
   db: string;
   creds: { secret: string; signing: string };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const children: ChildProcess[] = [];

@@ -17,7 +17,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { signedHeaders } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { createPostgresDatabase } from '../tests/helpers/database.ts';
+import { freePort } from '../tests/helpers/processes.ts';
 
 type Backend = 'pglite' | 'postgres';
 type Target = 'ours' | 'baseline';
@@ -88,17 +88,6 @@ interface Server {
   child: ChildProcess;
   url: string;
   output: () => string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a TypeScript entry point as its own process (its own process group) and waits for /readyz. */
