@@ -8,7 +8,7 @@
  * 8 px capitals enlarged blockily, small rotation and shear, blur, ink bleed, binarisation, noise,
  * JPEG. The cells are cut by the reader's own segmenter (segment.ts), so training sees exactly what
  * reading sees; a share of each line is also cut half a pitch off, as the "no glyph" class. Seeded:
- * the same seed gives the same model. The committed model: the defaults below (about 20 minutes on
+ * the same seed gives the same model. The committed model: the defaults below (about 35 minutes on
  * a shared 2-core machine). No fixture image is ever used for training.
  *
  *   npm run train:mrz [-- --lines 4000 --epochs 10 --hidden 256 --garbage 0.3 --seed 1]

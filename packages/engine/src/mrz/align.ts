@@ -11,13 +11,12 @@
  * The scan does not depend on N, so every plausible N costs only its dynamic programme: the
  * reader tries them all and keeps the one whose centres fit best.
  */
-import { CLASS_COUNT, MRZ_ALPHABET, classifyCells, type MlpWeights } from './classifier.ts';
+import { CLASS_COUNT, classifyCells, type MlpWeights } from './classifier.ts';
 import { windowFeatures, type GreyImage, type LineBand } from './segment.ts';
 import type { Votes } from './votes.ts';
 
 export interface LineScan {
-  /** Column of the first window centre, and the distance between centres, in pixels. */
-  start: number;
+  /** Distance between window centres, in pixels; the first centre is at inkStart. */
   step: number;
   positions: number;
   /** log P(a glyph is centred here), per position. */
@@ -38,13 +37,12 @@ const END_REACH = 0.62;
 
 export function scanLine(w: MlpWeights, line: GreyImage, band: LineBand & { inkStart: number; inkEnd: number }): LineScan {
   const step = band.bandHeight / STEPS_PER_BAND;
-  const start = band.inkStart;
   const positions = Math.max(1, Math.floor((band.inkEnd - band.inkStart) / step) + 1);
-  const centres = Float64Array.from({ length: positions }, (_, j) => start + j * step);
+  const centres = Float64Array.from({ length: positions }, (_, j) => band.inkStart + j * step);
   const glyph = new Float32Array(positions);
   const probs = classifyCells(w, windowFeatures(line, band, centres), positions, glyph);
   const logGlyph = glyph.map((g) => Math.log(g));
-  return { start, step, positions, logGlyph, probs, inkStart: band.inkStart, inkEnd: band.inkEnd };
+  return { step, positions, logGlyph, probs, inkStart: band.inkStart, inkEnd: band.inkEnd };
 }
 
 export interface Alignment {
@@ -123,15 +121,4 @@ export function alignedVotes(scan: LineScan, a: Alignment): Votes {
     }
   }
   return { mean, share, count: a.count };
-}
-
-/** The best character of each aligned centre (for tests and diagnostics). */
-export function alignedText(v: Votes): string {
-  let text = '';
-  for (let k = 0; k < v.count; k++) {
-    let best = 0;
-    for (let c = 1; c < CLASS_COUNT; c++) if (v.mean[k * CLASS_COUNT + c]! > v.mean[k * CLASS_COUNT + best]!) best = c;
-    text += MRZ_ALPHABET[best];
-  }
-  return text;
 }

@@ -125,6 +125,22 @@ function inputMajor(w: MlpWeights): Float32Array {
 }
 
 /**
+ * The most likely character of each of `count` positions (count × CLASS_COUNT probabilities), and
+ * the summed log-probability of those characters.
+ */
+export function bestCharacters(probs: Float32Array, count: number): { text: string; logSum: number } {
+  let text = '';
+  let logSum = 0;
+  for (let k = 0; k < count; k++) {
+    let best = 0;
+    for (let c = 1; c < CLASS_COUNT; c++) if (probs[k * CLASS_COUNT + c]! > probs[k * CLASS_COUNT + best]!) best = c;
+    text += MRZ_ALPHABET[best];
+    logSum += Math.log(probs[k * CLASS_COUNT + best]! + 1e-6);
+  }
+  return { text, logSum };
+}
+
+/**
  * Character probabilities (count × CLASS_COUNT, given that a glyph is there) for `count` cells of
  * features laid end to end, and in `glyph` (when given) each cell's probability of being centred
  * on a glyph at all. The hidden layer is summed input by input, skipping the paper (zero) pixels

@@ -10,8 +10,8 @@
  * format at all. Tried and dropped: decoding each line under every (format, line) hypothesis made
  * more lines wrong than right on mrz-lines, a check digit passing by chance one time in ten.
  */
-import { alignCount, alignedText, alignedVotes, scanLine, type Alignment } from './align.ts';
-import { loadMrzClassifier } from './classifier.ts';
+import { alignCount, alignedVotes, scanLine, type Alignment } from './align.ts';
+import { bestCharacters, loadMrzClassifier } from './classifier.ts';
 import { findLineGrid, type GreyImage } from './segment.ts';
 
 /** Pitch of MRZ prints in cap heights: the lengths tried follow from the ink's extent. */
@@ -41,5 +41,5 @@ export async function readMrzLineCrop(line: GreyImage): Promise<string | null> {
     if (!best || s > best.s) best = { a, s };
   }
   if (!best) return null;
-  return alignedText(alignedVotes(scan, best.a));
+  return bestCharacters(alignedVotes(scan, best.a).mean, best.a.count).text;
 }

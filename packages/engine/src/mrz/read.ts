@@ -14,18 +14,18 @@
  */
 import type { MrzReading } from '../types.ts';
 import { openImage } from '../document/decode.ts';
+import { alignCount, alignedVotes, scanLine } from './align.ts';
 import { mrzCharValue } from './check-digit.ts';
-import { CLASS_COUNT, MRZ_ALPHABET, loadMrzClassifier, type MlpWeights } from './classifier.ts';
+import { CLASS_COUNT, bestCharacters, loadMrzClassifier, type MlpWeights } from './classifier.ts';
 import { isIcaoCode, isSpecimenCode } from './codes.ts';
 import { correctMrz } from './correct.ts';
 import { charKinds, checksFor, detectLayout, type MrzLayout, type Span } from './formats.ts';
 import { cropLine, locateMrz, type MrzCandidate, type TextLine } from './locate.ts';
 import { parseMrz } from './parse.ts';
 import { recogniseOnGrid, type LineRead } from './recognizer-line.ts';
-import { ranked, vote, type Votes } from './votes.ts';
-import { alignCount, alignedText, alignedVotes, scanLine } from './align.ts';
 import { findLineGrid, type GreyImage, type GridOptions, type LineGrid } from './segment.ts';
 import { checkPasses } from './verify.ts';
+import { ranked, vote, type Votes } from './votes.ts';
 
 export interface ReadMrzOptions {
   /** Accept specimen codes (`UTO`): the sandbox only. */
@@ -172,10 +172,8 @@ function alignedRead(w: MlpWeights, img: GreyImage, grid: LineGrid, count: numbe
   const a = alignCount(scan, count);
   if (!a) return null;
   const v = alignedVotes(scan, a);
-  const text = alignedText(v);
-  let score = 0;
-  for (let k = 0; k < count; k++) score += Math.log(v.mean[k * CLASS_COUNT + MRZ_ALPHABET.indexOf(text[k]!)]! + 1e-6);
-  return { count, grid, probs: v.mean, text, score: score / count + a.fit, fit: a.fit };
+  const { text, logSum } = bestCharacters(v.mean, count);
+  return { count, grid, probs: v.mean, text, score: logSum / count + a.fit, fit: a.fit };
 }
 
 /** A runner-up below this probability is not a reading the code list has to rule out. */

@@ -2,7 +2,7 @@
  * One MRZ line image, on a grid found by segment.ts, to per-character class probabilities: the
  * cells classified one by one, the best character of each, and how sure the classifier is.
  */
-import { CLASS_COUNT, MRZ_ALPHABET, classifyCells, type MlpWeights } from './classifier.ts';
+import { bestCharacters, classifyCells, type MlpWeights } from './classifier.ts';
 import { cellFeatures, type GreyImage, type LineGrid } from './segment.ts';
 
 export interface LineRead {
@@ -24,15 +24,8 @@ export function recogniseOnGrid(w: MlpWeights, line: GreyImage, grid: LineGrid, 
   const count = grid.count;
   const glyph = new Float32Array(count);
   const probs = classifyCells(w, cellFeatures(line, grid, shiftX, shiftY), count, glyph);
-  let text = '';
-  let score = 0;
+  const { text, logSum } = bestCharacters(probs, count);
   let fit = 0;
-  for (let k = 0; k < count; k++) {
-    let best = 0;
-    for (let c = 1; c < CLASS_COUNT; c++) if (probs[k * CLASS_COUNT + c]! > probs[k * CLASS_COUNT + best]!) best = c;
-    text += MRZ_ALPHABET[best];
-    score += Math.log(probs[k * CLASS_COUNT + best]! + 1e-6);
-    fit += Math.log(glyph[k]!);
-  }
-  return { count, grid, probs, text, score: (score + fit) / count, fit: fit / count };
+  for (let k = 0; k < count; k++) fit += Math.log(glyph[k]!);
+  return { count, grid, probs, text, score: (logSum + fit) / count, fit: fit / count };
 }
