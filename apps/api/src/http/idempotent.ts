@@ -52,7 +52,6 @@ export function requestHashOf(req: FastifyRequest): string {
   return createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
 }
 
-
 async function sendReplay(s: IdempotencySettings, reply: FastifyReply, apiKeyId: string, idem: string, status: number, stored: unknown) {
   await reply.header('idempotent-replayed', 'true').code(status).send(openBody(s, apiKeyId, idem, stored));
 }
@@ -130,8 +129,8 @@ async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Res
 /**
  * Runs a signed creation exactly once per (API key, Idempotency-Key). (POST /v1/cases does not
  * commit a reservation before its work: routes/cases/create-once.ts, one statement.) The key is
- * reserved in its own committed statement so concurrent duplicates see it; the work and the stored response then
- * commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
+ * reserved in its own committed statement so concurrent duplicates see it; the work and the
+ * stored response then commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
  * and replayed like a success; an unexpected failure releases the key so the client may retry.
  */
 export async function runIdempotent(

@@ -5,6 +5,7 @@ import type { Executor } from '../connect.ts';
 import { caseJournal, cases } from '../schema.ts';
 import type { ApiKeyRow } from './api-keys.ts';
 import type { CaseRow } from './cases.ts';
+import { entryTakenOver } from './idempotency.ts';
 import { namedSql } from './prepared.ts';
 
 /**
@@ -66,8 +67,6 @@ const JOURNAL = insertColumns(caseJournal, {
 });
 
 const NOW = at('$5');
-const TAKEOVER = (e: string, now: string, hash: string) =>
-  `(${e}.expires_at < ${now} OR (${e}.state = 'running' AND ${e}.locked_until < ${now} AND ${e}.request_hash = ${hash}))`;
 
 /**
  * The whole signed creation of a case in ONE autocommit statement (one round trip, one commit):
@@ -88,7 +87,7 @@ const createCaseOnceStatement = namedSql(
   'idv_case_create_once',
   `WITH "k" AS (SELECT * FROM api_keys WHERE secret_hash = $1::text),
   "e" AS (SELECT request_hash, state, response_status, response_body FROM idempotency_keys AS "x"
-    WHERE "x".api_key_id = $2::text AND "x".key = $3::text AND NOT ${TAKEOVER('"x"', NOW, '$4::text')}),
+    WHERE "x".api_key_id = $2::text AND "x".key = $3::text AND NOT ${entryTakenOver('"x"', NOW, '$4::text')}),
   "ok" AS MATERIALIZED (SELECT 1 FROM "k" WHERE "k".id = $2::text AND "k".revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM "e")),
   "lk" AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtextextended($2::text || chr(31) || $3::text, 0)) AS got FROM "ok"),
   "fl" AS MATERIALIZED (SELECT 1 FROM flows WHERE id = $6::text AND status = 'active' AND EXISTS (SELECT 1 FROM "lk" WHERE got)),
@@ -98,7 +97,7 @@ const createCaseOnceStatement = namedSql(
     ON CONFLICT (api_key_id, key) DO UPDATE SET
       request_hash = excluded.request_hash, state = 'done', response_status = excluded.response_status, response_body = excluded.response_body,
       created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
-    WHERE ${TAKEOVER('"x"', 'excluded.created_at', 'excluded.request_hash')}
+    WHERE ${entryTakenOver('"x"', 'excluded.created_at', 'excluded.request_hash')}
     RETURNING 1),
   "c" AS (INSERT INTO cases (${CASE.columns}) SELECT ${CASE.values} FROM "i" RETURNING id, client_id, environment, created_at),
   "j" AS (INSERT INTO case_journal (${JOURNAL.columns}) SELECT ${JOURNAL.values} FROM "c" RETURNING id)

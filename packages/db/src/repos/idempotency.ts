@@ -22,6 +22,14 @@ export interface IdempotencyTimes {
 }
 
 /**
+ * SQL condition: entry `e` may be taken over at `now` by a request of hash `hash` (it expired, or
+ * it is running for the same request and its lock elapsed: its process died). The statements
+ * written in SQL text share it; claimInsert below says the same in drizzle's builder.
+ */
+export const entryTakenOver = (e: string, now: string, hash: string): string =>
+  `(${e}.expires_at < ${now} OR (${e}.state = 'running' AND ${e}.locked_until < ${now} AND ${e}.request_hash = ${hash}))`;
+
+/**
  * The claim: a new entry, or the takeover of an expired entry or of a running one whose process
  * died (lock elapsed) for the same request. Returns the key when claimed, no row otherwise.
  */
@@ -152,8 +160,7 @@ const keyClaimFlow = namedSql(
     ON CONFLICT (api_key_id, key) DO UPDATE SET
       request_hash = excluded.request_hash, state = 'running', response_status = NULL, response_body = NULL,
       created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
-    WHERE "e".expires_at < excluded.created_at
-      OR ("e".state = 'running' AND "e".locked_until < excluded.created_at AND "e".request_hash = excluded.request_hash)
+    WHERE ${entryTakenOver('"e"', 'excluded.created_at', 'excluded.request_hash')}
     RETURNING key)
   SELECT (SELECT key FROM "claimed") AS "claimed", ${columnsAs(apiKeys, '"k"', 'k_')}, ${columnsAs(flows, '"f"', 'f_')}
   FROM (SELECT 1) AS "one"
