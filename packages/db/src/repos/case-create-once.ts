@@ -74,8 +74,10 @@ const NOW = at('$5');
  * (an expired one, or a running one whose lock elapsed for the same request, counts as none);
  * only for a key that exists, is not revoked and has no live entry, takes a transaction-level
  * advisory lock on (key, Idempotency-Key) without waiting; only with that lock and while the
- * given flow is still the active one, inserts the entry already done with its stored response,
- * then the case (from the entry's RETURNING) and its journal entry (from the case's). The unique
+ * given flow is still the active one of the key's own client and environment (the case's tenant
+ * is the key's: cases hold no foreign keys to clients and flows, see schema.ts), inserts the entry
+ * already done with its stored response, then the case (from the entry's RETURNING) and its
+ * journal entry (from the case's). The unique
  * index of the entries stays the backstop: a concurrent twin whose row committed after this
  * statement's snapshot makes the insert a no-op, and nothing else is written.
  * The advisory lock is released at commit, after the rows are visible: a duplicate that failed
@@ -90,7 +92,9 @@ const createCaseOnceStatement = namedSql(
     WHERE "x".api_key_id = $2::text AND "x".key = $3::text AND NOT ${entryTakenOver('"x"', NOW, '$4::text')}),
   "ok" AS MATERIALIZED (SELECT 1 FROM "k" WHERE "k".id = $2::text AND "k".revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM "e")),
   "lk" AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtextextended($2::text || chr(31) || $3::text, 0)) AS got FROM "ok"),
-  "fl" AS MATERIALIZED (SELECT 1 FROM flows WHERE id = $6::text AND status = 'active' AND EXISTS (SELECT 1 FROM "lk" WHERE got)),
+  "fl" AS MATERIALIZED (SELECT 1 FROM flows AS "f", "k" WHERE "f".id = $6::text AND "f".status = 'active'
+    AND "f".client_id = $11::text AND "f".environment = $12::text AND "k".client_id = $11::text AND "k".environment = $12::text
+    AND EXISTS (SELECT 1 FROM "lk" WHERE got)),
   "i" AS (
     INSERT INTO idempotency_keys AS "x" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at)
     SELECT $2::text, $3::text, $4::text, 'done', $7::text::integer, $8::text::jsonb, ${NOW}, ${NOW}, ${at('$9')} FROM "fl"
