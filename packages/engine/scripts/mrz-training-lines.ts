@@ -81,8 +81,20 @@ function morph(data: Uint8Array, width: number, height: number, bolder: boolean)
   return out;
 }
 
+/**
+ * Options beside the defaults train-mrz.ts uses (left out, the same seed draws the same lines):
+ * `tightShare`, the share of lines cut tight at the ink (default 0.4); `perspective`, the share of
+ * lines seen at a slant, their glyphs and pitch growing or shrinking steadily along the line, up
+ * to ±`perspectiveAmount` (default 0.2) at either end (default none).
+ */
+export interface RenderOptions {
+  tightShare?: number;
+  perspective?: number;
+  perspectiveAmount?: number;
+}
+
 /** One degraded line image (grey), its text, rendered loose (paper and neighbours around it). */
-export async function renderLine(text: string, r: () => number): Promise<GreyImage> {
+export async function renderLine(text: string, r: () => number, opts: RenderOptions = {}): Promise<GreyImage> {
   const font = 48; // rendered large, then scaled down to the target size
   // Pitch in cap heights: real MRZ prints measure 0.7 to 1.45 (most 0.85 to 1.1: the ICAO pitch
   // of 2.54 mm with capitals a little under it; scans and condensed printers go tighter).
@@ -97,7 +109,7 @@ export async function renderLine(text: string, r: () => number): Promise<GreyIma
   const face = r();
   const family = face < 0.66 ? 'OCR B' : face < 0.88 ? 'OCR B S' : OTHER_FACES[Math.floor(r() * OTHER_FACES.length)]!;
   // Tight crops (line datasets cut at the ink) and loose ones (a located line with paper around).
-  const tight = r() < 0.4;
+  const tight = r() < (opts.tightShare ?? 0.4);
   const x = tight ? font * r() * 0.15 : font * (0.2 + r() * 0.4);
   // The first glyph's left edge lies about (pitch - glyph width) / 2 inside its cell.
   const width = Math.round(x + text.length * pitchEm * font + (tight ? font * r() * 0.15 : font * (0.4 + r() * 0.6)));
@@ -122,12 +134,19 @@ export async function renderLine(text: string, r: () => number): Promise<GreyIma
   // Each glyph centred in its own cell of the monospaced grid (proportional faces too). Fillers
   // are OCR-B's chevrons whatever the face: a `<` of a text face is not an MRZ filler.
   const cell = (pitchEm * font) / glyphX;
+  // A slanted view: glyph k drawn at scale 1 + slant × (2k / (n - 1) - 1), its cell as wide; the
+  // scales average 1, so the line keeps its length.
+  const slant = opts.perspective && r() < opts.perspective ? (r() * 2 - 1) * (opts.perspectiveAmount ?? 0.2) : 0;
   const textAt = (y: number, t: string, extra: string) => {
     let glyphs = '';
+    let at = 0;
     for (let k = 0; k < t.length; k++) {
       const ch = t[k]!;
       const f = ch === '<' && !family.startsWith('OCR B') ? 'OCR B' : family;
-      glyphs += `<text x="${((k + 0.5) * cell).toFixed(1)}" y="0" text-anchor="middle" font-family="${f}"${f === family ? weight : ''}>${ch === '<' ? '&lt;' : ch}</text>`;
+      const g = slant === 0 || t.length < 2 ? 1 : 1 + slant * ((2 * k) / (t.length - 1) - 1);
+      const size = g === 1 ? '' : ` font-size="${(font * g).toFixed(1)}"`;
+      glyphs += `<text x="${(slant === 0 ? (k + 0.5) * cell : at + 0.5 * g * cell).toFixed(1)}" y="0" text-anchor="middle" font-family="${f}"${size}${f === family ? weight : ''}>${ch === '<' ? '&lt;' : ch}</text>`;
+      at += g * cell;
     }
     return `<g transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${glyphX.toFixed(3)} 1)" font-size="${font}" fill="${ink}"${extra}>${glyphs}</g>`;
   };
