@@ -76,6 +76,18 @@ test('a textured margin before the first character does not shift the grid (the 
   assert.equal(r.fields.document_number, '007007007');
 });
 
+test('a card whose composite check digit is misprinted reads as printed, never accepted, not replaced by a grid that passes by chance', async () => {
+  // Transcribed from the image (bench/checks/specimen-mrz.json): every field passes its own check
+  // digit, the composite does not, and CMW is no ICAO code.
+  const transcription = JSON.parse(readFileSync(new URL('../../bench/checks/specimen-mrz.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+  const detail = await readMrzDetailed(fixture('passporteye/77_card-cmw.png'), { allowSpecimen: true });
+  const r = detail.reading;
+  assert.ok(r, 'no MRZ read');
+  assert.deepEqual(r.lines, transcription['passporteye/77_card-cmw.png']);
+  assert.deepEqual(r.failedCheckDigits, ['composite']);
+  assert.equal(r.checkDigitsValid, false, 'a failing check digit is never accepted');
+});
+
 test('a photo without a document gives null', async () => {
   const face = readFileSync(join(FIXTURES_DIR, 'faces/debian/grace_hopper_512x512.jpg'));
   assert.equal(await readMrz(face, { allowSpecimen: true }), null);

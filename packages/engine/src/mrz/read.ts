@@ -373,7 +373,7 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
       const alt = lineReads(w, g, lines[i]!, cand.angle, lineLength, flip, true, m);
       if (alt.length === 0 || alt.every((r) => seen.has(`${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`))) continue;
       const d = decodeLines(perLine.map((r, j) => (j === i ? alt : r)), lineCount, lineLength, opts);
-      if (d && rank(d) > rank(best)) best = d;
+      if (d && rank(d) > rank(best) && !lessSure(d, first)) best = d;
     }
     if (best.reading.checkDigitsValid) break;
   }
@@ -394,9 +394,25 @@ function decodeLines(perLine: LineRead[][], lineCount: number, lineLength: numbe
   return decode(joined, lineCount, lineLength, opts);
 }
 
+/**
+ * How much a reading proves, to choose among candidates, directions and grids: each check digit
+ * that passes (a chance of one in ten for a wrong field), all of them, valid codes (which the
+ * code repair can also reach by chance), nothing left unsettled, then the classifier's surety.
+ */
 function rank(d: Decoded): number {
   const r = d.reading;
-  return (r.checkDigitsValid ? 4 : 0) + (r.codesValid ? 2 : 0) + (d.uncertain.length === 0 ? 1 : 0) + d.score / 10;
+  const checks = checksFor(detectLayout(r.lines)!, r.lines.join('')).length;
+  return checks - r.failedCheckDigits.length + (r.checkDigitsValid ? 2 : 0) + (r.codesValid ? 1 : 0) + (d.uncertain.length === 0 ? 1 : 0) + d.score / 10;
+}
+
+/**
+ * A retry on another grid that passes its check digits only by giving up what the first read
+ * proved (its codes on the list, its positions settled) is chance, not a better grid: with
+ * enough alternatives, one passes a check digit in ten by luck. Seen on a card whose composite
+ * check digit is misprinted: a grid one cell off made garbage that passed every check.
+ */
+function lessSure(retry: Decoded, first: Decoded): boolean {
+  return (first.reading.codesValid && !retry.reading.codesValid) || retry.uncertain.length > first.uncertain.length;
 }
 
 function good(d: Decoded | null): boolean {
@@ -428,7 +444,11 @@ export async function readMrzDetailed(image: Uint8Array, opts: ReadMrzOptions): 
   if (!best) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
   const r = best.d.reading;
   // A zone whose every check fails and whose characters are unsure is no zone (a photo, a page).
-  const plausible = r.checkDigitsValid || (r.failedCheckDigits.length < checksFor(detectLayout(r.lines)!, r.lines.join('')).length && r.confidence >= 0.6);
+  // One whose every field passes its own check digit and only the composite fails is a zone (a
+  // misprinted composite, or a misread the composite alone covers): kept, never accepted.
+  const onlyComposite = r.failedCheckDigits.length === 1 && r.failedCheckDigits[0] === 'composite';
+  const plausible =
+    r.checkDigitsValid || onlyComposite || (r.failedCheckDigits.length < checksFor(detectLayout(r.lines)!, r.lines.join('')).length && r.confidence >= 0.6);
   if (!plausible) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
   return { reading: r, uncertain: best.d.uncertain, rotation: best.rotation, flipped: best.flipped, candidate: best.cand, image: best.g };
 }
