@@ -6,7 +6,8 @@
  * character it is. For a length N, dynamic programming then picks N centres, spaced about one
  * pitch apart (the pitch follows from the ink's extent and N), the first and last near the ends of
  * the ink, that maximise the summed log-probability of a glyph being centred at each. Spacing may
- * vary from cell to cell (printers that do not keep to the grid, perspective), at a small cost.
+ * vary from cell to cell (printers that do not keep to the grid), at a small cost, around a pitch
+ * that may itself grow steadily along the line (`slope`: a line seen at a slant).
  *
  * The scan does not depend on N, so every plausible N costs only its dynamic programme: the
  * reader tries them all and keeps the one whose centres fit best.
@@ -53,14 +54,17 @@ export interface Alignment {
   fit: number;
 }
 
-/** The best placement of `count` centres on the scan, or null when none fits the ink. */
-export function alignCount(scan: LineScan, count: number): Alignment | null {
+/**
+ * The best placement of `count` centres on the scan, or null when none fits the ink. `slope`:
+ * the expected pitch grows steadily along the line, from (1 - slope) to (1 + slope) times the
+ * mean (a line seen at a slant); 0 for a flat line.
+ */
+export function alignCount(scan: LineScan, count: number, slope = 0): Alignment | null {
   const { positions, logGlyph, step } = scan;
-  const pitch = (scan.inkEnd - scan.inkStart) / (count - 0.35) / step;
-  if (count < 2 || pitch < 2) return null;
-  const dMin = Math.max(1, Math.floor(pitch * SPACING[0]));
-  const dMax = Math.ceil(pitch * SPACING[1]);
-  const reach = Math.ceil(pitch * END_REACH);
+  const mean = (scan.inkEnd - scan.inkStart) / (count - 0.35) / step;
+  if (count < 2 || mean * (1 - Math.abs(slope)) < 2) return null;
+  const pitchAt = (j: number) => mean * (1 + slope * ((2 * j) / Math.max(1, positions - 1) - 1));
+  const reach = Math.ceil(mean * END_REACH);
   const score = new Float64Array(count * positions).fill(-Infinity);
   const from = new Int32Array(count * positions).fill(-1);
   for (let j = 0; j <= Math.min(reach, positions - 1); j++) score[j] = logGlyph[j]!;
@@ -70,7 +74,9 @@ export function alignCount(scan: LineScan, count: number): Alignment | null {
     for (let j = 0; j < positions; j++) {
       let best = -Infinity;
       let arg = -1;
-      for (let d = dMin; d <= dMax && j - d >= 0; d++) {
+      const pitch = pitchAt(j);
+      const dMax = Math.ceil(pitch * SPACING[1]);
+      for (let d = Math.max(1, Math.floor(pitch * SPACING[0])); d <= dMax && j - d >= 0; d++) {
         const s = score[prev + j - d]!;
         if (s === -Infinity) continue;
         const dev = (d - pitch) / pitch;
@@ -99,6 +105,27 @@ export function alignCount(scan: LineScan, count: number): Alignment | null {
     j = from[k * positions + j]!;
   }
   return { count, at, fit: score[last + end]! / count };
+}
+
+/** Slants tried: pitches growing along the line by up to these fractions of the mean, either way. */
+const SLOPES = [0, -0.15, 0.15, -0.3, 0.3];
+/** A slant is paid for (in mean log-probability per centre): a flat line stays flat in a near tie. */
+const SLOPE_COST = 0.1;
+
+/**
+ * The best placement of `count` centres, flat or slanted; its fit net of the slant's cost. Used
+ * for line crops handed alone (read-line.ts). The zone reader keeps to flat alignments: slants
+ * changed nothing on the 200 generated documents and 30 specimens, at five times the cost.
+ */
+export function alignSlanted(scan: LineScan, count: number): Alignment | null {
+  let best: Alignment | null = null;
+  for (const slope of SLOPES) {
+    const a = alignCount(scan, count, slope);
+    if (!a) continue;
+    a.fit -= SLOPE_COST * Math.abs(slope);
+    if (!best || a.fit > best.fit) best = a;
+  }
+  return best;
 }
 
 /**

@@ -2,15 +2,17 @@
  * Reads one MRZ line crop already located (line datasets, a reader handed single lines). Its
  * length is not known: the classifier's "no glyph centred" output says how well N centres fit the
  * ink (N too many or too few puts centres between glyphs somewhere). The line is scanned once
- * (align.ts) and every N plausible for the ink's extent and height is aligned on the scan; the
- * best fit wins, the MRZ lengths (30, 36, 44) preferred in a near tie.
+ * (align.ts) and every N plausible for the ink's extent and height is aligned on the scan, flat
+ * and with pitches growing steadily along the line (a line seen at a slant: glyphs and gaps
+ * shrink towards the far end, which one pitch cannot follow over 30 to 44 glyphs); the best fit
+ * wins, the MRZ lengths (30, 36, 44) preferred in a near tie.
  *
  * The characters are the classifier's, without the field rules the zone reader applies (read.ts):
  * alone, a line does not say which line of which format it is, and datasets hold lines of no
  * format at all. Tried and dropped: decoding each line under every (format, line) hypothesis made
  * more lines wrong than right on mrz-lines, a check digit passing by chance one time in ten.
  */
-import { alignCount, alignedVotes, scanLine, type Alignment } from './align.ts';
+import { alignSlanted, alignedVotes, scanLine, type Alignment } from './align.ts';
 import { bestCharacters, loadMrzClassifier } from './classifier.ts';
 import { findLineGrid, type GreyImage } from './segment.ts';
 
@@ -35,7 +37,7 @@ export async function readMrzLineCrop(line: GreyImage): Promise<string | null> {
   const hi = Math.min(MAX_COUNT, Math.ceil(extent / (PITCH_CAPS[0] * band.bandHeight)));
   let best: { a: Alignment; s: number } | null = null;
   for (let n = lo; n <= hi; n++) {
-    const a = alignCount(scan, n);
+    const a = alignSlanted(scan, n);
     if (!a) continue;
     const s = a.fit + ([30, 36, 44].includes(n) ? STANDARD_BONUS : 0);
     if (!best || s > best.s) best = { a, s };
