@@ -401,8 +401,12 @@ function decodeLines(perLine: LineRead[][], lineCount: number, lineLength: numbe
  */
 function rank(d: Decoded): number {
   const r = d.reading;
-  const checks = checksFor(detectLayout(r.lines)!, r.lines.join('')).length;
-  return checks - r.failedCheckDigits.length + (r.checkDigitsValid ? 2 : 0) + (r.codesValid ? 1 : 0) + (d.uncertain.length === 0 ? 1 : 0) + d.score / 10;
+  return passedChecks(r) + (r.checkDigitsValid ? 2 : 0) + (r.codesValid ? 1 : 0) + (d.uncertain.length === 0 ? 1 : 0) + d.score / 10;
+}
+
+/** How many of its format's check digits a reading passes. */
+function passedChecks(r: MrzReading): number {
+  return checksFor(detectLayout(r.lines)!, r.lines.join('')).length - r.failedCheckDigits.length;
 }
 
 /**
@@ -447,8 +451,7 @@ export async function readMrzDetailed(image: Uint8Array, opts: ReadMrzOptions): 
   // One whose every field passes its own check digit and only the composite fails is a zone (a
   // misprinted composite, or a misread the composite alone covers): kept, never accepted.
   const onlyComposite = r.failedCheckDigits.length === 1 && r.failedCheckDigits[0] === 'composite';
-  const plausible =
-    r.checkDigitsValid || onlyComposite || (r.failedCheckDigits.length < checksFor(detectLayout(r.lines)!, r.lines.join('')).length && r.confidence >= 0.6);
+  const plausible = r.checkDigitsValid || onlyComposite || (passedChecks(r) > 0 && r.confidence >= 0.6);
   if (!plausible) return { reading: null, uncertain: [], rotation: 0, flipped: false, candidate: null, image: null };
   return { reading: r, uncertain: best.d.uncertain, rotation: best.rotation, flipped: best.flipped, candidate: best.cand, image: best.g };
 }
