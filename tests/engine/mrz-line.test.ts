@@ -4,6 +4,12 @@ import sharp from 'sharp';
 import { readMrzLineCrop } from '../../packages/engine/src/mrz/read-line.ts';
 import type { GreyImage } from '../../packages/engine/src/mrz/segment.ts';
 
+/** An SVG drawing rasterised to grey, as line crops are handed to the reader. */
+async function greyOf(svg: string): Promise<GreyImage> {
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
 /** One line in OCR-B as a tight crop (a line dataset's shape), at `pitch` cap heights. */
 async function lineImage(text: string, pitch = 0.95, capHeight = 28): Promise<GreyImage> {
   const font = capHeight / 0.71;
@@ -14,8 +20,7 @@ async function lineImage(text: string, pitch = 0.95, capHeight = 28): Promise<Gr
     .map((c, k) => `<text x="${(3 + (k + 0.5) * cell).toFixed(1)}" y="${(height / 2 + capHeight / 2).toFixed(1)}" text-anchor="middle">${c === '<' ? '&lt;' : c}</text>`)
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#f4f1ea"/><g font-family="OCR B" font-size="${font.toFixed(1)}" fill="#222">${glyphs}</g></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
+  return greyOf(svg);
 }
 
 test('a line crop is read at its own length, standard or not', async () => {
@@ -57,8 +62,7 @@ async function slantedLine(text: string, s: number, capHeight = 26): Promise<Gre
     x += g * cell;
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.round(x + 3)}" height="${height}"><rect width="100%" height="100%" fill="#f4f1ea"/><g font-family="OCR B" fill="#222">${glyphs}</g></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
+  return greyOf(svg);
 }
 
 /** Equal up to O and 0 (the classifier's known confusion on small glyphs, not this test's subject). */
