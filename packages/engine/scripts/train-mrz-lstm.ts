@@ -62,6 +62,9 @@ const LANG = 'mrz';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, '..', 'models', 'mrz-ocrb-lstm.traineddata');
 const ENV = { ...process.env, OMP_THREAD_LIMIT: '1' };
+/** The starter traineddata (unicharset and recoder) and the folder of training checkpoints. */
+const STARTER = join(WORK, 'lang', LANG, `${LANG}.traineddata`);
+const CHECKPOINTS = join(WORK, 'out');
 
 function requireTools(): void {
   const missing = ['tesseract', 'lstmtraining', 'combine_lang_model', 'unicharset_extractor', 'combine_tessdata'].filter((t) => {
@@ -162,22 +165,35 @@ async function main(): Promise<void> {
     ['--input_unicharset', join(WORK, 'unicharset'), '--script_dir', scripts, '--lang', LANG, '--output_dir', join(WORK, 'lang'), '--pass_through_recoder'],
     { env: ENV, stdio: 'ignore' },
   );
-  const starter = join(WORK, 'lang', LANG, `${LANG}.traineddata`);
-  if (!existsSync(starter)) throw new Error('combine_lang_model made no starter traineddata');
+  if (!existsSync(STARTER)) throw new Error('combine_lang_model made no starter traineddata');
 
   const classes = readFileSync(join(WORK, 'unicharset'), 'utf8').split('\n')[0]!.trim();
-  const net = NET.replace('###', classes);
-  const out = join(WORK, 'out');
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  rmSync(CHECKPOINTS, { recursive: true, force: true });
+  mkdirSync(CHECKPOINTS, { recursive: true });
+  await train(['--net_spec', NET.replace('###', classes), '--learning_rate', String(RATE)], started);
+}
+
+/** Continues from the work directory's last checkpoint (--resume), with the lines already made. */
+async function resume(started: number): Promise<void> {
+  const checkpoint = join(CHECKPOINTS, `${LANG}_checkpoint`);
+  for (const f of [STARTER, checkpoint, join(WORK, 'train.list'), join(WORK, 'eval.list')]) {
+    if (!existsSync(f)) throw new Error(`nothing to resume: ${f} missing`);
+  }
+  await train(['--continue_from', checkpoint], started);
+}
+
+/**
+ * lstmtraining on the train and eval lists, started by `start` (a new net, or a checkpoint to
+ * continue from), then its last checkpoint converted.
+ */
+async function train(start: string[], started: number): Promise<void> {
   const trainStarted = Date.now();
   await run(
     'lstmtraining',
     [
-      '--traineddata', starter,
-      '--net_spec', net,
-      '--model_output', join(out, LANG),
-      '--learning_rate', String(RATE),
+      '--traineddata', STARTER,
+      ...start,
+      '--model_output', join(CHECKPOINTS, LANG),
       '--train_listfile', join(WORK, 'train.list'),
       '--eval_listfile', join(WORK, 'eval.list'),
       '--max_iterations', String(ITERATIONS),
@@ -186,46 +202,21 @@ async function main(): Promise<void> {
     join(WORK, 'lstmtraining.log'),
     MINUTES,
   );
-  console.log(`trained in ${Math.round((Date.now() - trainStarted) / 60000)} min`);
-  await convert(starter, out, started);
+  console.log(`trained for ${Math.round((Date.now() - trainStarted) / 60000)} min`);
+  await convert(started);
 }
 
 /** The last checkpoint, as an integer runtime model, into the models directory. */
-async function convert(starter: string, out: string, started: number): Promise<void> {
+async function convert(started: number): Promise<void> {
   await run('lstmtraining', [
     '--stop_training',
     '--convert_to_int',
-    '--continue_from', join(out, `${LANG}_checkpoint`),
-    '--traineddata', starter,
+    '--continue_from', join(CHECKPOINTS, `${LANG}_checkpoint`),
+    '--traineddata', STARTER,
     '--model_output', OUT,
   ]);
   console.log(`wrote ${OUT} (${Math.round(statSync(OUT).size / 1024)} KiB); all in ${Math.round((Date.now() - started) / 60000)} min`);
-  console.log(`checkpoints: ${readdirSync(out).join(' ')}`);
-}
-
-async function resume(started: number): Promise<void> {
-  const starter = join(WORK, 'lang', LANG, `${LANG}.traineddata`);
-  const out = join(WORK, 'out');
-  const checkpoint = join(out, `${LANG}_checkpoint`);
-  for (const f of [starter, checkpoint, join(WORK, 'train.list'), join(WORK, 'eval.list')]) {
-    if (!existsSync(f)) throw new Error(`nothing to resume: ${f} missing`);
-  }
-  await run(
-    'lstmtraining',
-    [
-      '--traineddata', starter,
-      '--continue_from', checkpoint,
-      '--model_output', join(out, LANG),
-      '--train_listfile', join(WORK, 'train.list'),
-      '--eval_listfile', join(WORK, 'eval.list'),
-      '--max_iterations', String(ITERATIONS),
-      '--target_error_rate', '0.01',
-    ],
-    join(WORK, 'lstmtraining.log'),
-    MINUTES,
-  );
-  console.log(`trained on for ${Math.round((Date.now() - started) / 60000)} min`);
-  await convert(starter, out, started);
+  console.log(`checkpoints: ${readdirSync(CHECKPOINTS).join(' ')}`);
 }
 
 await main();
