@@ -76,8 +76,8 @@ export const cases = pgTable(
     id: text('id').primaryKey(),
     /**
      * No foreign keys to clients and flows: every concurrent creation would take a key-share lock
-     * on the same two parent rows (multixacts), a quarter of PostgreSQL's CPU per creation under
-     * load. Integrity holds without them: the creating statement writes only the client of the
+     * on the same two parent rows (multixacts), about a third of PostgreSQL's CPU per creation
+     * under load. Integrity holds without them: the creating statement writes only the client of the
      * authenticated key and a flow of that client and environment, and clients and flows are
      * never deleted (a trigger refuses it, migration 0007).
      */

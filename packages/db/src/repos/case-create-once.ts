@@ -77,9 +77,9 @@ const NOW = at('$5');
  * given flow is still the active one of the key's own client and environment (the case's tenant
  * is the key's: cases hold no foreign keys to clients and flows, see schema.ts), inserts the entry
  * already done with its stored response, then the case (from the entry's RETURNING) and its
- * journal entry (from the case's). The unique
- * index of the entries stays the backstop: a concurrent twin whose row committed after this
- * statement's snapshot makes the insert a no-op, and nothing else is written.
+ * journal entry (from the case's). The unique index of the entries stays the backstop: a
+ * concurrent twin whose row committed after this statement's snapshot makes the insert a no-op,
+ * and nothing else is written.
  * The advisory lock is released at commit, after the rows are visible: a duplicate that failed
  * to take it was concurrent (in progress), one that takes it after sees the stored response.
  * The answer is ONE json column: the driver then describes and parses one field per creation
