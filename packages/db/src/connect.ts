@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -11,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { acquireLock } from './lockfile.ts';
-import { fastPglite } from './pglite-client.ts';
+import { RemotePglite } from './pglite-remote.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -70,34 +70,41 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 
 async function openPglite(target: { dataDir: string } | { memory: true }): Promise<Database> {
   let release = () => {};
-  let client: PGlite;
+  let dir: string | null = null;
   if ('dataDir' in target) {
     mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
-    const dir = join(target.dataDir, 'pgdata');
+    dir = join(target.dataDir, 'pgdata');
     release = acquireLock(`${dir}.lock`);
-    try {
-      client = await PGlite.create(dir);
-    } catch (err) {
-      release();
-      throw err;
-    }
-  } else {
-    client = await PGlite.create();
   }
-  // Named statements in one call into the database each (see pglite-client.ts); migrations included.
-  const db = drizzlePglite({ client: fastPglite(client), schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS });
+  let client: RemotePglite;
+  try {
+    // On a thread of its own, off the API's event loop (see pglite-remote.ts).
+    client = await RemotePglite.open(dir);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  // Named statements in one call into the database each (pglite-client.ts, on the database's
+  // thread); migrations included.
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
+  try {
+    await migratePglite(db, { migrationsFolder: MIGRATIONS });
+  } catch (err) {
+    await client.close().catch(() => {});
+    release();
+    throw err;
+  }
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     ping: async () => void (await client.query('SELECT 1')),
-    listen: async (channel, onNotify) => {
-      const unsubscribe = await client.listen(channel, () => onNotify());
-      return () => unsubscribe();
-    },
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
-      await client.close();
-      release();
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -1,0 +1,27 @@
+/** The messages between the main thread (pglite-remote.ts) and the database's (pglite-thread.ts). */
+
+export interface ThreadStart {
+  /** PGlite's data directory; null for an in-memory database. */
+  dataDir: string | null;
+}
+
+interface QueryShape {
+  /** Row objects or arrays, as PGlite's QueryOptions.rowMode. */
+  rowMode?: 'array' | 'object';
+  /** Types whose values come back as the server's text (the caller's parsers are all identity). */
+  rawTypes?: number[];
+}
+
+export type ThreadRequest =
+  | ({ t: 'query'; id: number; text: string; params: unknown[]; tx?: number } & QueryShape)
+  | { t: 'exec'; id: number; text: string; tx?: number }
+  | { t: 'begin'; id: number }
+  | { t: 'end'; id: number; tx: number; commit: boolean }
+  | { t: 'listen'; id: number; channel: string }
+  | { t: 'unlisten'; id: number; listener: number }
+  | { t: 'close'; id: number };
+
+export type ThreadReply =
+  | { t: 'ready' }
+  | { t: 'reply'; id: number; value?: unknown; error?: Record<string, unknown> }
+  | { t: 'notify'; channel: string };

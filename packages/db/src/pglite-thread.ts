@@ -1,0 +1,122 @@
+/**
+ * The embedded database's own thread (started by pglite-remote.ts). PGlite runs PostgreSQL as
+ * WebAssembly inside the process that calls it, synchronously: on the API's thread, every
+ * statement would stop the event loop for its whole run (a case creation spends about half its
+ * CPU there), and a service on PGlite would use one core. Here PGlite (behind pglite-client.ts's
+ * named statements) answers the calls of the main thread, which meanwhile parses, checks, seals
+ * and answers other requests.
+ *
+ * Messages in: a query or exec (optionally inside an open transaction), begin and end of a
+ * transaction, listen and unlisten, close. Each is answered by its id with a value or an error
+ * (a plain copy of the database error's fields: error objects lose them between threads).
+ * Notifications are posted as they come.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { fastPglite } from './pglite-client.ts';
+import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
+
+const port = parentPort!;
+const { dataDir } = workerData as ThreadStart;
+const client = fastPglite(dataDir ? new PGlite(dataDir) : new PGlite());
+
+interface OpenTransaction {
+  tx: Transaction;
+  end: (commit: boolean) => void;
+  /** Settles when PGlite has committed or rolled back. */
+  done: Promise<void>;
+}
+const transactions = new Map<number, OpenTransaction>();
+const listeners = new Map<number, () => Promise<void>>();
+/** Identity parsers by the type lists the main thread sends (drizzle's, always the same few). */
+const rawParsers = new Map<string, QueryOptions['parsers']>();
+
+/** A rollback asked for by the main thread: not an error of the transaction. */
+class RolledBack extends Error {}
+
+function optionsOf(m: { rowMode?: 'array' | 'object'; rawTypes?: number[] }): QueryOptions | undefined {
+  if (!m.rowMode && !m.rawTypes) return undefined;
+  const key = m.rawTypes?.join(',') ?? '';
+  let parsers = rawParsers.get(key);
+  if (!parsers) {
+    parsers = Object.fromEntries((m.rawTypes ?? []).map((t) => [t, (v: string) => v]));
+    rawParsers.set(key, parsers);
+  }
+  return { rowMode: m.rowMode, ...(m.rawTypes ? { parsers } : {}) };
+}
+
+function runner(tx: number | undefined): Pick<Transaction, 'query' | 'exec'> {
+  if (tx === undefined) return client;
+  const open = transactions.get(tx);
+  if (!open) throw new Error('the transaction is no longer open');
+  return open.tx;
+}
+
+async function handle(m: ThreadRequest): Promise<unknown> {
+  switch (m.t) {
+    case 'query':
+      return runner(m.tx).query(m.text, m.params, optionsOf(m));
+    case 'exec':
+      return runner(m.tx).exec(m.text);
+    case 'begin': {
+      let end!: (commit: boolean) => void;
+      const decided = new Promise<boolean>((resolve) => (end = resolve));
+      let begun!: () => void;
+      const started = new Promise<void>((resolve) => (begun = resolve));
+      const done = client
+        .transaction(async (tx) => {
+          transactions.set(m.id, { tx, end, done });
+          begun();
+          if (!(await decided)) throw new RolledBack();
+        })
+        .then(
+          () => undefined,
+          (err) => {
+            if (!(err instanceof RolledBack)) throw err;
+          },
+        )
+        .finally(() => transactions.delete(m.id));
+      // BEGIN itself may fail (the database closed): then the transaction never starts.
+      await Promise.race([started, done]);
+      return m.id;
+    }
+    case 'end': {
+      const open = transactions.get(m.tx);
+      if (!open) throw new Error('the transaction is no longer open');
+      open.end(m.commit);
+      await open.done;
+      return null;
+    }
+    case 'listen': {
+      listeners.set(m.id, await client.listen(m.channel, () => port.postMessage({ t: 'notify', channel: m.channel } satisfies ThreadReply)));
+      return m.id;
+    }
+    case 'unlisten': {
+      await listeners.get(m.listener)?.();
+      listeners.delete(m.listener);
+      return null;
+    }
+    case 'close':
+      await client.close();
+      return null;
+  }
+}
+
+/** The error's own fields that survive the trip (PGlite's DatabaseError: code, detail, constraint…). */
+function plainError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const out: Record<string, unknown> = { name: err.name, message: err.message };
+  for (const [k, v] of Object.entries(err)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v;
+  return out;
+}
+
+// Ready when the database is (no top-level await: the thread's entry requires this module). A
+// failure to open is thrown on the thread: the main thread sees it as the thread's error.
+void client.waitReady.then(() => port.postMessage({ t: 'ready' } satisfies ThreadReply));
+
+port.on('message', (m: ThreadRequest) => {
+  handle(m).then(
+    (value) => port.postMessage({ t: 'reply', id: m.id, value } satisfies ThreadReply),
+    (err) => port.postMessage({ t: 'reply', id: m.id, error: plainError(err) } satisfies ThreadReply),
+  );
+});
