@@ -6,6 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '@idv/db';
 
+/** The rows of `db.execute` (typed unknown by drizzle's generic database type). */
+const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+
 /**
  * The embedded database runs on a thread of its own (packages/db/src/pglite-remote.ts). These
  * open PGlite whatever TEST_DB says, and run once (scripts/test.mjs).
@@ -56,7 +59,7 @@ describe('the embedded database on its own thread', () => {
       /changed my mind/,
     );
     const rows = await database.db.execute(sql`SELECT id FROM thread_probe WHERE id IN ('kept', 'dropped') ORDER BY id`);
-    assert.deepEqual(rows.rows, [{ id: 'kept' }]);
+    assert.deepEqual(rowsOf(rows), [{ id: 'kept' }]);
   });
 
   test('a statement outside an open transaction waits for it to end (one connection, in order)', async () => {
@@ -74,12 +77,30 @@ describe('the embedded database on its own thread', () => {
     assert.equal(answered, false, 'answered while the transaction was still open');
     release();
     await tx;
-    assert.deepEqual((await outside).rows, [{ n: 1 }]);
+    assert.deepEqual(rowsOf(await outside), [{ n: 1 }]);
+  });
+
+  test('each listener hears each NOTIFY once, at commit, until it stops listening', async () => {
+    let a = 0;
+    let b = 0;
+    const stopA = await database.listen('thread_probe_channel', () => a++);
+    const stopB = await database.listen('thread_probe_channel', () => b++);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`NOTIFY thread_probe_channel`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      assert.equal(a + b, 0, 'heard before the commit');
+    });
+    await database.db.execute(sql`SELECT 1`);
+    assert.deepEqual([a, b], [1, 1]);
+    await stopA();
+    await database.db.execute(sql`NOTIFY thread_probe_channel`);
+    assert.deepEqual([a, b], [1, 2]);
+    await stopB();
   });
 
   test('timestamps and JSON come back as the driver gives them', async () => {
     const rows = await database.db.execute(sql`SELECT now() AS at, '{"a":[1,2]}'::jsonb AS j, 12345678901234::bigint AS big`);
-    const row = rows.rows[0] as { at: unknown; j: unknown; big: unknown };
+    const row = rowsOf(rows)[0]!;
     assert.equal(typeof row.at, 'string', 'drizzle reads timestamps as text and maps them itself');
     assert.deepEqual(row.j, { a: [1, 2] });
     assert.equal(String(row.big), '12345678901234');
@@ -95,10 +116,10 @@ describe('the embedded database in a data directory', () => {
     await first.db.execute(sql`CREATE TABLE kept (v text)`);
     await first.db.execute(sql`INSERT INTO kept VALUES ('still here')`);
     await first.close();
-    await assert.rejects(first.db.execute(sql`SELECT 1`), /closed/);
+    await assert.rejects(first.db.execute(sql`SELECT 1`), (err: Error) => /embedded database is closed/.test(String((err.cause as Error | undefined)?.message)));
     const second = await openDatabase({ kind: 'pglite', dataDir: dir });
     try {
-      assert.deepEqual((await second.db.execute(sql`SELECT v FROM kept`)).rows, [{ v: 'still here' }]);
+      assert.deepEqual(rowsOf(await second.db.execute(sql`SELECT v FROM kept`)), [{ v: 'still here' }]);
     } finally {
       await second.close();
     }

@@ -24,4 +24,5 @@ export type ThreadRequest =
 export type ThreadReply =
   | { t: 'ready' }
   | { t: 'reply'; id: number; value?: unknown; error?: Record<string, unknown> }
-  | { t: 'notify'; channel: string };
+  /** A NOTIFY on the channel of the listener with this id (the id of its 'listen'). */
+  | { t: 'notify'; listener: number };

@@ -53,7 +53,8 @@ function shapeOf(options: QueryOptions | undefined): { rowMode?: 'array' | 'obje
 
 export class RemotePglite {
   private readonly pending = new Map<number, Pending>();
-  private readonly notify = new Map<string, Set<() => void>>();
+  /** Callbacks by the listener's id (one LISTEN on the database's thread each). */
+  private readonly notify = new Map<number, () => void>();
   private next = 1;
   private failure: Error | null = null;
 
@@ -111,11 +112,9 @@ export class RemotePglite {
   /** Calls `onNotify` on each NOTIFY of `channel`; returns the function that stops. */
   async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
     const listener = (await this.call({ t: 'listen', channel })) as number;
-    const set = this.notify.get(channel) ?? new Set();
-    set.add(onNotify);
-    this.notify.set(channel, set);
+    this.notify.set(listener, onNotify);
     return async () => {
-      set.delete(onNotify);
+      this.notify.delete(listener);
       await this.call({ t: 'unlisten', listener });
     };
   }
@@ -144,7 +143,7 @@ export class RemotePglite {
 
   private onMessage(m: ThreadReply): void {
     if (m.t === 'notify') {
-      for (const fn of this.notify.get(m.channel) ?? []) fn();
+      this.notify.get(m.listener)?.();
       return;
     }
     if (m.t !== 'reply') return;

@@ -76,6 +76,8 @@ async function handle(m: ThreadRequest): Promise<unknown> {
           },
         )
         .finally(() => transactions.delete(m.id));
+      // Its failure is answered to 'end' (or to this 'begin'), never left unhandled on the thread.
+      done.catch(() => {});
       // BEGIN itself may fail (the database closed): then the transaction never starts.
       await Promise.race([started, done]);
       return m.id;
@@ -88,7 +90,7 @@ async function handle(m: ThreadRequest): Promise<unknown> {
       return null;
     }
     case 'listen': {
-      listeners.set(m.id, await client.listen(m.channel, () => port.postMessage({ t: 'notify', channel: m.channel } satisfies ThreadReply)));
+      listeners.set(m.id, await client.listen(m.channel, () => port.postMessage({ t: 'notify', listener: m.id } satisfies ThreadReply)));
       return m.id;
     }
     case 'unlisten': {
