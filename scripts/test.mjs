@@ -30,9 +30,9 @@ let failed = 0;
 let skipped = 0;
 // Engine tests touch no database, and the embedded database's own tests open PGlite whatever the
 // backend: they run once, with the first backend's run.
-const dbFree = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/embedded-db/');
+const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/embedded-db/');
 for (const [i, backend] of backends.entries()) {
-  const run = files.filter((f) => i === 0 || !dbFree(f));
+  const run = files.filter((f) => i === 0 || !once(f));
   if (run.length === 0) continue;
   console.log(`\n=== ${run.length} test files on ${backend} ===`);
   const code = await new Promise((resolve) => {

@@ -55,7 +55,7 @@ const median = (xs: number[]) => (xs.length ? xs.slice().sort((a, b) => a - b)[M
  * length nothing compared the number of lines instead: such reads got the characters that
  * happened to line up.)
  */
-function sameChars(truth: string[], read: string[] | null): number {
+function charsRight(truth: string[], read: string[] | null): number {
   if (!read) return 0;
   let n = 0;
   truth.forEach((line, i) => {
@@ -138,7 +138,7 @@ async function lineCrops(): Promise<Record<string, unknown>> {
     const read = await readMrzLineCrop(await grey(join(dir, image)));
     ours.push(read);
     chars += text.length;
-    right += sameChars([text], read ? [read] : null);
+    right += charsRight([text], read ? [read] : null);
     if (read === text) lines++;
   }
   const out: Record<string, unknown> = {
@@ -161,9 +161,9 @@ async function lineCrops(): Promise<Record<string, unknown>> {
       const { image, text } = take[i]!;
       const read = await baselineLine(await grey(join(dir, image)));
       bc += text.length;
-      br += sameChars([text], [read]);
+      br += charsRight([text], [read]);
       if (read === text) bl++;
-      or += sameChars([text], ours[i] ? [ours[i]!] : null);
+      or += charsRight([text], ours[i] ? [ours[i]!] : null);
       if (ours[i] === text) ol++;
     }
     out.baseline_subset = n;
@@ -247,7 +247,7 @@ async function specimens(): Promise<Record<string, unknown>> {
   const wrong: Record<string, string[] | null> = {};
   const count = (t: typeof tally, exp: string[], lines: string[] | null, accepted: boolean) => {
     const ok = lines?.join() === exp.join();
-    t.chars += sameChars(exp, lines);
+    t.chars += charsRight(exp, lines);
     if (ok) t.right++;
     if (ok && accepted) t.acceptedRight++;
     if (!ok && accepted) t.wrongAccepted++;
@@ -314,8 +314,8 @@ async function generated(): Promise<Record<string, unknown>> {
     const truth = doc.lines.join();
     const n = doc.lines.join('').length;
     chars += n;
-    right += sameChars(doc.lines, r.ours?.lines ?? null);
-    baseRight += sameChars(doc.lines, r.base?.lines ?? null);
+    right += charsRight(doc.lines, r.ours?.lines ?? null);
+    baseRight += charsRight(doc.lines, r.base?.lines ?? null);
     const ok = r.oursAccepted && r.ours!.lines.join() === truth;
     if (ok) full++;
     if (r.oursAccepted) acceptedCount++;

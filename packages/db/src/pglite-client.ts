@@ -3,8 +3,9 @@ import { protocol, type ExecProtocolResult, type PGlite, type QueryOptions, type
 type BackendMessage = ExecProtocolResult['messages'][number];
 
 /**
- * The PGlite client drizzle talks to: PGlite's own, except that a query runs as a NAMED prepared
- * statement in ONE call into the database instead of six.
+ * The PGlite client that answers drizzle's queries on the database's thread (pglite-thread.ts):
+ * PGlite's own, except that a query runs as a NAMED prepared statement in ONE call into the
+ * database instead of six.
  *
  * PGlite's `query()` parses and plans the statement on every call and enters the WebAssembly
  * backend once per protocol message (parse, describe, bind, describe, execute, sync), and drizzle

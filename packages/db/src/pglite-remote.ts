@@ -18,7 +18,9 @@ import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
-type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** A request before its id is given (Omit over each member of the union, not over the union). */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Request = WithoutId<ThreadRequest>;
 
 interface Pending {
   resolve: (value: unknown) => void;
