@@ -109,6 +109,8 @@ const createCaseOnceStatement = namedSql(
     'e_hash', "e".request_hash, 'e_state', "e".state, 'e_status', "e".response_status, 'e_body', "e".response_body,
     'k_id', "k".id, 'k_revoked_at', "k".revoked_at) AS "r"
   FROM (SELECT 1) AS "one" LEFT JOIN "k" ON true LEFT JOIN "e" ON true`,
+  // Under load creations share a commit; two under one (key, Idempotency-Key) never share one.
+  { batchKey: (values) => `${values[1]}\u001f${values[2]}` },
 );
 
 export interface CaseCreationOnce {

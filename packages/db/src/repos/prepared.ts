@@ -3,6 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Executor } from '../connect.ts';
+import { StatementBatcher, type BatchOptions } from '../pg-batch.ts';
 
 /**
  * A statement of the hot path, built once per database handle and then only executed: no query
@@ -58,19 +59,41 @@ export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$
 }
 
 /**
+ * How a pool's connections are shared with a batched statement: half of them at most, so that
+ * reads and the worker keep connections of their own under a flood of creations (batches grow
+ * instead), and up to 32 executions a batch.
+ */
+function batchOptionsFor(pool: pg.Pool): BatchOptions {
+  const max = (pool as unknown as { options: { max: number } }).options.max;
+  return { connections: Math.max(1, Math.floor(max / 2)), maxBatch: 32 };
+}
+
+/**
  * A statement written in SQL (for what the query builder cannot say, such as INSERT … SELECT …
  * ON CONFLICT inside a CTE), run on the database's own client: named on PostgreSQL (parsed and
  * planned once per connection), and on PGlite through its client, which names each text once.
- * Only outside a transaction. Rows come with the driver's own parsing (timestamps as Date, JSON
+ * Only outside a transaction. With `batchKey`, executions on PostgreSQL share round trips and
+ * commits under load (pg-batch.ts; executions with equal keys never share one). Rows come with the driver's own parsing (timestamps as Date, JSON
  * parsed), keyed by column alias: read them with `rowFrom`.
  */
-export function namedSql(name: string, text: string): (db: Executor, values: unknown[]) => Promise<Record<string, unknown>[]> {
+export function namedSql(
+  name: string,
+  text: string,
+  options: { batchKey?: (values: unknown[]) => string } = {},
+): (db: Executor, values: unknown[]) => Promise<Record<string, unknown>[]> {
   // The driver copies a query's config (every own property, with its descriptor) before running
   // it: with name and text on a shared prototype, only `values` is copied per call.
   const statement = { name, text };
+  const batchers = new WeakMap<pg.Pool, StatementBatcher>();
+  const { batchKey } = options;
   return async (db, values) => {
     const client = (db as unknown as { $client?: unknown }).$client;
     if (client instanceof pg.Pool) {
+      if (batchKey) {
+        let batcher = batchers.get(client);
+        if (!batcher) batchers.set(client, (batcher = new StatementBatcher(client, name, text, batchOptionsFor(client))));
+        return batcher.run(values, batchKey(values));
+      }
       const config = Object.create(statement) as pg.QueryConfig;
       config.values = values;
       return (await client.query(config)).rows;
