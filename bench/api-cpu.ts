@@ -11,9 +11,12 @@
  * that the machine's drift weighs on every target alike.
  *
  * Knobs: BENCH_SECONDS (per round and target, 5), BENCH_ROUNDS (2), TEST_DATABASE_URL (the
- * server), NODE_FLAGS (extra node flags for the servers), PERF_OUT=<file> (records the servers'
- * last round with `perf record -g`, one file per target; with NODE_FLAGS="--perf-basic-prof").
- * Prints one line of JSON.
+ * server), NODE_FLAGS (extra node flags for the servers), PERF_OUT=<file> (records the last round
+ * with `perf record -g`: the server in one file per target, its PostgreSQL backends in another;
+ * with NODE_FLAGS="--perf-basic-prof").
+ * Prints one line of JSON: beside each process's CPU, the whole machine's per creation (what
+ * bounds throughput once the cores are busy), and the write-ahead log's bytes and flushes per
+ * creation (commits sharing a flush make fewer flushes than creations).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,9 +25,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { signedHeaders } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
-import { createPostgresDatabase } from '../tests/helpers/database.ts';
+import { ADMIN_URL, createPostgresDatabase } from '../tests/helpers/database.ts';
 import { freePort } from '../tests/helpers/processes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -81,19 +85,42 @@ function cpuOf(pid: number): number {
   return ((Number(f[11]) + Number(f[12])) * 1000) / TICK;
 }
 
+/** CPU ms so far of the whole machine, all cores, every process and the kernel (busy = not idle, not waiting for I/O). */
+function machineCpu(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = ticks.slice(0, 8).map(Number);
+  return ((n.reduce((a, b) => a + b, 0) - n[3] - n[4]) * 1000) / TICK;
+}
+
 /** CPU ms so far of the PostgreSQL backends connected to that database. */
 function pgCpu(dbName: string): number {
-  let ms = 0;
+  return pgBackends(dbName).reduce((ms, pid) => ms + cpuOf(pid), 0);
+}
+
+/** The PostgreSQL backends connected to that database. */
+function pgBackends(dbName: string): number[] {
+  const pids: number[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      if (cmd.startsWith('postgres:') && cmd.includes(` ${dbName} `)) ms += cpuOf(Number(d));
+      if (cmd.startsWith('postgres:') && cmd.includes(` ${dbName} `)) pids.push(Number(d));
     } catch {
       // gone
     }
   }
-  return ms;
+  return pids;
+}
+
+/**
+ * The server's write-ahead log so far: bytes written and flushes (cluster-wide; one target runs
+ * at a time). Backends report their flushes to pg_stat_wal within a second of going idle, so it
+ * is read after a pause of 1.5 s.
+ */
+async function walStats(admin: pg.Client): Promise<{ syncs: number; bytes: number }> {
+  await new Promise((r) => setTimeout(r, 1500));
+  const { rows } = await admin.query("SELECT wal_sync::float8 AS syncs, (pg_current_wal_lsn() - '0/0')::float8 AS bytes FROM pg_stat_wal");
+  return rows[0];
 }
 
 /** Signed creations for `seconds`, as bench:api sends them; resolves with the 201s, rejects on anything else. */
@@ -158,7 +185,10 @@ async function main(): Promise<void> {
     }
     for (const t of Object.values(targets)) await load(t, WARMUP_SECONDS);
 
-    const sum: Record<string, { created: number; server: number; pg: number; loadgen: number; seconds: number }> = {};
+    const sum: Record<string, { created: number; server: number; pg: number; loadgen: number; seconds: number; walSyncs: number; walBytes: number; machine: number }> = {};
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    cleanups.push(() => admin.end());
     for (let round = 0; round < ROUNDS; round++) {
       const names = Object.keys(targets);
       for (const name of round % 2 ? names.reverse() : names) {
@@ -167,19 +197,27 @@ async function main(): Promise<void> {
         const loadgen0 = process.cpuUsage();
         const server0 = cpuOf(t.pid);
         const pg0 = pgCpu(t.db);
+        const wal0 = await walStats(admin);
+        const machine0 = machineCpu();
         const wall0 = Date.now();
-        const perf = PERF_OUT && round === ROUNDS - 1
-          ? spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-p', String(t.pid), '-o', `${PERF_OUT}.${name}`], { stdio: 'ignore' })
-          : null;
+        // The server and, apart, its PostgreSQL backends (the pool is full by now).
+        const record = (pids: number[], suffix: string) =>
+          spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-p', pids.join(','), '-o', `${PERF_OUT}.${name}${suffix}`], { stdio: 'ignore' });
+        const perfs = PERF_OUT && round === ROUNDS - 1 ? [record([t.pid], ''), record(pgBackends(t.db), '.postgres')] : [];
         const created = await load(t, SECONDS);
-        if (perf) {
+        for (const perf of perfs) {
           perf.kill('SIGINT');
           await new Promise((r) => perf.once('exit', r));
         }
         // What was left in flight finishes within the pause, and is counted with the round.
         await new Promise((r) => setTimeout(r, 300));
         const loadgen = process.cpuUsage(loadgen0);
-        const s = (sum[name] ??= { created: 0, server: 0, pg: 0, loadgen: 0, seconds: 0 });
+        const machine = machineCpu() - machine0;
+        const wal = await walStats(admin);
+        const s = (sum[name] ??= { created: 0, server: 0, pg: 0, loadgen: 0, seconds: 0, walSyncs: 0, walBytes: 0, machine: 0 });
+        s.machine += machine;
+        s.walSyncs += wal.syncs - wal0.syncs;
+        s.walBytes += wal.bytes - wal0.bytes;
         s.created += created;
         s.server += cpuOf(t.pid) - server0;
         s.pg += pgCpu(t.db) - pg0;
@@ -195,6 +233,11 @@ async function main(): Promise<void> {
         server_cpu_ms: r4(s.server / s.created),
         postgres_cpu_ms: r4(s.pg / s.created),
         loadgen_cpu_ms: r4(s.loadgen / s.created),
+        // Everything: the three above, PostgreSQL's own processes, the kernel's network and disk.
+        machine_cpu_ms: r4(s.machine / s.created),
+        // Commits sharing one flush make fewer syncs than creations.
+        wal_syncs_per_creation: r4(s.walSyncs / s.created),
+        wal_bytes_per_creation: Math.round(s.walBytes / s.created),
       };
     }
     console.log(JSON.stringify(out));
