@@ -2,10 +2,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { createClient, createFlowVersion, reserveIdempotencyKey, schema } from '@idv/db';
 import { STANDARD_FLOW } from '@idv/domain';
 import { errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
+import { TEST_DB } from '../helpers/database.ts';
 import { activateStandardFlow, issueKey } from '../helpers/tenants.ts';
 
 const LOCK_MS = 5_000;
@@ -200,10 +201,27 @@ describe('reuse and concurrency', () => {
     assert.equal(replay.json().id, ids[0]);
   });
 
-  test('50 concurrent different keys create 50 cases (control)', async () => {
-    const responses = await Promise.all(Array.from({ length: 50 }, () => createCase('concurrent-distinct', randomUUID())));
+  test('50 concurrent different keys create 50 cases, each committed with its journal entry and stored response', async () => {
+    const idems = Array.from({ length: 50 }, () => randomUUID());
+    const responses = await Promise.all(idems.map((idem) => createCase('concurrent-distinct', idem)));
     assert.deepEqual(new Set(responses.map((r) => r.statusCode)), new Set([201]));
     assert.equal((await casesWithRef('concurrent-distinct')).length, 50);
+    // xmin: the transaction that wrote each row.
+    const { rows } = (await t.database.db.execute(sql`
+      SELECT i.key AS "idem", c.id AS "caseId", c.xmin::text AS "case", j.xmin::text AS "journal", i.xmin::text AS "entry"
+      FROM idempotency_keys AS i, cases AS c JOIN case_journal AS j ON j.case_id = c.id
+      WHERE i.key IN ${idems} AND c.id IN ${responses.map((r) => r.json().id as string)}`)) as unknown as {
+      rows: { idem: string; caseId: string; case: string; journal: string; entry: string }[];
+    };
+    const caseOf = new Map(idems.map((idem, i) => [idem, responses[i].json().id as string]));
+    const pairs = rows.filter((r) => caseOf.get(r.idem) === r.caseId);
+    assert.equal(pairs.length, 50);
+    for (const r of pairs) assert.deepEqual([r.journal, r.entry], [r.case, r.case], 'a case, its journal entry and its stored response commit together');
+    if (TEST_DB === 'postgres') {
+      // Creations waiting for a connection share a commit (packages/db/src/pg-batch.ts).
+      const commits = new Set(pairs.map((r) => r.case)).size;
+      assert.ok(commits < 50, `50 creations in ${commits} commits`);
+    }
   });
 
   test('the key is per API key: the same Idempotency-Key on two keys creates two cases', async () => {
