@@ -213,7 +213,7 @@ describe('reuse and concurrency', () => {
       WHERE i.key IN ${idems} AND c.id IN ${responses.map((r) => r.json().id as string)}`)) as unknown as {
       rows: { idem: string; caseId: string; case: string; journal: string; entry: string }[];
     };
-    const caseOf = new Map(idems.map((idem, i) => [idem, responses[i].json().id as string]));
+    const caseOf = new Map<string, string>(idems.map((idem, i) => [idem, responses[i].json().id as string]));
     const pairs = rows.filter((r) => caseOf.get(r.idem) === r.caseId);
     assert.equal(pairs.length, 50);
     for (const r of pairs) assert.deepEqual([r.journal, r.entry], [r.case, r.case], 'a case, its journal entry and its stored response commit together');
