@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { createWorker, type Worker } from 'tesseract.js';
+import { charsRight } from '../../packages/engine/scripts/char-accuracy.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { FIXTURES_DIR, portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
@@ -46,35 +47,6 @@ function need(path: string): void {
 
 const round = (x: number, d = 4) => Number(x.toFixed(d));
 const median = (xs: number[]) => (xs.length ? xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : 0);
-
-/**
- * Characters right: each line's length less its edit distance to the line read (at least zero),
- * the usual character accuracy of OCR (one minus the character error rate). A character dropped
- * or added costs one, not the rest of the line; a line not read at all counts none. (Until
- * 2026-11-21 this compared position by position, and the check meant to give a read of the wrong
- * length nothing compared the number of lines instead: such reads got the characters that
- * happened to line up.)
- */
-function charsRight(truth: string[], read: string[] | null): number {
-  if (!read) return 0;
-  let n = 0;
-  truth.forEach((line, i) => {
-    const r = read[i];
-    if (r !== undefined) n += Math.max(0, line.length - editDistance(line, r));
-  });
-  return n;
-}
-
-/** Levenshtein distance (substitutions, insertions and deletions each cost one). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
 
 async function grey(path: string): Promise<GreyImage> {
   const { data, info } = await sharp(path).greyscale().raw().toBuffer({ resolveWithObject: true });

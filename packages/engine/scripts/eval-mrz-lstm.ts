@@ -2,9 +2,9 @@
  * Reads the real MRZ line crops of fixtures/documents/mrz-lines with tesseract.js and a Tesseract
  * model (default: packages/engine/models/mrz-ocrb-lstm.traineddata, from train-mrz-lstm.ts), as
  * bench/checks/mrz.ts reads them with the reference model: psm 7, the MRZ whitelist, anything else
- * stripped. Prints characters right (position by position; a read of the wrong length counts
- * nothing right, as the bench counts), lines fully right and ms per line. Measures only: nothing
- * here trains or tunes.
+ * stripped. Prints characters right (by edit distance, as the bench counts: char-accuracy.ts),
+ * lines fully right, lines read at the wrong length and ms per line. Measures only: nothing here
+ * trains or tunes.
  *
  *   npx tsx packages/engine/scripts/eval-mrz-lstm.ts [--model path.traineddata] [--step 5] [--show 10]
  *   (the reference: --model ../shared/fixtures/reference/mrz.traineddata)
@@ -14,6 +14,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { createWorker } from 'tesseract.js';
+import { charsRight } from './char-accuracy.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 function arg(name: string, fallback: string): string {
@@ -55,9 +56,8 @@ for (const { image, text } of take) {
   const read = (await worker.recognize(png)).data.text.replace(/[^0-9A-Z<]/g, '');
   ms += performance.now() - t0;
   chars += text.length;
-  if (read.length === text.length) {
-    for (let k = 0; k < text.length; k++) if (read[k] === text[k]) right++;
-  } else wrongLength++;
+  right += charsRight([text], [read]);
+  if (read.length !== text.length) wrongLength++;
   if (read === text) lines++;
   else if (shown.length < SHOW) shown.push(`${image}\n  want ${text}\n  read ${read}`);
 }
