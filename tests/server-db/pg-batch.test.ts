@@ -94,6 +94,16 @@ describe('statements batched into shared commits on PostgreSQL', () => {
     assert.deepEqual(await stored(ids), ids);
   });
 
+  test('a value the driver cannot send fails its own execution, not its batch', async () => {
+    const batcher = insert(1);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const ids = Array.from({ length: 10 }, (_, i) => 6000 + i);
+    const outcomes = await Promise.allSettled(ids.map((id) => batcher.run([id, id === 6005 ? circular : `k${id}`], `k${id}`)));
+    assert.deepEqual(outcomes.map((o) => o.status), ids.map((id) => (id === 6005 ? 'rejected' : 'fulfilled')));
+    assert.deepEqual(await stored(ids), ids.filter((id) => id !== 6005));
+  });
+
   test('parameters and rows go through the driver as a single query would (null, numbers, JSON)', async () => {
     const batcher = new StatementBatcher(pool, 'batch_probe_types', 'SELECT $1::int AS n, $2::text AS t, $3::jsonb AS j, $4::timestamptz AS at', {
       connections: 1,

@@ -55,7 +55,9 @@ export class StatementBatcher {
   /** Runs the statement with `values`; resolves with its rows once committed. */
   run(values: unknown[], key: string): Promise<Record<string, unknown>[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ values, key, resolve, reject });
+      // Mapped to parameters now: a value the driver cannot send fails its own execution here,
+      // never a batch half written to the connection.
+      this.queue.push({ values: values.map(prepareValue), key, resolve, reject });
       this.pump();
     });
   }
@@ -140,7 +142,7 @@ type Connection = {
   submittedNamedStatements: Record<string, string>;
   stream: { cork?: () => void; uncork?: () => void };
   parse(m: { text: string; name: string }): void;
-  bind(m: { portal: string; statement: string; values: unknown[]; valueMapper: (v: unknown) => unknown }): void;
+  bind(m: { portal: string; statement: string; values: unknown[] }): void;
   describe(m: { type: 'P'; name: string }): void;
   execute(m: { portal: string; rows: number }): void;
   sync(): void;
@@ -155,6 +157,7 @@ type Field = { name: string; dataTypeID: number; format: string };
  */
 class BatchQuery {
   callback?: (err: Error | null, results?: Record<string, unknown>[][]) => void;
+  private settled = false;
   private fields: Field[] = [];
   private parsers: ((text: string) => unknown)[] = [];
   private readonly results: Record<string, unknown>[][] = [[]];
@@ -174,7 +177,7 @@ class BatchQuery {
         connection.submittedNamedStatements[this.name] = this.text;
       }
       this.valueSets.forEach((values, i) => {
-        connection.bind({ portal: '', statement: this.name, values, valueMapper: prepareValue });
+        connection.bind({ portal: '', statement: this.name, values }); // mapped by run()
         // The row's shape is the same for every execution: described once.
         if (i === 0) connection.describe({ type: 'P', name: '' });
         connection.execute({ portal: '', rows: 0 });
@@ -210,13 +213,20 @@ class BatchQuery {
   handlePortalSuspended(): void {}
 
   handleError(err: Error): void {
-    this.callback?.(err);
+    this.settle(err);
   }
 
   handleReadyForQuery(): void {
-    if (this.parseFailure) return this.callback?.(this.parseFailure);
+    if (this.parseFailure) return this.settle(this.parseFailure);
     this.results.pop(); // the empty list opened by the last CommandComplete
-    this.callback?.(null, this.results);
+    this.settle(null, this.results);
+  }
+
+  /** Answers once: a connection lost after an error must not answer the batch twice. */
+  private settle(err: Error | null, results?: Record<string, unknown>[][]): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.callback?.(err, results);
   }
 
   handleCopyInResponse(connection: { sendCopyFail(msg: string): void }): void {
