@@ -94,6 +94,31 @@ describe('statements batched into shared commits on PostgreSQL', () => {
     assert.deepEqual(await stored(ids), ids);
   });
 
+  test('a batch whose connection the server ends runs again alone: every execution stored, once', async () => {
+    const batcher = new StatementBatcher(
+      pool,
+      'batch_probe_slow_insert',
+      'INSERT INTO batch_probe (id, k) SELECT $1::int, $2::text FROM pg_sleep($3::float8) RETURNING id',
+      { connections: 1, maxBatch: 32 },
+    );
+    const ids = Array.from({ length: 6 }, (_, i) => 7000 + i);
+    // The first runs alone; the five queued behind it go as one batch of about a second.
+    const running = Promise.allSettled(ids.map((id, i) => batcher.run([id, `k${id}`, i === 0 ? 0 : 0.2], `k${id}`)));
+    let ended = 0;
+    for (let tries = 0; tries < 100 && ended === 0; tries++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const { rows } = await pool.query(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%batch_probe%pg_sleep%' AND state = 'active'`,
+      );
+      ended = rows.filter((r) => r.ok).length;
+    }
+    assert.equal(ended, 1, 'the batch was caught running');
+    const outcomes = await running;
+    assert.deepEqual(outcomes.map((o) => (o.status === 'fulfilled' ? o.value[0].id : String(o.reason))), ids);
+    assert.deepEqual(await stored(ids), ids);
+  });
+
   test('a value the driver cannot send fails its own execution, not its batch', async () => {
     const batcher = insert(1);
     const circular: Record<string, unknown> = {};

@@ -18,10 +18,13 @@ if (typeof prepareValue !== 'function') throw new Error('pg.utils.prepareValue i
  *   could lose);
  * - executions sharing a `key` never share a batch (two creations under one Idempotency-Key must
  *   meet as concurrent twins, not as one transaction seeing its own first write);
- * - a statement failing in a batch rolls back the whole batch (PostgreSQL discards the rest until
- *   Sync), so every execution of that batch runs again alone and only the failing one fails;
- * - a lost connection fails every execution of its batch, as it would fail a single statement:
- *   whether the commit happened is unknown, and only the caller (by its idempotency key) can tell.
+ * - an error from PostgreSQL in a batch means the batch did not commit: a statement refused
+ *   (PostgreSQL discards the rest until Sync and rolls back) or the connection ended by the
+ *   server (FATAL, before the commit). Every execution of that batch then runs again alone, so
+ *   only a faulty one fails;
+ * - a connection lost without a word from PostgreSQL fails every execution of its batch, as it
+ *   would fail a single statement: whether the commit happened is unknown, and only the caller
+ *   (by its idempotency key) can tell.
  */
 export interface BatchOptions {
   /** At most this many batches in flight, each on a pool connection (the rest of the pool serves everything else). */
@@ -110,7 +113,7 @@ export class StatementBatcher {
         for (const p of batch) p.reject(err);
         return;
       }
-      // PostgreSQL refused one statement and rolled the whole batch back: each again alone, in order.
+      // PostgreSQL refused a statement, or ended the connection, before the commit: each again alone, in order.
       for (const p of batch) await this.alone(p);
       return;
     }
