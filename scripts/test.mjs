@@ -28,12 +28,13 @@ if (files.length === 0) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-// Engine tests touch no database, the embedded database's own tests open PGlite and the server
-// database's own tests open PostgreSQL whatever the backend: they run once, with the first
-// backend's run.
-const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/server-db/');
+// Engine tests touch no database, and the embedded database's own tests open PGlite whatever the
+// backend: they run once, with the first backend's run. The server database's own tests open
+// PostgreSQL: they run with the PostgreSQL run.
+const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/embedded-db/');
+const serverOnly = (f) => f.startsWith('tests/server-db/');
 for (const [i, backend] of backends.entries()) {
-  const run = files.filter((f) => i === 0 || !once(f));
+  const run = files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f)));
   if (run.length === 0) continue;
   console.log(`\n=== ${run.length} test files on ${backend} ===`);
   const code = await new Promise((resolve) => {

@@ -6,7 +6,8 @@ import { createPostgresDatabase } from '../helpers/database.ts';
 
 /**
  * Group commit of a hot statement on PostgreSQL (packages/db/src/pg-batch.ts). These open the
- * PostgreSQL server whatever TEST_DB says, and run once (scripts/test.mjs).
+ * PostgreSQL server whatever TEST_DB says, and run with the suite's PostgreSQL run only
+ * (scripts/test.mjs).
  */
 describe('statements batched into shared commits on PostgreSQL', () => {
   let pool: pg.Pool;

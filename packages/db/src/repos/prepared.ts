@@ -73,8 +73,9 @@ function batchOptionsFor(pool: pg.Pool): BatchOptions {
  * ON CONFLICT inside a CTE), run on the database's own client: named on PostgreSQL (parsed and
  * planned once per connection), and on PGlite through its client, which names each text once.
  * Only outside a transaction. With `batchKey`, executions on PostgreSQL share round trips and
- * commits under load (pg-batch.ts; executions with equal keys never share one). Rows come with the driver's own parsing (timestamps as Date, JSON
- * parsed), keyed by column alias: read them with `rowFrom`.
+ * commits under load (pg-batch.ts; executions with equal keys never share one). Rows come with
+ * the driver's own parsing (timestamps as Date, JSON parsed), keyed by column alias: read them
+ * with `rowFrom`.
  */
 export function namedSql(
   name: string,
