@@ -16,8 +16,10 @@ describe('statements batched into shared commits on PostgreSQL', () => {
   const insert = (connections: number) =>
     new StatementBatcher(
       pool,
-      `batch_probe_insert_${++n}`,
-      'INSERT INTO batch_probe (id, k) VALUES ($1::int, $2::text) RETURNING id, k, pg_current_xact_id()::text AS tx',
+      {
+        name: `batch_probe_insert_${++n}`,
+        text: 'INSERT INTO batch_probe (id, k) VALUES ($1::int, $2::text) RETURNING id, k, pg_current_xact_id()::text AS tx',
+      },
       { connections, maxBatch: 32 },
     );
   const stored = async (ids: number[]) =>
@@ -98,8 +100,7 @@ describe('statements batched into shared commits on PostgreSQL', () => {
   test('a batch whose connection the server ends runs again alone: every execution stored, once', async () => {
     const batcher = new StatementBatcher(
       pool,
-      'batch_probe_slow_insert',
-      'INSERT INTO batch_probe (id, k) SELECT $1::int, $2::text FROM pg_sleep($3::float8) RETURNING id',
+      { name: 'batch_probe_slow_insert', text: 'INSERT INTO batch_probe (id, k) SELECT $1::int, $2::text FROM pg_sleep($3::float8) RETURNING id' },
       { connections: 1, maxBatch: 32 },
     );
     const ids = Array.from({ length: 6 }, (_, i) => 7000 + i);
@@ -131,10 +132,11 @@ describe('statements batched into shared commits on PostgreSQL', () => {
   });
 
   test('parameters and rows go through the driver as a single query would (null, numbers, JSON)', async () => {
-    const batcher = new StatementBatcher(pool, 'batch_probe_types', 'SELECT $1::int AS n, $2::text AS t, $3::jsonb AS j, $4::timestamptz AS at', {
-      connections: 1,
-      maxBatch: 32,
-    });
+    const batcher = new StatementBatcher(
+      pool,
+      { name: 'batch_probe_types', text: 'SELECT $1::int AS n, $2::text AS t, $3::jsonb AS j, $4::timestamptz AS at' },
+      { connections: 1, maxBatch: 32 },
+    );
     const at = new Date('2026-01-02T03:04:05.678Z');
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => batcher.run([i, i % 2 ? null : `t${i}`, JSON.stringify({ i }), at], `t${i}`)),

@@ -40,20 +40,32 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** A named statement's name and text, shared by every execution of it. */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * One execution of a named statement on the pool, alone: parsed and planned once per connection.
+ * The driver copies a query's config (every own property, with its descriptor) before running
+ * it: with name and text on a shared prototype, only `values` is copied per call.
+ */
+export async function queryNamed(pool: pg.Pool, statement: NamedStatement, values: unknown[]): Promise<Record<string, unknown>[]> {
+  const config = Object.create(statement) as pg.QueryConfig;
+  config.values = values;
+  return (await pool.query(config)).rows;
+}
+
 export class StatementBatcher {
   private readonly queue: Pending[] = [];
   private inFlight = 0;
-  /** Name and text on a shared prototype: the driver copies only `values` per call (see prepared.ts). */
-  private readonly statement: { name: string; text: string };
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly name: string,
-    private readonly text: string,
+    private readonly statement: NamedStatement,
     private readonly options: BatchOptions,
-  ) {
-    this.statement = { name, text };
-  }
+  ) {}
 
   /** Runs the statement with `values`; resolves with its rows once committed. */
   run(values: unknown[], key: string): Promise<Record<string, unknown>[]> {
@@ -104,8 +116,8 @@ export class StatementBatcher {
     }
     let results: Record<string, unknown>[][];
     try {
-      results = await runBatch(client, new BatchQuery(this.name, this.text, batch.map((p) => p.values)));
-      if (results.length !== batch.length) throw new Error(`${this.name}: ${results.length} results for a batch of ${batch.length}`);
+      results = await runBatch(client, new BatchQuery(this.statement, batch.map((p) => p.values)));
+      if (results.length !== batch.length) throw new Error(`${this.statement.name}: ${results.length} results for a batch of ${batch.length}`);
     } catch (err) {
       // Not reused: PostgreSQL may have ended the connection (FATAL), and a batch failing is rare.
       client.release(err as Error);
@@ -123,9 +135,7 @@ export class StatementBatcher {
 
   private async alone(p: Pending): Promise<void> {
     try {
-      const config = Object.create(this.statement) as pg.QueryConfig;
-      config.values = p.values;
-      p.resolve((await this.pool.query(config)).rows);
+      p.resolve(await queryNamed(this.pool, this.statement, p.values));
     } catch (err) {
       p.reject(err);
     }
@@ -166,11 +176,14 @@ class BatchQuery {
   private readonly results: Record<string, unknown>[][] = [[]];
   private parseFailure: Error | null = null;
 
-  constructor(
-    readonly name: string,
-    readonly text: string,
-    private readonly valueSets: unknown[][],
-  ) {}
+  /** The client reads the statement's name (and text) off the active query as it parses. */
+  readonly name: string;
+  readonly text: string;
+
+  constructor(statement: NamedStatement, private readonly valueSets: unknown[][]) {
+    this.name = statement.name;
+    this.text = statement.text;
+  }
 
   submit(connection: Connection): Error | null {
     connection.stream.cork?.();

@@ -5,7 +5,8 @@ export interface ThreadStart {
   dataDir: string | null;
 }
 
-interface QueryShape {
+/** How a query's rows are shaped, as sent (parsers cannot cross threads; see pglite-remote.ts). */
+export interface QueryShape {
   /** Row objects or arrays, as PGlite's QueryOptions.rowMode. */
   rowMode?: 'array' | 'object';
   /** Types whose values come back as the server's text (the caller's parsers are all identity). */

@@ -16,7 +16,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
+import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
 /** A request before its id is given (Omit over each member of the union, not over the union). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -35,8 +35,8 @@ export interface RemoteTransaction {
 const PROBE = '\u0000idv-parser-probe';
 
 /** The query's shape as sent: rowMode and the types read as text (cached per options object). */
-const shapes = new WeakMap<QueryOptions, { rowMode?: 'array' | 'object'; rawTypes?: number[] }>();
-function shapeOf(options: QueryOptions | undefined): { rowMode?: 'array' | 'object'; rawTypes?: number[] } {
+const shapes = new WeakMap<QueryOptions, QueryShape>();
+function shapeOf(options: QueryOptions | undefined): QueryShape {
   if (!options) return {};
   let shape = shapes.get(options);
   if (!shape) {

@@ -14,7 +14,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { fastPglite } from './pglite-client.ts';
-import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
+import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
 const port = parentPort!;
 const { dataDir } = workerData as ThreadStart;
@@ -34,7 +34,7 @@ const rawParsers = new Map<string, QueryOptions['parsers']>();
 /** A rollback asked for by the main thread: not an error of the transaction. */
 class RolledBack extends Error {}
 
-function optionsOf(m: { rowMode?: 'array' | 'object'; rawTypes?: number[] }): QueryOptions | undefined {
+function optionsOf(m: QueryShape): QueryOptions | undefined {
   if (!m.rowMode && !m.rawTypes) return undefined;
   const key = m.rawTypes?.join(',') ?? '';
   let parsers = rawParsers.get(key);

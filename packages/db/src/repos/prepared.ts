@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Executor } from '../connect.ts';
-import { StatementBatcher, type BatchOptions } from '../pg-batch.ts';
+import { StatementBatcher, queryNamed, type BatchOptions, type NamedStatement } from '../pg-batch.ts';
 
 /**
  * A statement of the hot path, built once per database handle and then only executed: no query
@@ -82,9 +82,7 @@ export function namedSql(
   text: string,
   options: { batchKey?: (values: unknown[]) => string } = {},
 ): (db: Executor, values: unknown[]) => Promise<Record<string, unknown>[]> {
-  // The driver copies a query's config (every own property, with its descriptor) before running
-  // it: with name and text on a shared prototype, only `values` is copied per call.
-  const statement = { name, text };
+  const statement: NamedStatement = { name, text };
   const batchers = new WeakMap<pg.Pool, StatementBatcher>();
   const { batchKey } = options;
   return async (db, values) => {
@@ -92,12 +90,10 @@ export function namedSql(
     if (client instanceof pg.Pool) {
       if (batchKey) {
         let batcher = batchers.get(client);
-        if (!batcher) batchers.set(client, (batcher = new StatementBatcher(client, name, text, batchOptionsFor(client))));
+        if (!batcher) batchers.set(client, (batcher = new StatementBatcher(client, statement, batchOptionsFor(client))));
         return batcher.run(values, batchKey(values));
       }
-      const config = Object.create(statement) as pg.QueryConfig;
-      config.values = values;
-      return (await client.query(config)).rows;
+      return queryNamed(client, statement, values);
     }
     if (client && typeof (client as PGlite).query === 'function') return (await (client as PGlite).query<Record<string, unknown>>(text, values)).rows;
     throw new Error(`${name} runs on the database itself, not inside a transaction`);
