@@ -7,13 +7,15 @@
  * shrink towards the far end, which one pitch cannot follow over 30 to 44 glyphs); the best fit
  * wins, the MRZ lengths (30, 36, 44) preferred in a near tie.
  *
- * The characters are the classifier's, without the field rules the zone reader applies (read.ts):
+ * The characters are the classifier's, decoded with the rule that letters neighbour letters and
+ * digits digits (kind-context.ts), but without the field rules the zone reader applies (read.ts):
  * alone, a line does not say which line of which format it is, and datasets hold lines of no
  * format at all. Tried and dropped: decoding each line under every (format, line) hypothesis made
  * more lines wrong than right on mrz-lines, a check digit passing by chance one time in ten.
  */
 import { alignSlanted, alignedVotes, scanLine, type Alignment } from './align.ts';
-import { bestCharacters, loadMrzClassifier } from './classifier.ts';
+import { loadMrzClassifier } from './classifier.ts';
+import { charactersInContext } from './kind-context.ts';
 import { findLineGrid, type GreyImage } from './segment.ts';
 
 /** Pitch of MRZ prints in cap heights: the lengths tried follow from the ink's extent. */
@@ -43,5 +45,5 @@ export async function readMrzLineCrop(line: GreyImage): Promise<string | null> {
     if (!best || s > best.s) best = { a, s };
   }
   if (!best) return null;
-  return bestCharacters(alignedVotes(scan, best.a).mean, best.a.count).text;
+  return charactersInContext(alignedVotes(scan, best.a).mean, best.a.count);
 }
