@@ -312,6 +312,9 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     try {
       await page.goto(`${journeyUrl}/#${token}`);
       await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
+      // The app asks for its on-demand screens right after its first one: let those arrive
+      // (500 ms without a request) before the connection goes, as it would for a person.
+      await page.waitForLoadState('networkidle');
       await context.setOffline(true);
       await capture(page, '17-offline-turn-right');
       await heading(page).filter({ hasText: en.check_title }).waitFor();

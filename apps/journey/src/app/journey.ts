@@ -121,13 +121,14 @@ export class Journey {
     });
   }
 
-  /** Downloads the on-demand screens while the person reads the first one, so a weak connection later does not stop them. */
+  /**
+   * Downloads the on-demand screens as soon as the first screen is drawn, so a connection lost
+   * later (during a capture, say) does not stop the person from reaching the review. Not at idle
+   * time: the camera's hints analyse every frame, and an idle callback can then wait for minutes.
+   */
   prefetch(): void {
-    const later = (window as Window & { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 500));
-    later(() => {
-      void import('./screens/capture.ts').catch(() => {});
-      void import('./screens/finish.ts').catch(() => {});
-    });
+    void import('./screens/capture.ts').catch(() => {});
+    void import('./screens/finish.ts').catch(() => {});
   }
 
   help(): void {
