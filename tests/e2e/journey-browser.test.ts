@@ -541,14 +541,13 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await shot(page, '31-resumed');
 
       // Framed: the expired link ends with `expired`, the integrator script asks for a new url
-      // and swaps the frame source; the journey resumes at the same step.
+      // and swaps the frame source; the journey resumes at the same step. The expired link is
+      // made before the page opens: on PGlite, expiring restarts the service, which must not
+      // happen while the browser waits.
+      const expired = await newSession(caseId);
+      await expireSession(expired.id);
       let served = 0;
-      const embedding = await startEmbeddingPage(await freePort(), journeyUrl, async () => {
-        served++;
-        const session = await newSession(caseId);
-        if (served === 1) await expireSession(session.id);
-        return session.url;
-      });
+      const embedding = await startEmbeddingPage(await freePort(), journeyUrl, async () => (++served === 1 ? expired.url : (await newSession(caseId)).url));
       pages.push(embedding);
       await client.request('POST', '/v1/journey-embedding', { origins: [embedding.origin] }, { signed: true });
       await page.goto(embedding.origin);
