@@ -48,7 +48,7 @@ function asset(path: string, body: Buffer, immutable: boolean): Asset {
 /**
  * Bundles the journey with esbuild: the app and the /embed loader as ES modules split into
  * shared chunks (each message file is its own chunk, downloaded only for the session's language;
- * the camera code only when a photo is taken), the stylesheet, and the integrator script
+ * the camera and review code after the first screen is up, see Journey.prefetch), the stylesheet, and the integrator script
  * (packages/embed) as one classic script for any page.
  */
 export async function buildJourneyAssets(): Promise<JourneyAssets> {
