@@ -20,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,7 +178,9 @@ async function main(): Promise<void> {
       cleanups.push(dropDb, () => rmSync(dir, { recursive: true, force: true }));
       // Each service on ports of its own (API, docs, journey), so that several run side by side.
       const env = { DATA_DIR: dir, DATABASE_URL: dbUrl, MASTER_KEY: generateMasterKey(), DOCS_URL: `http://127.0.0.1:${await freePort()}`, JOURNEY_URL: `http://127.0.0.1:${await freePort()}` };
-      const server = await start(root, 'apps/api/src/main.ts', env);
+      // Copies from before the composition root (issue 23) start from the API's own main.
+      const entry = existsSync(join(root, 'apps/server/src/main.ts')) ? 'apps/server/src/main.ts' : 'apps/api/src/main.ts';
+      const server = await start(root, entry, env);
       const boot = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
       targets[name] = { ...server, db: new URL(dbUrl).pathname.slice(1), creds: { secret: boot.api_key.secret, signing: boot.api_key.signing_secret } };
       if (name === 'ours') targets.baseline = { ...(await start(ROOT, 'bench/baseline-server.ts', { DATABASE_URL: dbUrl })), db: targets.ours.db, creds: targets.ours.creds };

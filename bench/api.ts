@@ -329,7 +329,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
 
   const oursEnv: Record<string, string> = { DATA_DIR: oursDir, DOCS_URL: `http://127.0.0.1:${docsPort}` };
   if (databaseUrl) Object.assign(oursEnv, { DATABASE_URL: databaseUrl, MASTER_KEY: generateMasterKey() });
-  const ours = await startServer(`ours-${backend}`, 'apps/api/src/main.ts', oursEnv);
+  const ours = await startServer(`ours-${backend}`, 'apps/server/src/main.ts', oursEnv);
   const baseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: baseDir };
   const base = await startServer(`baseline-${backend}`, 'bench/baseline-server.ts', baseEnv);
   const boot = JSON.parse(readFileSync(join(oursDir, 'bootstrap-credentials.json'), 'utf8')) as {

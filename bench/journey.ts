@@ -11,7 +11,7 @@ import { findEmbedding, openDatabase } from '@idv/db';
 import { buildJourneyAssets, createJourneyServer } from '@idv/journey';
 import { IdvClient } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
-import { loadConfig } from '../apps/api/src/config.ts';
+import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../apps/api/src/bootstrap.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

@@ -1,10 +1,10 @@
 // Generates the OpenAPI document from the routes' own schemas into openapi/openapi.json.
 // `npm run openapi -- --check` fails when the committed document differs (CI runs it).
-import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from '@idv/api';
 import { openDatabase } from '@idv/db';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
-import { loadConfig } from '../apps/api/src/config.ts';
+import { loadConfig } from '@idv/config';
+import { writeOrCheck } from './generated-file.ts';
 
 const target = new URL('../openapi/openapi.json', import.meta.url);
 const database = await openDatabase({ kind: 'pglite', memory: true });
@@ -14,19 +14,4 @@ const text = JSON.stringify(app.swagger(), null, 2) + '\n';
 await app.close();
 await database.close();
 
-if (process.argv.includes('--check')) {
-  let committed = '';
-  try {
-    committed = readFileSync(target, 'utf8');
-  } catch {
-    // missing counts as different
-  }
-  if (committed !== text) {
-    console.error('openapi/openapi.json is out of date: run `npm run openapi` and commit the result.');
-    process.exit(1);
-  }
-  console.log('openapi/openapi.json is up to date');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target.pathname}`);
-}
+writeOrCheck(target, text, 'npm run openapi');

@@ -28,7 +28,7 @@ import { queryRows } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, FIXTURES_DIR, generateDocument, randomIdentity, type CaseAnalysis, type CaseInput, type DocumentFields } from '@idv/engine';
 import { ChecksRunner, type CaseAnalyser } from '@idv/worker';
-import { PieceBlobs } from '../../apps/api/src/services/pieces.ts';
+import { PieceBlobs } from '@idv/case-data';
 import { activateFlow, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../../tests/helpers/journey.ts';
 import { newTenant, type TestTenant } from '../../tests/helpers/webhooks.ts';
 

@@ -20,7 +20,7 @@ import {
   startJourneyApp,
   type JourneyTestApp,
 } from '../helpers/journey.ts';
-import { pieceBlobs } from '../../apps/api/src/services/pieces.ts';
+import { pieceBlobs } from '@idv/case-data';
 
 let t: JourneyTestApp;
 before(async () => {

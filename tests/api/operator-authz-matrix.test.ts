@@ -28,6 +28,8 @@ interface Route {
   clearance: boolean;
   /** Open to support accounts only through a support grant in force: without one, 404 as outside the clearance. */
   supportNeedsGrant?: boolean;
+  /** Also an integration route (case search): an integration key is answered as usual, unchecked for an operator. */
+  integrationKeyOk?: boolean;
   ok: number;
   /** Builds a fresh target for one cell; `op` is the acting operator (locks are given to it). */
   prepare(op: OperatorRow): Promise<{ method: string; url: string; body?: unknown }>;
@@ -156,6 +158,8 @@ const ROUTES: Route[] = [
       return { method: 'POST', url: `/v1/cases/${created.json().id}/journey-link`, body: {} };
     },
   },
+  // Case search: with the console credential, within the operator's clearance (an operator outside it gets an empty page, not 404).
+  { name: 'GET /v1/cases', roles: REVIEWERS, reauth: false, clearance: false, integrationKeyOk: true, ok: 200, prepare: async () => ({ method: 'GET', url: '/v1/cases?limit=5' }) },
   {
     name: 'GET /v1/cases/{id}/record',
     roles: CASE_READERS,
@@ -246,7 +250,7 @@ const SCENARIOS: Scenario[] = [
 
 /** The expected answer, from the spec's order: credential, operator, role, re-authentication, clearance. */
 function expected(route: Route, s: Scenario): [number, string] {
-  if (s.key === 'integration') return [403, 'console_credential_required'];
+  if (s.key === 'integration') return route.integrationKeyOk ? [route.ok, 'ok'] : [403, 'console_credential_required'];
   if (s.operatorHeader === false) return [401, 'operator_required'];
   if (s.revoked) return [403, 'operator_revoked'];
   if (!route.roles.includes(s.role)) return [403, 'operator_role_insufficient'];

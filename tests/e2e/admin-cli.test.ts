@@ -8,8 +8,7 @@ import { build } from '@idv/api';
 import { openDatabase, type Database } from '@idv/db';
 import { signedHeaders } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
-import { loadConfig } from '../../apps/api/src/config.ts';
-import { localMasterKey } from '../../apps/api/src/master-key-file.ts';
+import { loadConfig, localMasterKey } from '@idv/config';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { runNode } from '../helpers/processes.ts';
 

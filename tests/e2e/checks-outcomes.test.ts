@@ -6,7 +6,7 @@ import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument, type DocumentFields } from '@idv/engine';
 import { verifyWebhook } from '@idv/sdk';
 import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
-import { PieceBlobs } from '../../apps/api/src/services/pieces.ts';
+import { PieceBlobs } from '@idv/case-data';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createEndpoint, newTenant, type TestTenant } from '../helpers/webhooks.ts';

@@ -44,7 +44,7 @@ let camera: string;
 const pages: EmbeddingPage[] = [];
 
 async function startService(): Promise<void> {
-  proc = runNode('apps/api/src/main.ts', [], env);
+  proc = runNode('apps/server/src/main.ts', [], env);
   await waitUntilReady(proc, `${api}/readyz`);
   await waitUntilReady(proc, `${journeyUrl}/`);
 }
@@ -64,6 +64,8 @@ before(async () => {
     JOURNEY_URL: journeyUrl,
     DOCS_URL: `http://127.0.0.1:${dport}`,
     CONSOLE_URL: `http://127.0.0.1:${cport}`,
+    // The development identity provider of the console, on a port of its own.
+    IDP_URL: `http://127.0.0.1:${await freePort()}`,
     LOG_LEVEL: 'warn',
     MASTER_KEY: generateMasterKey(),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -14,11 +14,11 @@ import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
- * The service as an operator runs it: `node --import tsx apps/api/src/main.ts` over real HTTP, on
+ * The service as an operator runs it: `node --import tsx apps/server/src/main.ts` over real HTTP, on
  * the database of TEST_DB (PGlite in DATA_DIR, or a fresh PostgreSQL database with MASTER_KEY).
  */
 
-const MAIN = 'apps/api/src/main.ts';
+const MAIN = 'apps/server/src/main.ts';
 
 let dataDir: string;
 let databaseUrl: string | null = null;
@@ -33,7 +33,7 @@ interface Instance {
   journeyUrl: string;
 }
 
-async function startService(dir = dataDir, extra: Record<string, string> = {}): Promise<Instance> {
+async function startService(dir = dataDir, extra: Record<string, string> = {}, args: string[] = []): Promise<Instance> {
   const [port, docsPort, journeyPort, consolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const docsUrl = `http://localhost:${docsPort}`;
   const journeyUrl = `http://localhost:${journeyPort}`;
@@ -45,11 +45,13 @@ async function startService(dir = dataDir, extra: Record<string, string> = {}): 
     DOCS_URL: docsUrl,
     JOURNEY_URL: journeyUrl,
     CONSOLE_URL: `http://localhost:${consolePort}`,
+    // The development identity provider of the console, on a port of its own.
+    IDP_URL: `http://127.0.0.1:${await freePort()}`,
     LOG_LEVEL: 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, MASTER_KEY: masterKey } : {}),
     ...extra,
   };
-  const proc = runNode(MAIN, [], env);
+  const proc = runNode(MAIN, args, env);
   procs.push(proc);
   const api = `http://127.0.0.1:${port}`;
   await waitUntilReady(proc, `${api}/readyz`);
@@ -60,6 +62,7 @@ interface Creds {
   client_id: string;
   flow_name: string;
   api_key: { id: string; secret: string; signing_secret: string };
+  console?: { url: string; login: string; password: string };
 }
 const credsPath = () => join(dataDir, 'bootstrap-credentials.json');
 const clientOf = (inst: Instance, creds: Creds) =>
@@ -111,7 +114,9 @@ describe(`the service process on ${TEST_DB}`, () => {
     credsText = readFileSync(credsPath(), 'utf8');
     assert.equal(statSync(credsPath()).mode & 0o777, 0o600);
     creds = JSON.parse(credsText);
-    assert.deepEqual(Object.keys(creds).sort(), ['api_key', 'client_id', 'flow_name']);
+    // With the development identity provider (no OIDC_ISSUER), the console's demo administrator too (docs/console.md).
+    assert.deepEqual(Object.keys(creds).sort(), ['api_key', 'client_id', 'console', 'flow_name']);
+    assert.deepEqual(Object.keys(creds.console ?? {}).sort(), ['login', 'password', 'url']);
     assert.deepEqual(Object.keys(creds.api_key).sort(), ['id', 'secret', 'signing_secret']);
     assert.match(creds.client_id, /^cli_/);
     assert.equal(creds.flow_name, 'standard');
@@ -232,6 +237,22 @@ describe(`the service process on ${TEST_DB}`, () => {
   });
 });
 
+describe(`the API alone (npm run api: --api-only) on ${TEST_DB}`, () => {
+  test('serves the API, starts neither the docs nor the journey server, and stops cleanly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-api-only-'));
+    try {
+      const alone = await startService(dir, {}, ['--api-only']);
+      assert.equal((await fetch(`${alone.api}/v1/openapi.json`)).status, 200);
+      for (const url of [alone.docsUrl, alone.journeyUrl]) await assert.rejects(fetch(url), `nothing listens on ${url}`);
+      if (TEST_DB === 'pglite') assert.match(alone.proc.stdout() + alone.proc.stderr(), /the API alone with the embedded database: no webhook will be sent/);
+      await stop(alone.proc);
+      assert.equal(await alone.proc.exited, 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('invalid configuration', () => {
   const cases: [string, Record<string, string>, RegExp][] = [
     ['PORT=abc', { PORT: 'abc' }, /PORT/],
@@ -241,6 +262,15 @@ describe('invalid configuration', () => {
     ['MASTER_KEY too short', { MASTER_KEY: 'c2hvcnQ=' }, /MASTER_KEY/],
     ['DOCS_URL not a URL', { DOCS_URL: 'docs' }, /DOCS_URL/],
   ];
+  test('an unknown command-line argument exits 1 naming it, before touching any data', async () => {
+    const dir = join(tmpdir(), `idv-e2e-args-${randomUUID()}`);
+    const proc = runNode(MAIN, ['--journey-only'], { DATA_DIR: dir });
+    procs.push(proc);
+    assert.equal(await proc.exited, 1, proc.stdout() + proc.stderr());
+    assert.match(proc.stderr(), /unknown argument --journey-only/);
+    assert.throws(() => statSync(dir), 'no data directory created');
+  });
+
   test('exits 1 with a message naming the variable, before touching any data', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idv-e2e-config-'));
     try {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { build } from '@idv/api';
-import { loadConfig, type Config } from '../../apps/api/src/config.ts';
+import { loadConfig, type Config } from '@idv/config';
 import { bootstrapDemoClient, type DemoCredentials } from '../../apps/api/src/bootstrap.ts';
 import type { App, AppContext } from '../../apps/api/src/context.ts';
 import { signedHeaders } from '@idv/sdk';

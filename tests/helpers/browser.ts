@@ -8,7 +8,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * this machine needs (no sandbox as root, no background connections to the closed network), and
  * the fake camera fed from a Y4M file when given.
  */
-export async function launchChromium(opts: { camera?: string; extraArgs?: string[] } = {}): Promise<Browser> {
+export async function launchChromium(opts: { camera?: string; extraArgs?: string[]; ownSignalHandling?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium package (.ci/run does)`);
   const args = [
     '--no-sandbox',
@@ -22,5 +22,7 @@ export async function launchChromium(opts: { camera?: string; extraArgs?: string
     ...(opts.camera ? ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${opts.camera}`, '--use-fake-ui-for-media-stream'] : []),
     ...(opts.extraArgs ?? []),
   ];
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+  // ownSignalHandling: the caller stops everything itself on Ctrl-C (playwright's own handler would exit the process first).
+  const signals = opts.ownSignalHandling ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {};
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args, ...signals });
 }

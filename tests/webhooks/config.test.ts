@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '@idv/api/config';
+import { ConfigError, loadConfig } from '@idv/config';
 import { DEFAULT_WEBHOOK_SETTINGS, RETRY_DELAYS_MS } from '@idv/webhooks';
 
 const problems = (env: Record<string, string>): string[] => {

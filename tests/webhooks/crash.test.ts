@@ -34,7 +34,7 @@ const WORKER_ENV = { WEBHOOK_CONCURRENCY: '8', WEBHOOK_LEASE_MS: '2000', WEBHOOK
 async function startService(runWorker: boolean): Promise<{ proc: Proc; api: string }> {
   // Every companion server of the single process listens on its URL's port: all of them free ones.
   const [port, docsPort, journeyPort, consolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const proc = runNode('apps/api/src/main.ts', [], {
+  const proc = runNode('apps/server/src/main.ts', [], {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -42,6 +42,8 @@ async function startService(runWorker: boolean): Promise<{ proc: Proc; api: stri
     DOCS_URL: `http://127.0.0.1:${docsPort}`,
     JOURNEY_URL: `http://127.0.0.1:${journeyPort}`,
     CONSOLE_URL: `http://127.0.0.1:${consolePort}`,
+    // The development identity provider of the console, on a port of its own.
+    IDP_URL: `http://127.0.0.1:${await freePort()}`,
     MASTER_KEY: masterKey,
     RUN_WORKER: String(runWorker),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

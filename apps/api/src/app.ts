@@ -8,7 +8,7 @@ import { FileBlobStore, type BlobStore } from '@idv/blobstore';
 import type { Db } from '@idv/db';
 import { newId } from '@idv/domain';
 import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
-import type { Config } from './config.ts';
+import type { Config } from '@idv/config';
 import type { App, AppContext } from './context.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -22,7 +22,7 @@ import { registerHealth } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './schemas/shared.ts';
-import { CaseVault } from './services/case-vault.ts';
+import { CaseVault } from '@idv/case-data';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
 import { ReauthVerifier } from './services/reauth.ts';
 

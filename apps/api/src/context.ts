@@ -4,8 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BlobStore } from '@idv/blobstore';
 import type { Db } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
-import type { Config } from './config.ts';
-import type { CaseVault } from './services/case-vault.ts';
+import type { Config } from '@idv/config';
+import type { CaseVault } from '@idv/case-data';
 import type { IdempotencySettings } from './http/idempotent.ts';
 import type { UsageRecorder } from './http/usage-recorder.ts';
 import type { JourneyRelauncher } from './services/journey.ts';
@@ -18,7 +18,7 @@ export interface AppContext {
   config: Config;
   db: Db;
   keyring: MasterKeyring;
-  /** Per-case data keys for personal data (see services/case-vault.ts). */
+  /** Per-case data keys for personal data (see packages/case-data). */
   vault: CaseVault;
   now: () => Date;
   usage: UsageRecorder;

@@ -37,9 +37,7 @@ import {
 } from '@idv/domain';
 import type { CaseAnalysis, CaseInput } from '@idv/engine';
 import type { MasterKeyring } from '@idv/vault';
-import type { CaseVault } from '@idv/api/services/case-vault';
-import type { PieceBlobs } from '@idv/api/services/pieces';
-import { readIdentities } from '@idv/api/services/identities';
+import { readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
 import type { WorkerLog } from './dispatcher.ts';
 import { findDuplicates, type DuplicateSettings } from './duplicates.ts';
 import { Wakeup } from './wakeup.ts';

@@ -1,7 +1,7 @@
 import { duplicateCandidates, type Executor, type Tenant } from '@idv/db';
 import type { CheckReason, CheckReport } from '@idv/domain';
 import { faceDistance } from '@idv/engine';
-import type { CaseVault } from '@idv/api/services/case-vault';
+import type { CaseVault } from '@idv/case-data';
 
 export interface DuplicateSettings {
   /**

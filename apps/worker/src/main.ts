@@ -3,13 +3,9 @@ import pino from 'pino';
 import { FileBlobStore } from '@idv/blobstore';
 import { openDatabase } from '@idv/db';
 import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
-import { loadConfigOrExit } from '@idv/api/config';
-import { CaseVault } from '@idv/api/services/case-vault';
-import { PieceBlobs } from '@idv/api/services/pieces';
-import { ChecksPool } from '@idv/engine';
-import { ChecksRunner } from './checks-runner.ts';
-import { WebhookDispatcher } from './dispatcher.ts';
-import { RetentionSweeper } from './retention.ts';
+import { loadConfigOrExit } from '@idv/config';
+import { CaseVault, PieceBlobs } from '@idv/case-data';
+import { startWorker } from './worker.ts';
 
 /**
  * A worker process on its own (`npm run worker`): any number of them may run beside the API
@@ -26,23 +22,19 @@ async function main(): Promise<void> {
   // One connection per delivery in flight is never needed (sends hold none); a few cover claims and records.
   const database = await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: 4 });
   const keyring = new MasterKeyring(config.masterKey, config.previousMasterKeys);
-  const dispatcher = new WebhookDispatcher({
+  // The blob store must be the API's (DATA_DIR/blobs shared, or the same bucket).
+  const blobs = new FileBlobStore(join(config.dataDir, 'blobs'));
+  const vault = new CaseVault(new LocalKeyWrapper(keyring));
+  const worker = await startWorker({
     db: database.db,
     keyring,
+    vault,
+    blobs,
+    pieces: new PieceBlobs(blobs, vault, keyring),
     settings: config.webhooks,
     listen: database.listen,
     log,
   });
-  await dispatcher.start();
-  // Retention per flow: the blob store must be the API's (DATA_DIR/blobs shared, or the same bucket).
-  const blobs = new FileBlobStore(join(config.dataDir, 'blobs'));
-  const retention = new RetentionSweeper({ db: database.db, blobs, log });
-  retention.start();
-  // The automated checks: a pool of worker threads (models loaded once per thread) fed from check_jobs.
-  const pool = new ChecksPool();
-  const vault = new CaseVault(new LocalKeyWrapper(keyring));
-  const checks = new ChecksRunner({ db: database.db, keyring, vault, pieces: new PieceBlobs(blobs, vault, keyring), analyser: pool, listen: database.listen, log });
-  await checks.start();
   log.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
 
   let stopping = false;
@@ -55,8 +47,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    await Promise.all([dispatcher.stop(), retention.stop(), checks.stop()]);
-    await pool.destroy();
+    await worker.stop();
     await database.close();
     clearTimeout(force);
     process.exit(0);

@@ -23,3 +23,4 @@ export * from './repos/journeys.ts';
 export * from './repos/embedding.ts';
 export * from './repos/personal-data.ts';
 export * from './repos/check-jobs.ts';
+export * from './repos/console-state.ts';

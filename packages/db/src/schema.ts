@@ -630,3 +630,25 @@ export const checkJobs = pgTable(
   },
   (t) => [primaryKey({ columns: [t.caseId, t.round] }), index('check_jobs_due').on(t.availableAt).where(sql`status = 'pending'`)],
 );
+
+// ---------------------------------------------------------------- operator console (console server)
+
+/**
+ * What the console server keeps between requests, shared by every console instance: operators'
+ * sessions, sign-ins in progress (state, nonce, PKCE verifier), invitations presented before a
+ * sign-in, actions waiting for a re-authentication and their results. The key is the SHA-256 of the opaque id the browser holds
+ * (or of the OAuth state), never the id itself; everything else is sealed with the master keyring
+ * (the ID token is in it), bound to its key and kind.
+ */
+export const consoleState = pgTable(
+  'console_state',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    kind: text('kind').$type<'session' | 'login' | 'invitation' | 'action' | 'result'>().notNull(),
+    sealed: text('sealed').notNull(),
+    createdAt: ts('created_at').notNull(),
+    /** For a session, its idle expiry (the absolute one is in the sealed part); moved at each request. */
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('console_state_expiry').on(t.expiresAt)],
+);

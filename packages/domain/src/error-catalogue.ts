@@ -109,6 +109,11 @@ export const ERROR_CATALOGUE = {
   webhook_endpoint_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of webhook endpoints (16).', 'Subscribe an existing endpoint to more events rather than declaring another one.'),
   webhook_endpoint_suspended: e(409, 'conflict_error', 'The webhook endpoint is suspended after eight failed attempts of a delivery; nothing is sent to it.', 'Fix the receiver, then POST /v1/webhook-endpoints/{endpoint_id}/resume: deliveries that waited are sent at once.'),
   webhook_delivery_scheduled: e(409, 'conflict_error', 'The delivery is still scheduled for another attempt, so a replay would send it twice.', 'Wait for its next attempt (next_attempt_at), or replay it once it has succeeded or failed.'),
+  // Operator console (answered by the console server, not the service)
+  session_required: e(401, 'authentication_error', 'No console session, or it has expired.', 'Sign in again at the console (/auth/login).'),
+  session_ended: e(401, 'authentication_error', 'The console session was ended because the operator is revoked or no longer known.', 'Ask an administrator of your organisation.'),
+  csrf_invalid: e(403, 'permission_error', 'The console write carries no valid CSRF token, or comes from another origin.', 'Send X-CSRF-Token with the csrf_token of GET /auth/session, from the console itself.'),
+  service_unreachable: e(502, 'api_error', 'The console server could not reach the service.', 'Retry shortly; if it persists, check the service and API_BASE_URL of the console.'),
   // Service
   identity_provider_unavailable: e(503, 'api_error', 'The identity provider keys could not be fetched to verify the re-authentication.', 'Retry shortly; if it persists, check OIDC_JWKS_URL.'),
   internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),

@@ -15,10 +15,9 @@ import {
 } from '@idv/db';
 import { FLOW_NAME_PATTERN, STANDARD_FLOW, validateFlowDefinition, type FlowDefinition } from '@idv/domain';
 import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
-import { ConfigError, loadConfig } from '../config.ts';
-import { localMasterKey } from '../master-key-file.ts';
+import { ConfigError, loadConfig, localMasterKey } from '@idv/config';
 import { issueApiKey } from '../services/api-keys.ts';
-import { CaseVault } from '../services/case-vault.ts';
+import { CaseVault } from '@idv/case-data';
 import { rotateMasterKey } from '../services/key-rotation.ts';
 
 const USAGE = `Administration of the service (works on the embedded database in DATA_DIR, or on DATABASE_URL).

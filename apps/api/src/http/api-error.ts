@@ -1,22 +1,7 @@
-import { errorEntry, type ErrorCode } from '@idv/domain';
+import type { ApiError } from '@idv/domain';
 
-/** An error the API reports to the caller in the spec's shape; status and type come from the catalogue. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly type: string;
-
-  constructor(
-    readonly code: ErrorCode,
-    message?: string,
-    readonly field?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    const entry = errorEntry(code);
-    super(message ?? entry.title);
-    this.status = entry.status;
-    this.type = entry.type;
-  }
-}
+/** The error class is defined beside the catalogue (packages/domain) so packages can throw it; routes import it from here. */
+export { ApiError } from '@idv/domain';
 
 export interface ErrorBody {
   error: { type: string; code: string; message: string; doc_url: string; request_id: string; field?: string };

@@ -10,9 +10,11 @@ declare module 'fastify' {
     /**
      * Operator-bound route (Op): a console credential only, X-Service-Operator naming an active
      * operator whose role has `ability`, and with `reauth` a recent re-authentication (Re).
-     * `console: true` alone: a console credential without an operator (resolve).
+     * `console: true` alone: a console credential without an operator (resolve). With
+     * `alsoIntegration` (case search), an integration key passes unchecked as on any keyed route,
+     * and a console credential must name an operator, whose clearance then limits the answer.
      */
-    operator?: { ability: RoleAbility; reauth?: boolean };
+    operator?: { ability: RoleAbility; reauth?: boolean; alsoIntegration?: boolean };
     console?: boolean;
   }
   interface FastifyRequest {
@@ -39,6 +41,7 @@ export function installOperatorAuth(app: FastifyInstance, ctx: AppContext): void
     const config = req.routeOptions.config;
     if (!config.operator && !config.console) return;
     const { key, tenant } = authOf(req);
+    if (config.operator?.alsoIntegration && key.kind !== 'console') return;
     if (key.kind !== 'console') {
       throw new ApiError('console_credential_required', 'This route is called by the console server with its console credential, never with an integration key.');
     }

@@ -1,8 +1,7 @@
 import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { schema, type Db } from '@idv/db';
 import { rewrapCaseKey, type KeyWrapper, type MasterKeyring } from '@idv/vault';
-import type { CaseVault } from './case-vault.ts';
-import { LEGACY_AAD, PURPOSE, isMasterSealed } from './personal-data.ts';
+import { LEGACY_AAD, PURPOSE, isMasterSealed, type CaseVault } from '@idv/case-data';
 
 const { apiKeys, caseKeys, caseRevisions, cases, idempotencyKeys, reviewCorrections, reviewDecisions, webhookEndpoints } = schema;
 

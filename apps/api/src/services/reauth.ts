@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import { reauthIsRecent } from '@idv/domain';
-import type { ReauthConfig } from '../config.ts';
+import type { ReauthConfig } from '@idv/config';
 import { ApiError } from '../http/api-error.ts';
 
 /** Asymmetric algorithms only: a shared-secret (HS*) token could be forged by anyone holding the secret. */

@@ -39,8 +39,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { presentDecision, presentTaskItem } from '../routes/reviews/schemas.ts';
-import { readIdentities } from './identities.ts';
-import { PURPOSE } from './personal-data.ts';
+import { PURPOSE, readIdentities } from '@idv/case-data';
 
 export function clearanceOf(op: OperatorRow): ClearanceFilter {
   return { countries: op.countries, maxSensitivityRank: sensitivityRank(op.sensitivity) };

@@ -16,8 +16,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { REAUTH_HEADER, operatorOf } from '../http/operator.ts';
 import { accessDetail } from './case-access.ts';
-import { readIdentities, type CaseIdentities } from './identities.ts';
-import { CaseOpener, LEGACY_AAD, PURPOSE } from './personal-data.ts';
+import { CaseOpener, LEGACY_AAD, PURPOSE, readIdentities, type CaseIdentities } from '@idv/case-data';
 
 export type UnmaskScope = 'review' | 'identity' | 'questionnaire' | 'applicant_data';
 

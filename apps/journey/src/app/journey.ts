@@ -6,23 +6,14 @@ import type { Parent } from './parent.ts';
 import { applicantScreen, consentScreen, documentScreen, questionnaireScreen } from './screens/steps.ts';
 import type { EndReason, FlowStep, JourneyState, PieceKind, Screen } from './types.ts';
 import { UploadQueue } from './uploads.ts';
-
-export interface PageSpec {
-  /** The step named in browser messages; null for the ended screens. */
-  step: Screen | null;
-  title: string;
-  body: (Node | null | false)[];
-  actions?: (Node | null | false)[];
-  /** Show the help button and the progress line (not on the ended screens). */
-  chrome?: boolean;
-}
+import { errorText, type JourneyView, type PageSpec } from './view.ts';
 
 /**
  * The journey in the browser: the state the service returned, the photos in hand, and the screen
  * shown. Every screen is drawn from the state (the service is the memory: a reload or a new link
  * resumes at the same place).
  */
-export class Journey {
+export class Journey implements JourneyView {
   readonly captures = new Map<PieceKind, Blob>();
   readonly uploads: UploadQueue;
   private lastStep: Screen | null = null;
@@ -182,19 +173,6 @@ export class Journey {
   }
 }
 
-export function errorText(code: string): string {
-  const known: Record<string, MessageKey> = {
-    network: 'error_network',
-    image_too_large: 'error_image_too_large',
-    image_type_unsupported: 'error_image_type_unsupported',
-    image_unreadable: 'error_image_unreadable',
-    image_dimensions_invalid: 'error_image_dimensions_invalid',
-    piece_limit_reached: 'error_piece_limit_reached',
-    unsupported_document_type: 'error_unsupported_document_type',
-  };
-  return t(known[code] ?? 'error_generic');
-}
-
 /** A last screen: a title and a sentence, no button (nothing more to do here). */
 export function showMessage(root: HTMLElement, title: MessageKey, body: MessageKey, vars: Record<string, string> = {}): void {
   const heading = h('h1', { tabindex: '-1' }, t(title));
@@ -212,22 +190,4 @@ export function showEnded(root: HTMLElement, reason: EndReason | 'refused', vars
     refused: ['refused_title', 'refused_body'],
   };
   showMessage(root, keys[reason][0], keys[reason][1], vars);
-}
-
-/** An error line announced to screen readers. */
-export const errorLine = () => h('p', { class: 'error', role: 'alert' });
-
-/** Runs an action with the button disabled (no double submission), showing an error in place on failure. */
-export async function busy(button: HTMLButtonElement, error: HTMLElement, j: Journey, act: () => Promise<void>): Promise<void> {
-  button.disabled = true;
-  button.setAttribute('aria-busy', 'true');
-  error.textContent = '';
-  try {
-    await act();
-  } catch (err) {
-    error.textContent = j.failure(err);
-  } finally {
-    button.disabled = false;
-    button.removeAttribute('aria-busy');
-  }
 }

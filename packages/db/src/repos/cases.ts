@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
-import { newId, type CaseStatus } from '@idv/domain';
+import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { ALL_COUNTRIES, newId, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
-import { caseJournal, cases, idempotencyKeys } from '../schema.ts';
+import { caseJournal, cases, idempotencyKeys, reviewTasks } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 import type { StoredResponse } from './idempotency.ts';
 import { encodeRow, perHandle, raw, rowPlaceholders } from './prepared.ts';
@@ -73,6 +73,11 @@ export interface CaseFilters {
   createdBefore?: Date;
   cursor?: string;
   limit: number;
+  /**
+   * Case search by an operator (console): only cases within their clearance, as a case read by
+   * its id (the case's country, and no review of the case above their sensitivity).
+   */
+  clearance?: { countries: readonly string[]; maxSensitivityRank: number };
 }
 
 /** Newest first; returns up to limit + 1 rows so the caller can tell whether more follow. */
@@ -87,5 +92,13 @@ export async function listCases(db: Executor, tenant: Tenant, f: CaseFilters): P
   if (f.createdAfter) where.push(gt(cases.createdAt, f.createdAfter));
   if (f.createdBefore) where.push(lt(cases.createdAt, f.createdBefore));
   if (f.cursor) where.push(lt(cases.id, f.cursor));
+  if (f.clearance) {
+    if (!f.clearance.countries.includes(ALL_COUNTRIES)) {
+      where.push(f.clearance.countries.length ? inArray(cases.country, [...f.clearance.countries]) : sql`false`);
+    }
+    where.push(
+      sql`NOT EXISTS (SELECT 1 FROM ${reviewTasks} WHERE ${reviewTasks.caseId} = ${cases.id} AND ${reviewTasks.sensitivityRank} > ${f.clearance.maxSensitivityRank})`,
+    );
+  }
   return db.select().from(cases).where(and(...where)).orderBy(desc(cases.id)).limit(f.limit + 1);
 }

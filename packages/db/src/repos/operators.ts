@@ -10,6 +10,35 @@ export async function insertOperator(tx: Executor, row: typeof operators.$inferI
   return inserted;
 }
 
+/**
+ * An operator already active and attached to an identity provider's subject, as the first resolve
+ * of an invitation leaves it: for the demo's bootstrap, benchmarks and tests, which have no
+ * administrator to invite with.
+ */
+export async function insertActiveOperator(
+  tx: Executor,
+  tenant: Tenant,
+  spec: { id: string; name: string; role: OperatorRow['role']; subject: string; countries?: string[]; sensitivity?: OperatorRow['sensitivity']; createdBy: string },
+  now: Date,
+): Promise<OperatorRow> {
+  return insertOperator(tx, {
+    ...tenant,
+    id: spec.id,
+    name: spec.name,
+    email: null,
+    role: spec.role,
+    countries: spec.countries ?? ['*'],
+    sensitivity: spec.sensitivity ?? 'restricted',
+    status: 'active',
+    subject: spec.subject,
+    lastConnectionAt: null,
+    createdBy: spec.createdBy,
+    createdAt: now,
+    updatedAt: now,
+    revokedAt: null,
+  });
+}
+
 /** Read on every operator-bound request (no cache): a change of clearance applies to the next request. */
 export async function findOperator(db: Executor, tenant: Tenant, id: string): Promise<OperatorRow | null> {
   const [row] = await db.select().from(operators).where(and(tenantFilter(operators, tenant), eq(operators.id, id)));

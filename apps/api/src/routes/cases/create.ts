@@ -7,7 +7,7 @@ import { authOf } from '../../http/auth.ts';
 import { runIdempotentStatement } from '../../http/idempotent.ts';
 import { presentCaseCreated } from '../../presenters/case.ts';
 import { createCaseInOneStatement, newCaseRow } from './create-once.ts';
-import { PURPOSE } from '../../services/personal-data.ts';
+import { PURPOSE } from '@idv/case-data';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
 

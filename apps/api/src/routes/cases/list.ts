@@ -3,6 +3,8 @@ import { listCases, listPiecesOfCases, type PieceRow } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentCase } from '../../presenters/case.ts';
+import { clearanceOf } from '../../services/review.ts';
+import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CaseListQuerySchema, CaseListSchema } from '../../schemas/case.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 
@@ -10,12 +12,14 @@ export function registerListCases(app: App, ctx: AppContext): void {
   app.get(
     '/v1/cases',
     {
+      // With the console credential: an operator's case search, within their clearance (reviewers and above).
+      config: { operator: { ability: 'review', alsoIntegration: true } },
       schema: {
         operationId: 'listCases',
         tags: ['cases'],
-        summary: 'Cases of this client and environment, newest first',
+        summary: 'Cases of this client and environment, newest first; with the console credential and X-Service-Operator, only those within the operator’s clearance',
         querystring: CaseListQuerySchema,
-        response: { 200: Type.Ref(CaseListSchema), ...errorResponses(...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(CaseListSchema), ...errorResponses(...VALIDATION_ERRORS, ...OPERATOR_ROUTE_ERRORS.filter((c) => c !== 'console_credential_required')) },
       },
     },
     async (req) => {
@@ -30,6 +34,7 @@ export function registerListCases(app: App, ctx: AppContext): void {
         createdBefore: q.created_before ? new Date(q.created_before) : undefined,
         cursor: q.cursor,
         limit,
+        clearance: req.operator ? clearanceOf(req.operator) : undefined,
       });
       const pieces = await listPiecesOfCases(ctx.db, rows.slice(0, limit).map((r) => r.id));
       const byCase = new Map<string, PieceRow[]>();

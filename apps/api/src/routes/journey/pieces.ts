@@ -9,7 +9,7 @@ import { literals } from '../../schemas/case.ts';
 import { journeyOf } from '../../http/session-auth.ts';
 import { inspectImage } from '../../services/images.ts';
 import { PERSON } from '../../services/journey-state.ts';
-import { pieceBlobs } from '../../services/pieces.ts';
+import { pieceBlobs } from '@idv/case-data';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 import { journeyWrite, requireStep } from './write.ts';
 

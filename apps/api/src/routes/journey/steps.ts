@@ -6,7 +6,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { literals } from '../../schemas/case.ts';
 import { BODY_ERRORS } from '../../schemas/common.ts';
 import { PERSON } from '../../services/journey-state.ts';
-import { pieceBlobs } from '../../services/pieces.ts';
+import { pieceBlobs } from '@idv/case-data';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 import { journeyWrite, requireStep } from './write.ts';
 

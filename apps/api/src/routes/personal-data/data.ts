@@ -5,7 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { readIdentities } from '../../services/identities.ts';
+import { readIdentities } from '@idv/case-data';
 import { CaseParams } from '../cases/get.ts';
 import { CaseDataSchema } from './schemas.ts';
 

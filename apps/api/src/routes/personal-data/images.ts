@@ -7,7 +7,7 @@ import { authOf } from '../../http/auth.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { accessDetail, caseForOperator } from '../../services/case-access.ts';
-import { pieceBlobs } from '../../services/pieces.ts';
+import { pieceBlobs } from '@idv/case-data';
 import { taskForOperator } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 

@@ -5,7 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
-import { caseOpener, LEGACY_AAD, PURPOSE } from '../../services/personal-data.ts';
+import { caseOpener, LEGACY_AAD, PURPOSE } from '@idv/case-data';
 import { lockRefusal, taskForOperator } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CorrectionRecordedSchema, FieldCorrectionSchema, TaskParams } from './schemas.ts';

@@ -5,7 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
-import { PURPOSE } from '../../services/personal-data.ts';
+import { PURPOSE } from '@idv/case-data';
 import { taskForOperator } from '../../services/review.ts';
 import { REAUTH_ROUTE_ERRORS } from '../operators/errors.ts';
 import { RevisionRecordedSchema, RevisionSchema, TaskParams } from './schemas.ts';

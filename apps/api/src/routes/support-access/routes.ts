@@ -19,7 +19,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 import { caseForOperator } from '../../services/case-access.ts';
-import { CaseOpener, PURPOSE } from '../../services/personal-data.ts';
+import { CaseOpener, PURPOSE } from '@idv/case-data';
 import { OPERATOR_ROUTE_ERRORS, REAUTH_ROUTE_ERRORS } from '../operators/errors.ts';
 import { GrantParams, SupportAccessRequestSchema, SupportGrantListQuery, SupportGrantListSchema, SupportGrantSchema, presentGrant } from './schemas.ts';
 

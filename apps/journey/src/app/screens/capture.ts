@@ -2,18 +2,18 @@ import { CameraError, analyseBlob, fileToJpeg, hintText, openCamera, stopCamera,
 import { h, nextId } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
-import { errorLine, type Journey } from '../journey.ts';
+import { errorLine, type JourneyView } from '../view.ts';
 import type { Region } from '../quality.ts';
 import type { PieceKind } from '../types.ts';
 
 const isDocument = (kind: PieceKind) => kind.startsWith('document_');
 
-function instruction(j: Journey, kind: PieceKind): string {
+function instruction(j: JourneyView, kind: PieceKind): string {
   if (kind === 'document_front' && j.state.document.chosen?.type === 'passport') return t('instruction_passport');
   return t(`instruction_${kind}` as MessageKey);
 }
 
-export function faceIntro(j: Journey): void {
+export function faceIntro(j: JourneyView): void {
   j.show(
     {
       step: 'face',
@@ -49,7 +49,7 @@ function guideRegion(video: HTMLVideoElement, guide: HTMLElement): Region {
  * then a preview to accept or retake. A file input replaces the camera only where the flow
  * allows it. `done` runs once the photo is accepted (it is then sent in the background).
  */
-export function captureScreen(j: Journey, kind: PieceKind, done: () => void): void {
+export function captureScreen(j: JourneyView, kind: PieceKind, done: () => void): void {
   const facing: Facing = isDocument(kind) ? 'environment' : 'user';
   const step = isDocument(kind) ? 'document' : 'face';
   const allowFile = j.state.capture.allow_file_upload;

@@ -1,11 +1,11 @@
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
-import { errorLine, errorText, type Journey } from '../journey.ts';
+import { errorLine, errorText, type JourneyView } from '../view.ts';
 import type { PieceKind } from '../types.ts';
 
 /** Review before sending: every photo the flow needs, a thumbnail where it was taken here, retake any of them. */
-export function checkScreen(j: Journey): void {
+export function checkScreen(j: JourneyView): void {
   const urls: string[] = [];
   const items = j.state.required_pieces.map((kind: PieceKind) => {
     const blob = j.captures.get(kind);
@@ -50,7 +50,7 @@ export function checkScreen(j: Journey): void {
 }
 
 /** Sends what is left, with the real upload progress, then finishes: the case leaves collecting. */
-export function uploadingScreen(j: Journey): void {
+export function uploadingScreen(j: JourneyView): void {
   const bar = h('progress', { max: 100, value: 0, 'aria-labelledby': 'uploading-label' });
   const label = h('p', { id: 'uploading-label', 'aria-live': 'polite' });
   const error = errorLine();

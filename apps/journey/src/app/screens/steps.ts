@@ -2,14 +2,14 @@ import { ApiFailure } from '../api.ts';
 import { h, nextId } from '../dom.ts';
 import { countryName, t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
-import { busy, errorLine, type Journey } from '../journey.ts';
+import { busy, errorLine, type JourneyView } from '../view.ts';
 import type { DocumentType } from '../types.ts';
 
 const primary = (text: string, onclick?: (e: Event) => void, type: 'button' | 'submit' = 'button') =>
   h('button', { type, class: 'primary', onclick }, text);
 const secondary = (text: string, onclick: () => void) => h('button', { type: 'button', class: 'secondary', onclick }, text);
 
-export function consentScreen(j: Journey): void {
+export function consentScreen(j: JourneyView): void {
   const error = errorLine();
   const accept = primary(t('consent_accept'), () =>
     busy(accept, error, j, async () => {
@@ -28,7 +28,7 @@ export function consentScreen(j: Journey): void {
   );
 }
 
-function declineScreen(j: Journey): void {
+function declineScreen(j: JourneyView): void {
   const error = errorLine();
   const confirm = h('button', { type: 'button', class: 'danger' }, t('decline_confirm'));
   confirm.onclick = () =>
@@ -85,7 +85,7 @@ function field(name: FieldName, required: boolean): { wrap: HTMLElement; input: 
   return { wrap: h('div', { class: 'field' }, label, input, error), input, error };
 }
 
-export function applicantScreen(j: Journey): void {
+export function applicantScreen(j: JourneyView): void {
   const fields = j.state.applicant.fields.map((f) => ({ name: f.name as FieldName, ...field(f.name as FieldName, f.required) }));
   const error = errorLine();
   const submit = primary(t('continue'), undefined, 'submit');
@@ -122,7 +122,7 @@ export function applicantScreen(j: Journey): void {
   j.show({ step: 'applicant', title: t('applicant_title'), body: [h('p', null, t('applicant_intro')), form] }, () => applicantScreen(j));
 }
 
-export function questionnaireScreen(j: Journey): void {
+export function questionnaireScreen(j: JourneyView): void {
   const error = errorLine();
   const groups = j.state.questionnaire.questions.map((q) => {
     const legendId = nextId('q');
@@ -159,7 +159,7 @@ export function questionnaireScreen(j: Journey): void {
   );
 }
 
-export function documentScreen(j: Journey): void {
+export function documentScreen(j: JourneyView): void {
   const doc = j.state.document;
   const any = doc.accepted.some((d) => d.country === '*');
   const listed = doc.accepted.map((d) => d.country).filter((c) => c !== '*');

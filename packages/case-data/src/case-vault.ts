@@ -1,6 +1,6 @@
 import { caseKeysDestroyed, destroyCaseKeys, findCaseKey, insertCaseKey, storeCaseKey, type Executor } from '@idv/db';
 import { CaseKey, newCaseKey, type KeyClass, type KeyWrapper } from '@idv/vault';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '@idv/domain';
 
 /**
  * Personal data of a case is sealed under that case's own data keys: `data` for what is read,

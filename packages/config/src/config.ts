@@ -12,7 +12,7 @@ export interface Config {
   journeyUrl: string;
   consoleUrl: string;
   docsUrl: string;
-  /** Absent only with the embedded database, where a key is kept in dataDir (see main.ts). */
+  /** Absent only with the embedded database, where a key is kept in dataDir (see master-key-file.ts). */
   masterKey: Buffer | null;
   previousMasterKeys: Buffer[];
   logLevel: string;
@@ -30,6 +30,22 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Run the webhook dispatcher inside this process (default); false when separate workers run (`npm run worker`). */
   runWorker: boolean;
+  /** The operator console's settings under `npm start` (docs/console.md). */
+  console: ConsoleSettings;
+}
+
+export interface ConsoleSettings {
+  /** The development identity provider's issuer, run by `npm start` when OIDC_ISSUER is not set (outside production). */
+  idpUrl: string;
+  /** The console credential (API key of kind console); null means the one written in DATA_DIR at the first start. */
+  apiKey: string | null;
+  /** The console's registration at the identity provider (with OIDC_ISSUER). */
+  clientId: string;
+  clientSecret: string;
+  /** Extra scopes, space separated, beyond `openid profile`. */
+  scopes: string;
+  /** NODE_ENV is production: the development identity provider never runs. */
+  production: boolean;
 }
 
 export interface ReauthConfig {
@@ -162,7 +178,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     },
     runWorker: bool('RUN_WORKER', true),
+    console: {
+      idpUrl: url('IDP_URL', 'http://localhost:8084'),
+      apiKey: env.CONSOLE_API_KEY || null,
+      clientId: env.OIDC_CLIENT_ID || env.OIDC_AUDIENCE || '',
+      clientSecret: env.OIDC_CLIENT_SECRET ?? '',
+      scopes: env.OIDC_SCOPES ?? '',
+      production: env.NODE_ENV === 'production',
+    },
   };
+  if (config.console.apiKey && !/^sk_(sandbox|live)_/.test(config.console.apiKey)) {
+    problems.push('CONSOLE_API_KEY must be an API key of kind console (sk_sandbox_… or sk_live_…)');
+  }
   // A lease shorter than an attempt would let a second worker send a delivery still in flight.
   if (config.webhooks.leaseMs < 2 * config.webhooks.timeoutMs) problems.push('WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS');
   config.reauth = reauthConfig(env, problems);

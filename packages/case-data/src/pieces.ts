@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import type { BlobStore } from '@idv/blobstore';
 import type { Executor, PieceRow } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
-import type { AppContext } from '../context.ts';
 import type { CaseVault } from './case-vault.ts';
 
 /**
@@ -47,10 +46,17 @@ export class PieceBlobs {
   }
 }
 
-const perContext = new WeakMap<AppContext, PieceBlobs>();
+/** What a piece store is made of (the API's context holds all three). */
+export interface PieceStoreParts {
+  blobs: BlobStore;
+  vault: CaseVault;
+  keyring: MasterKeyring;
+}
+
+const perContext = new WeakMap<PieceStoreParts, PieceBlobs>();
 
 /** The piece store of an app (one per context: the fingerprint key is derived once). */
-export function pieceBlobs(ctx: AppContext): PieceBlobs {
+export function pieceBlobs(ctx: PieceStoreParts): PieceBlobs {
   let blobs = perContext.get(ctx);
   if (!blobs) {
     blobs = new PieceBlobs(ctx.blobs, ctx.vault, ctx.keyring);

@@ -1,6 +1,7 @@
 import { findJourneyPersonalData, latestDocumentReading, type CaseRow, type DocumentReadingRow, type Executor } from '@idv/db';
 import type { IdentityValues } from '@idv/domain';
-import type { AppContext } from '../context.ts';
+import type { MasterKeyring } from '@idv/vault';
+import type { CaseVault } from './case-vault.ts';
 import { CaseOpener, LEGACY_AAD, PURPOSE } from './personal-data.ts';
 
 /** Everything personal a case holds about the person, opened under its keys (null where absent or erased). */
@@ -20,7 +21,7 @@ export interface CaseIdentities {
 }
 
 /** Opens the personal data of a case, each key unwrapped once. Reads only: the caller journals first. */
-export async function readIdentities(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, row: CaseRow): Promise<CaseIdentities> {
+export async function readIdentities(db: Executor, ctx: { vault: CaseVault; keyring: MasterKeyring }, row: CaseRow): Promise<CaseIdentities> {
   const open = new CaseOpener(ctx.vault, ctx.keyring, db, row.id);
   const journey = await findJourneyPersonalData(db, row.id);
   const reading = await latestDocumentReading(db, row.id);

@@ -1,0 +1,73 @@
+/**
+ * The import rules of the repository, checked by `npm run lint:deps` in CI and by
+ * tests/architecture/dependencies.test.ts:
+ *
+ * - no-app-to-app: an app (apps/<name>) imports packages, never another app, so each app can be
+ *   read, changed and deployed on its own. The one exception is the composition root, apps/server
+ *   (what `npm start` runs): it may import what another app's package.json exports (its public
+ *   entry points: the API's `build()` and demo bootstrap, the worker's parts, the journey and docs
+ *   servers), nothing else of it.
+ * - no-circular: no import cycle between modules anywhere in apps/ and packages/ (type-only
+ *   imports and dynamic import() count too: a cycle is a knot for the reader either way).
+ */
+const { readdirSync, readFileSync, existsSync } = require('node:fs');
+const { join, normalize } = require('node:path');
+
+const COMPOSITION_ROOT = 'server';
+
+/** The files an app publishes through its package.json "exports" (paths from the repository root). */
+function appEntryPoints(root = __dirname) {
+  const entries = [];
+  for (const app of readdirSync(join(root, 'apps'))) {
+    const manifest = join(root, 'apps', app, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const exportsField = JSON.parse(readFileSync(manifest, 'utf8')).exports ?? {};
+    const targets = typeof exportsField === 'string' ? [exportsField] : Object.values(exportsField);
+    for (const target of targets) if (typeof target === 'string') entries.push(normalize(join('apps', app, target)).split('\\').join('/'));
+  }
+  return entries;
+}
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-app-to-app',
+      comment: 'An app imports packages, never another app (apps/server, the composition root, may import the apps\' exported entry points).',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/', pathNot: `^apps/${COMPOSITION_ROOT}/` },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-app-to-app',
+      comment: 'The composition root imports only what an app exports in its package.json.',
+      severity: 'error',
+      from: { path: `^apps/${COMPOSITION_ROOT}/` },
+      to: {
+        path: '^apps/',
+        pathNot: [`^apps/${COMPOSITION_ROOT}/`, ...appEntryPoints().map((entry) => `^${escape(entry)}$`)],
+      },
+    },
+    {
+      name: 'no-circular',
+      comment: 'An import cycle between modules: move what both sides share into a module of its own.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Bundles built from the sources (the journey's dist/) are not modules of the repository.
+    exclude: { path: ['node_modules', '^apps/[^/]+/dist/'] },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports are imports for the reader too.
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};

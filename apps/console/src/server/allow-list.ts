@@ -1,0 +1,48 @@
+/**
+ * What the console proxies to the service: the operator-bound routes of the spec's "Operators
+ * (console)" and "Review (console)" sections, plus case search. Anything else (integration routes,
+ * `POST /v1/operators/resolve`, which the console server calls itself) answers 404, so a stolen
+ * session can do no more than the operator could in the app. Paths are the service's, below /v1.
+ */
+const ID = '[A-Za-z0-9_]{1,64}';
+
+const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
+  ['GET', '/operators/directory'],
+  ['GET', '/operators'],
+  ['POST', '/operators'],
+  ['PATCH', `/operators/${ID}`],
+  ['POST', `/operators/${ID}/revoke`],
+  ['GET', '/reviews'],
+  ['GET', '/reviews/metrics'],
+  ['GET', '/reviews/summary'],
+  ['GET', '/reviews/support-access'],
+  ['GET', '/support-access'],
+  ['POST', '/support-access'],
+  ['POST', `/support-access/${ID}/revoke`],
+  ['GET', `/reviews/${ID}`],
+  ['POST', `/reviews/${ID}/claim`],
+  ['POST', `/reviews/${ID}/lock`],
+  ['GET', `/reviews/${ID}/case`],
+  ['GET', `/reviews/${ID}/pieces/${ID}`],
+  ['POST', `/reviews/${ID}/unmask`],
+  ['POST', `/reviews/${ID}/corrections`],
+  ['POST', `/reviews/${ID}/decision`],
+  ['POST', `/reviews/${ID}/revision`],
+  ['GET', '/cases'],
+  ['GET', `/cases/${ID}/record`],
+  ['GET', `/cases/${ID}/pieces/${ID}`],
+  ['POST', `/cases/${ID}/unmask`],
+  ['POST', `/cases/${ID}/questionnaires/unmask`],
+  ['POST', `/cases/${ID}/applicant-data/unmask`],
+  ['POST', `/cases/${ID}/journey-link`],
+];
+
+const COMPILED = ROUTES.map(([method, pattern]) => ({ method, re: new RegExp(`^${pattern}$`) }));
+
+/** True when `method path` (path below /v1, without the query) may be proxied. */
+export function isProxied(method: string, path: string): boolean {
+  // Literal routes like /reviews/summary also match the {id} patterns; both are allowed anyway.
+  return COMPILED.some((r) => r.method === method && r.re.test(path));
+}
+
+export const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '@idv/domain';
+import { sendError } from './errors.ts';
+import type { OidcClient } from './oidc.ts';
+import type { ServiceClient } from './service-client.ts';
+import type { Sessions } from './sessions.ts';
+import type { ConsoleStateStore } from './state-store.ts';
+
+/** What the console's routes share. */
+export interface ConsoleContext {
+  consoleUrl: string;
+  consoleOrigin: string;
+  docsUrl: string;
+  now: () => Date;
+  reauthMaxAgeS: number;
+  store: ConsoleStateStore;
+  sessions: Sessions;
+  oidc: OidcClient;
+  service: ServiceClient;
+}
+
+export function fail(ctx: ConsoleContext, req: FastifyRequest, reply: FastifyReply, code: ErrorCode, message?: string, field?: string): FastifyReply {
+  return sendError(req, reply, ctx.docsUrl, code, message, field);
+}
+
+/** A same-origin path to return to after a redirect: starts with one `/`, else `/`. */
+export function safeReturnTo(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2_000) return '/';
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
+  return value;
+}
+
+/** A write from the app itself: its CSRF token and, when the browser sent one, our own Origin. */
+export function sameOrigin(ctx: ConsoleContext, req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  return origin === undefined || origin === ctx.consoleOrigin;
+}

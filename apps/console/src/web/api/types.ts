@@ -1,0 +1,21 @@
+import type { components } from './openapi-types.ts';
+
+/** Short names for the service's schemas the screens use. */
+type S = components['schemas'];
+export type ReviewTaskItem = S['ReviewTaskItem'];
+export type ReviewTask = S['ReviewTask'];
+export type ReviewCase = S['ReviewCase'];
+export type ReviewSummary = S['ReviewSummary'];
+export type CaseRecord = S['CaseRecord'];
+export type Case = S['Case'];
+export type Check = S['Check'];
+export type Piece = S['Piece'];
+export type Unmasked = S['Unmasked'];
+export type FieldGap = S['FieldGap'];
+export type SupportGrant = S['SupportGrant'];
+export type DecisionRecorded = S['DecisionRecorded'];
+export type RevisionRecorded = S['RevisionRecorded'];
+export type SessionCreated = S['SessionCreated'];
+export type MaskedSubject = ReviewCase['subject'];
+export type JournalEntry = ReviewCase['journal'][number];
+export type CorrectionItem = ReviewCase['corrections'][number];

@@ -1,0 +1,13 @@
+import { useActorName } from '../api/operator-names.ts';
+import { useI18n } from '../i18n/index.tsx';
+
+/** An actor of the journal or a decision, by name when it is an operator (the id stays as a tooltip). */
+export function Actor({ actor }: { actor: string }) {
+  const { t } = useI18n();
+  const nameOf = useActorName();
+  const who = nameOf(actor);
+  if (who.kind === 'operator') return <span title={actor}>{who.name}</span>;
+  if (who.kind === 'system') return <span>{t('actor.system')}</span>;
+  if (who.kind === 'key') return <span className="mono">{t('actor.key', { id: who.name })}</span>;
+  return <span className="mono">{who.name}</span>;
+}

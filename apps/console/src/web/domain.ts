@@ -1,0 +1,10 @@
+/**
+ * The closed lists the console shows, taken from the domain package itself so that a code added
+ * there is a type error here until it has its words (see i18n/reasons.ts). Imported file by file:
+ * the package's index also holds server-only modules (node:crypto) that have no place in a browser.
+ */
+export { REASON_CODES, REASON_CODE_LIST, CORRECTABLE_FIELDS, RESUBMISSION_STEPS, TASK_STATUSES, HIGH_RISK } from '../../../../packages/domain/src/review.ts';
+export type { ReasonCode, CorrectableField, TaskStatus } from '../../../../packages/domain/src/review.ts';
+export { CHECK_REASONS, CHECK_TYPES } from '../../../../packages/domain/src/check-reasons.ts';
+export type { CheckReason, CheckType } from '../../../../packages/domain/src/check-reasons.ts';
+export type { OperatorRole } from '../../../../packages/domain/src/operators.ts';

@@ -1,0 +1,117 @@
+import { Navigate, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { ErrorNotice, Loading } from './components/status.tsx';
+import { reviewCaseQuery, reviewsPageQuery, reviewsSummaryQuery } from './queries/review-queries.ts';
+import { queryClient } from './query-client.ts';
+import { isTaskStatus, QueueScreen } from './screens/queue.tsx';
+import { InvitationScreen } from './screens/invitation.tsx';
+import { SignedOutScreen } from './screens/signed-out.tsx';
+import { SessionGate, useSession } from './session-context.tsx';
+import { Shell } from './shell/shell.tsx';
+import { homeFor } from './shell/navigation.ts';
+
+/**
+ * The console's routes, in code. The queue is the first screen and ships in the entry; the case
+ * screen, the record, search and support are chunks of their own, fetched when reached. New
+ * screens (the administration issue) add a route here and a line in shell/navigation.ts.
+ *
+ * A screen's loader starts its calls (and fetches its chunk) at navigation, beside the session's
+ * read, without waiting: the screen shows its own loading state and finds the answers in the query
+ * cache. Loaders never run on hover (no defaultPreload): the case screen's read is journaled as a
+ * consultation, which only opening the case may cause.
+ */
+const rootRoute = createRootRoute({ component: Outlet });
+
+// Screens shown without a session.
+const signedOutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signed-out',
+  validateSearch: (s: Record<string, unknown>): { reason?: string } => (typeof s.reason === 'string' ? { reason: s.reason.slice(0, 64) } : {}),
+  component: function SignedOut() {
+    return <SignedOutScreen reason={signedOutRoute.useSearch().reason} />;
+  },
+});
+const invitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invitation', component: InvitationScreen });
+
+// Everything else needs a session and lives in the shell.
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  component: () => (
+    <SessionGate>
+      <Shell />
+    </SessionGate>
+  ),
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  component: function Home() {
+    return <Navigate to={homeFor(useSession().operator.role)} replace />;
+  },
+});
+
+const queueRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/queue',
+  validateSearch: (s: Record<string, unknown>): { status?: 'open' | 'second_validation' | 'escalated' | 'closed' } => (isTaskStatus(s.status) ? { status: s.status } : {}),
+  loaderDeps: ({ search }) => ({ status: search.status }),
+  loader: ({ deps }) => {
+    // The rows first, the counters after: the summary counts the whole queue, and on the embedded
+    // database (one connection) it would hold the page's rows back.
+    void queryClient.prefetchQuery(reviewsPageQuery(deps.status, undefined)).then(() => queryClient.prefetchQuery(reviewsSummaryQuery()));
+  },
+  component: function Queue() {
+    return <QueueScreen status={queueRoute.useSearch().status} />;
+  },
+});
+
+const SearchScreen = lazyRouteComponent(() => import('./screens/search.tsx'), 'SearchScreen');
+const searchRoute = createRoute({ getParentRoute: () => appRoute, path: '/search', component: SearchScreen });
+
+const SupportScreen = lazyRouteComponent(() => import('./screens/support.tsx'), 'SupportScreen');
+const supportRoute = createRoute({ getParentRoute: () => appRoute, path: '/support', component: SupportScreen });
+
+const CaseScreen = lazyRouteComponent(() => import('./screens/case/case-screen.tsx'), 'CaseScreen');
+const taskRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/tasks/$taskId',
+  loader: ({ params }) => {
+    void queryClient.prefetchQuery(reviewCaseQuery(params.taskId));
+    void CaseScreen.preload?.();
+  },
+  component: function Task() {
+    const { taskId } = taskRoute.useParams();
+    // A new task is a new screen: its state (lock, revealed values) starts afresh.
+    return <CaseScreen key={taskId} taskId={taskId} />;
+  },
+});
+
+const RecordScreen = lazyRouteComponent(() => import('./screens/case/record-screen.tsx'), 'RecordScreen');
+const caseRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/cases/$caseId',
+  component: function Record() {
+    const { caseId } = caseRoute.useParams();
+    return <RecordScreen key={caseId} caseId={caseId} />;
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  signedOutRoute,
+  invitationRoute,
+  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, taskRoute, caseRoute]),
+]);
+
+export const router = createRouter({
+  routeTree,
+  defaultPendingComponent: () => <Loading />,
+  defaultErrorComponent: ({ error }) => <ErrorNotice error={error} />,
+  defaultNotFoundComponent: () => <Navigate to="/" replace />,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,182 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useActionOutcome } from '../../action-outcome.tsx';
+import { api, ok, reviewPieceUrl } from '../../api/client.ts';
+import type { DecisionRecorded, ReviewCase, Unmasked } from '../../api/types.ts';
+import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status.tsx';
+import { useShortcuts } from '../../components/shortcuts.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import type { MessageKey } from '../../i18n/en.ts';
+import { checkReasonWords } from '../../i18n/reasons.ts';
+import { reviewCaseQuery } from '../../queries/review-queries.ts';
+import { useSession } from '../../session-context.tsx';
+import { Checks, Duplicates } from './checks.tsx';
+import { Corrections } from './corrections.tsx';
+import { DecisionPanel, DecisionRecordedNotice } from './decision.tsx';
+import { Decisions } from './decisions.tsx';
+import { CaseImages } from './images.tsx';
+import { Journal } from './journal.tsx';
+import { JourneyLinkPanel } from './journey-link.tsx';
+import { LockBar } from './lock-bar.tsx';
+import { RevisionPanel } from './revision.tsx';
+import { SubjectTable } from './subject.tsx';
+import { useTaskLock } from './use-task-lock.ts';
+
+function Overview({ data }: { data: ReviewCase }) {
+  const { t, locale, dateTime } = useI18n();
+  const { task, case: c } = data;
+  return (
+    <section className="panel" aria-labelledby="overview-title">
+      <h2 id="overview-title">{t('case.overview')}</h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('queue.col.status')}</dt>
+          <dd>{t(`status.${task.status}` as MessageKey)}</dd>
+        </div>
+        <div>
+          <dt>{t('case.risk')}</dt>
+          <dd>
+            <span className={task.risk_score >= 70 ? 'risk risk-high' : 'risk'}>{task.risk_score}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('case.due')}</dt>
+          <dd>
+            {dateTime(task.due_at)} {task.overdue ? <span className="tag tag-alert">{t('queue.overdue')}</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('case.country')}</dt>
+          <dd>{task.country}</dd>
+        </div>
+        <div>
+          <dt>{t('case.sensitivity')}</dt>
+          <dd>{task.sensitivity}</dd>
+        </div>
+        <div>
+          <dt>{t('case.flow')}</dt>
+          <dd>
+            {c.flow_name} v{c.flow_version}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('case.state')}</dt>
+          <dd>{t(`state.${c.state}` as MessageKey)}</dd>
+        </div>
+      </dl>
+      {task.reasons.length > 0 ? (
+        <>
+          <h3>{t('case.reasons')}</h3>
+          <ul>
+            {task.reasons.map((r) => (
+              <li key={r}>{checkReasonWords(r, locale)}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {task.double_validation ? <p>{t('case.doubleValidation')}</p> : null}
+      <Decisions decisions={task.decisions} />
+      {task.decisions_hidden ? <Notice kind="info">{t('case.decisionsHidden')}</Notice> : null}
+      {task.status === 'escalated' ? <Notice kind="info">{t('case.escalatedNotice')}</Notice> : null}
+      {task.status === 'closed' ? <Notice kind="info">{t('case.closedNotice')}</Notice> : null}
+    </section>
+  );
+}
+
+function ShortcutLegend() {
+  const { t } = useI18n();
+  return (
+    <aside className="legend" aria-labelledby="legend-title">
+      <h2 id="legend-title" className="small">
+        {t('shortcuts.title')}
+      </h2>
+      <ul>
+        <li>
+          <kbd>c</kbd> {t('shortcuts.claim')}
+        </li>
+        <li>
+          <kbd>a</kbd> {t('shortcuts.approve')}
+        </li>
+        <li>
+          <kbd>r</kbd> {t('shortcuts.reject')}
+        </li>
+        <li>
+          <kbd>s</kbd> {t('shortcuts.resubmit')}
+        </li>
+      </ul>
+    </aside>
+  );
+}
+
+/** The values revealed by an unmask that was finished after a re-authentication, for this task. */
+function revealedOnReturn(outcome: ReturnType<typeof useActionOutcome>, taskId: string): Unmasked | undefined {
+  const body = outcome?.result?.status === 200 ? (outcome.result.body as Unmasked | null) : null;
+  return body?.object === 'unmasked' && body.task_id === taskId ? body : undefined;
+}
+
+/** The case screen of a review task, from GET /v1/reviews/{task}/case in one call. */
+export function CaseScreen({ taskId }: { taskId: string }) {
+  const { t } = useI18n();
+  const session = useSession();
+  const outcome = useActionOutcome();
+  const query = useQuery(reviewCaseQuery(taskId));
+  const lock = useTaskLock(taskId, query.data, session.operator.id);
+  const [decided, setDecided] = useState<DecisionRecorded | null>(null);
+  const closed = query.data?.task.status === 'closed';
+  useShortcuts({ c: () => !closed && query.data && (lock.state === 'free' || lock.state === 'lost') && !lock.claim.isPending && lock.claim.mutate() });
+  const title = t('case.title', { id: taskId.slice(-8) });
+  if (query.isPending) return <Loading />;
+  if (query.isError)
+    return (
+      <>
+        <PageTitle text={title}>{title}</PageTitle>
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
+      </>
+    );
+  const data = query.data;
+  const role = session.operator.role;
+  const mayDecide = data.task.status !== 'escalated' || role === 'supervisor' || role === 'administrator';
+  const state = data.case.state;
+  return (
+    <>
+      <p>
+        <Link to="/queue" className="back-link">
+          ← {t('case.back')}
+        </Link>
+      </p>
+      <PageTitle text={title}>
+        {t('case.title', { id: '' })}
+        <span className="mono">{taskId}</span>
+      </PageTitle>
+      {decided ? <DecisionRecordedNotice result={decided} /> : null}
+      <LockBar lock={lock} closed={closed} />
+      <div className="case-grid">
+        <div className="case-main">
+          <CaseImages pieces={data.case.pieces} urlOf={(piece) => reviewPieceUrl(taskId, piece)} />
+          <SubjectTable
+            subject={data.subject}
+            perField
+            initial={revealedOnReturn(outcome, taskId)}
+            reveal={(path) => ok(api.POST('/v1/reviews/{task_id}/unmask', { params: { path: { task_id: taskId }, query: path ? { field_path: path } : {} } }))}
+          />
+          <Checks checks={data.case.checks} />
+          <Duplicates ids={data.case.duplicates} />
+        </div>
+        <div className="case-side">
+          <Overview data={data} />
+          {!closed ? (
+            <>
+              {mayDecide ? <DecisionPanel task={data.task} lock={lock} mayDecide={mayDecide} onDecided={setDecided} /> : <Notice kind="info">{t('case.escalatedOnly')}</Notice>}
+              <Corrections taskId={taskId} lock={lock} done={data.corrections} />
+              <ShortcutLegend />
+            </>
+          ) : null}
+          {role === 'supervisor' && (state === 'approved' || state === 'rejected') ? <RevisionPanel taskId={taskId} caseState={state} /> : null}
+          {data.case.status === 'created' || data.case.status === 'collecting' ? <JourneyLinkPanel caseId={data.case.id} /> : null}
+          <Journal entries={data.journal} />
+        </div>
+      </div>
+    </>
+  );
+}

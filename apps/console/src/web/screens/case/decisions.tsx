@@ -1,0 +1,29 @@
+import type { ReviewTask } from '../../api/types.ts';
+import { Actor } from '../../components/actor.tsx';
+import { useI18n } from '../../i18n/index.tsx';
+import type { MessageKey } from '../../i18n/en.ts';
+import { decisionReasonWords } from '../../i18n/reasons.ts';
+
+/**
+ * The decisions given on the task, by whom (named from the directory). Under double validation
+ * the service sends none to an operator who has not given theirs, so nothing leaks from here.
+ */
+export function Decisions({ decisions }: { decisions: ReviewTask['decisions'] }) {
+  const { t, locale, dateTime } = useI18n();
+  if (decisions.length === 0) return null;
+  return (
+    <>
+      <h3>{t('case.decisions')}</h3>
+      <ul className="plain decisions">
+        {decisions.map((d) => (
+          <li key={d.id}>
+            <strong>{t(`decision.${d.outcome}` as MessageKey)}</strong>
+            {d.reason_code ? ` · ${decisionReasonWords(d.reason_code, locale)}` : ''}
+            {' · '}
+            <Actor actor={d.decided_by} /> <span className="muted small">({dateTime(d.created_at)})</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

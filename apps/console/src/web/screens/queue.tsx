@@ -1,0 +1,170 @@
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useState, type MouseEvent } from 'react';
+import type { ReviewSummary, ReviewTaskItem } from '../api/types.ts';
+import { Empty, ErrorNotice, Loading, PageTitle } from '../components/status.tsx';
+import { TASK_STATUSES, type TaskStatus } from '../domain.ts';
+import { useI18n } from '../i18n/index.tsx';
+import { checkReasonWords } from '../i18n/reasons.ts';
+import type { MessageKey } from '../i18n/en.ts';
+import { reviewsPageQuery, reviewsSummaryQuery } from '../queries/review-queries.ts';
+import { useSession } from '../session-context.tsx';
+
+function Counters({ summary }: { summary: ReviewSummary }) {
+  const { t } = useI18n();
+  const items: [MessageKey, number][] = [
+    ['queue.count.active', summary.active],
+    ['status.open', summary.open],
+    ['status.second_validation', summary.second_validation],
+    ['status.escalated', summary.escalated],
+    ['queue.count.overdue', summary.overdue],
+    ['queue.count.unclaimed', summary.unclaimed],
+    ['queue.count.locked_by_me', summary.locked_by_me],
+    ['queue.count.high_risk', summary.high_risk],
+  ];
+  return (
+    <section aria-labelledby="counters-title" className="counters">
+      <h2 id="counters-title" className="visually-hidden">
+        {t('queue.summary')}
+      </h2>
+      <dl>
+        {items.map(([key, value]) => (
+          <div key={key} className={key === 'queue.count.overdue' && value > 0 ? 'counter counter-alert' : 'counter'}>
+            <dt>{t(key)}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function LockCell({ task, me, t }: { task: ReviewTaskItem; me: string; t: ReturnType<typeof useI18n>['t'] }) {
+  if (!task.lock) return <span className="muted">{t('queue.free')}</span>;
+  return <span>{task.lock.operator_id === me ? t('queue.lockedByMe') : t('queue.lockedByOther')}</span>;
+}
+
+/**
+ * One row, drawn from plain elements: the task's link is an ordinary anchor whose click the table
+ * hands to the router (openTask below), because a router Link per row (its hooks, its
+ * subscriptions to the router's state) made drawing twenty rows take hundreds of milliseconds.
+ */
+function TaskRow({ task, i18n, me }: { task: ReviewTaskItem; i18n: ReturnType<typeof useI18n>; me: string }) {
+  const { t, locale, dateTime } = i18n;
+  // data-label: each cell's column, shown before it when a narrow screen lays the row out as a card.
+  return (
+    <tr className={task.overdue ? 'row-overdue' : undefined}>
+      <th scope="row">
+        {/* The visible end of the id is part of the link's name (what a voice user says). */}
+        <a href={`/tasks/${encodeURIComponent(task.id)}`} data-task={task.id} aria-label={t('queue.open', { id: task.id.slice(-8) })} className="mono task-id row-link">
+          {task.id.slice(-8)}
+        </a>
+      </th>
+      <td data-label={t('queue.col.risk')}>
+        <span className={task.risk_score >= 70 ? 'risk risk-high' : 'risk'}>{task.risk_score}</span>
+      </td>
+      <td data-label={t('queue.col.due')} className="cell-wide">
+        {dateTime(task.due_at)}
+        {task.overdue ? <span className="tag tag-alert">{t('queue.overdue')}</span> : null}
+      </td>
+      <td data-label={t('queue.col.status')}>{t(`status.${task.status}` as MessageKey)}</td>
+      <td data-label={t('queue.col.country')}>{task.country}</td>
+      <td className="reasons-cell cell-wide">{task.reasons.map((r) => checkReasonWords(r, locale)).join(' ')}</td>
+      <td data-label={t('queue.col.lock')}>
+        <LockCell task={task} me={me} t={t} />
+      </td>
+    </tr>
+  );
+}
+
+/** The review queue: the service's order (risk, then due date), a status filter, counters, cursor paging. */
+export function QueueScreen({ status }: { status?: TaskStatus }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const me = useSession().operator.id;
+  const navigate = useNavigate();
+  // A plain click on a task's link is a navigation inside the app; a modified click (new tab) is the browser's.
+  const openTask = (e: MouseEvent<HTMLElement>) => {
+    const link = (e.target as HTMLElement).closest<HTMLAnchorElement>('a[data-task]');
+    if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.defaultPrevented) return;
+    e.preventDefault();
+    void navigate({ to: '/tasks/$taskId', params: { taskId: link.dataset.task! } });
+  };
+  // Cursors of the pages seen so far (in memory: the cursor names a task, which has no place in the address).
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const list = useQuery(reviewsPageQuery(status, cursor));
+  // Asked for once the page of rows has come (see the queue route's loader).
+  const summary = useQuery({ ...reviewsSummaryQuery(), enabled: !list.isPending });
+  return (
+    <>
+      <PageTitle text={t('queue.title')}>{t('queue.title')}</PageTitle>
+      {summary.data ? <Counters summary={summary.data} /> : summary.isError ? <ErrorNotice error={summary.error} /> : null}
+      <div className="toolbar">
+        <label className="field-inline">
+          <span>{t('queue.filter')}</span>
+          <select
+            value={status ?? ''}
+            onChange={(e) => {
+              setCursors([]);
+              const value = e.target.value as TaskStatus | '';
+              void navigate({ to: '/queue', search: value ? { status: value } : {} });
+            }}
+          >
+            <option value="">{t('queue.filter.active')}</option>
+            {TASK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.data.length === 0 ? (
+        <Empty>{t('queue.empty')}</Empty>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="queue-caption">
+          <table className="table table-cards table-queue">
+            <caption id="queue-caption" className="visually-hidden">
+              {t('queue.title')}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('queue.col.task')}</th>
+                <th scope="col">{t('queue.col.risk')}</th>
+                <th scope="col">{t('queue.col.due')}</th>
+                <th scope="col">{t('queue.col.status')}</th>
+                <th scope="col">{t('queue.col.country')}</th>
+                <th scope="col">{t('queue.col.reasons')}</th>
+                <th scope="col">{t('queue.col.lock')}</th>
+              </tr>
+            </thead>
+            <tbody onClick={openTask}>
+              {list.data.data.map((task) => (
+                <TaskRow key={task.id} task={task} i18n={i18n} me={me} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="pager">
+        {cursors.length > 0 ? (
+          <button type="button" className="button" onClick={() => setCursors([])}>
+            {t('queue.first')}
+          </button>
+        ) : null}
+        {list.data?.has_more && list.data.next_cursor ? (
+          <button type="button" className="button" onClick={() => setCursors([...cursors, list.data.next_cursor!])}>
+            {t('queue.next')}
+          </button>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+export const isTaskStatus = (v: unknown): v is TaskStatus => typeof v === 'string' && (TASK_STATUSES as readonly string[]).includes(v);

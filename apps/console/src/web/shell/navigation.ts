@@ -1,0 +1,25 @@
+import type { OperatorRole } from '../domain.ts';
+import type { MessageKey } from '../i18n/en.ts';
+
+export interface NavItem {
+  to: '/queue' | '/search' | '/support';
+  label: MessageKey;
+  roles: readonly OperatorRole[];
+}
+
+const STAFF: readonly OperatorRole[] = ['administrator', 'supervisor', 'reviewer'];
+
+/**
+ * The console's screens, one line each. The administration screens (operators, keys, webhooks,
+ * flows, usage) join this list with their roles; the header and the navigation adapt.
+ */
+export const NAVIGATION: readonly NavItem[] = [
+  { to: '/queue', label: 'nav.queue', roles: STAFF },
+  { to: '/search', label: 'nav.search', roles: STAFF },
+  { to: '/support', label: 'nav.support', roles: ['support'] },
+];
+
+export const navigationFor = (role: OperatorRole) => NAVIGATION.filter((item) => item.roles.includes(role));
+
+/** Where an operator lands after signing in. */
+export const homeFor = (role: OperatorRole) => (role === 'support' ? '/support' : '/queue');

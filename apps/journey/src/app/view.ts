@@ -1,0 +1,67 @@
+import type { Api } from './api.ts';
+import { h } from './dom.ts';
+import { t } from './i18n.ts';
+import type { MessageKey } from './messages/en.ts';
+import type { EndReason, JourneyState, PieceKind, Screen } from './types.ts';
+import type { UploadQueue } from './uploads.ts';
+
+/**
+ * What the screens share: the journey as a screen sees it, and the view helpers every screen
+ * uses. journey.ts draws the screens and the screens call the journey back; both import this
+ * module rather than each other.
+ */
+
+export interface PageSpec {
+  /** The step named in browser messages; null for the ended screens. */
+  step: Screen | null;
+  title: string;
+  body: (Node | null | false)[];
+  actions?: (Node | null | false)[];
+  /** Show the help button and the progress line (not on the ended screens). */
+  chrome?: boolean;
+}
+
+/** The journey as a screen uses it (the Journey class in journey.ts). */
+export interface JourneyView {
+  readonly api: Api;
+  state: JourneyState;
+  readonly captures: Map<PieceKind, Blob>;
+  readonly uploads: UploadQueue;
+  show(spec: PageSpec, redraw: () => void): void;
+  has(kind: PieceKind): boolean;
+  next(): void;
+  lazy<M>(load: () => Promise<M>, use: (m: M) => void): void;
+  end(reason: EndReason): void;
+  failure(err: unknown): string;
+}
+
+export function errorText(code: string): string {
+  const known: Record<string, MessageKey> = {
+    network: 'error_network',
+    image_too_large: 'error_image_too_large',
+    image_type_unsupported: 'error_image_type_unsupported',
+    image_unreadable: 'error_image_unreadable',
+    image_dimensions_invalid: 'error_image_dimensions_invalid',
+    piece_limit_reached: 'error_piece_limit_reached',
+    unsupported_document_type: 'error_unsupported_document_type',
+  };
+  return t(known[code] ?? 'error_generic');
+}
+
+/** An error line announced to screen readers. */
+export const errorLine = () => h('p', { class: 'error', role: 'alert' });
+
+/** Runs an action with the button disabled (no double submission), showing an error in place on failure. */
+export async function busy(button: HTMLButtonElement, error: HTMLElement, j: Pick<JourneyView, 'failure'>, act: () => Promise<void>): Promise<void> {
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  error.textContent = '';
+  try {
+    await act();
+  } catch (err) {
+    error.textContent = j.failure(err);
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+  }
+}

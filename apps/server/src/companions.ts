@@ -1,0 +1,50 @@
+import type { Server } from 'node:http';
+import type { Config } from '@idv/config';
+import { findEmbedding, type Db } from '@idv/db';
+import { createDocsServer } from '@idv/docs';
+import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
+
+/** What a companion server is made from: the configuration read once and the database opened once. */
+export interface CompanionParts {
+  config: Config;
+  db: Db;
+}
+
+/**
+ * A server beside the API, on an origin of its own: it listens on the port of its configured URL
+ * and closes at shutdown. Adding one (the operator console at CONSOLE_URL, a development identity
+ * provider) is one entry in COMPANIONS.
+ */
+export interface Companion {
+  /** Its name in the start log. */
+  name: string;
+  url(config: Config): string;
+  create(parts: CompanionParts): Server | Promise<Server>;
+}
+
+/** Started in this order after the API, by `npm start` (not by `npm run api`). */
+export const COMPANIONS: readonly Companion[] = [
+  // One page per error code, generated from the catalogue.
+  { name: 'docs', url: (config) => config.docsUrl, create: ({ config }) => createDocsServer(config.apiBaseUrl) },
+  // The hosted journey: its static app, framed only by the origins a client registered.
+  {
+    name: 'journey',
+    url: (config) => config.journeyUrl,
+    create: async ({ config, db }) =>
+      createJourneyServer({
+        assets: await loadJourneyAssets(),
+        apiBaseUrl: config.apiBaseUrl,
+        embeddingOrigins: async (clientId, environment) => (await findEmbedding(db, { clientId, environment }))?.origins ?? [],
+      }),
+  },
+];
+
+/** Serves a companion on the port of its configured URL (journey, console and docs each have an origin). */
+export async function listenOnUrlPort(server: Server, url: string, host: string): Promise<Server> {
+  const u = new URL(url);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}

@@ -1,0 +1,49 @@
+import type { BlobStore } from '@idv/blobstore';
+import type { CaseVault, PieceBlobs } from '@idv/case-data';
+import type { Database, Db } from '@idv/db';
+import { ChecksPool } from '@idv/engine';
+import type { MasterKeyring } from '@idv/vault';
+import type { WebhookSettings } from '@idv/webhooks';
+import { ChecksRunner } from './checks-runner.ts';
+import { WebhookDispatcher, type WorkerLog } from './dispatcher.ts';
+import { RetentionSweeper, type RetentionOptions } from './retention.ts';
+
+export interface WorkerParts {
+  db: Db;
+  keyring: MasterKeyring;
+  vault: CaseVault;
+  /** The blob store the API writes pieces to (DATA_DIR/blobs shared, or the same bucket). */
+  blobs: BlobStore;
+  pieces: Pick<PieceBlobs, 'read'>;
+  settings: WebhookSettings;
+  listen?: Database['listen'];
+  log: WorkerLog & RetentionOptions['log'];
+}
+
+export interface RunningWorker {
+  /** Lets the work in flight finish (deliveries sent and recorded, checks concluded), then frees the threads. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker's three parts started together, in `npm run worker` and inside `npm start`: the
+ * webhook dispatcher, the retention sweeper, and the automated checks in a pool of worker threads
+ * (models loaded once per thread) fed from check_jobs.
+ */
+export async function startWorker(parts: WorkerParts): Promise<RunningWorker> {
+  const { db, keyring, listen, log } = parts;
+  const dispatcher = new WebhookDispatcher({ db, keyring, settings: parts.settings, listen, log });
+  await dispatcher.start();
+  // Retention of images and personal data per flow.
+  const retention = new RetentionSweeper({ db, blobs: parts.blobs, log });
+  retention.start();
+  const pool = new ChecksPool();
+  const checks = new ChecksRunner({ db, keyring, vault: parts.vault, pieces: parts.pieces, analyser: pool, listen, log });
+  await checks.start();
+  return {
+    async stop() {
+      await Promise.all([dispatcher.stop(), retention.stop(), checks.stop()]);
+      await pool.destroy();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export * from './case-vault.ts';
+export * from './personal-data.ts';
+export * from './identities.ts';
+export * from './pieces.ts';

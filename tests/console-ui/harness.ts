@@ -1,0 +1,196 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { applyCaseTrigger, findCaseForUpdate, insertActiveOperator, openReviewTask, type OperatorRow, type Tenant } from '@idv/db';
+import { newId, type OperatorRole, type Sensitivity } from '@idv/domain';
+import { ChecksPool } from '@idv/engine';
+import { MasterKeyring } from '@idv/vault';
+import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
+import { PieceBlobs } from '@idv/case-data';
+import { createDevIdp, type DevIdp } from '../../apps/dev-idp/src/index.ts';
+import { loadConsoleAssets } from '../../apps/console/src/build.ts';
+import { createConsoleServer } from '../../apps/console/src/server/index.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { ROOT, freePort } from '../helpers/processes.ts';
+import { IMAGES, fixture, journey, newSession } from '../helpers/journey.ts';
+import { issueKey } from '../helpers/tenants.ts';
+
+/**
+ * The whole console for browser tests, once per file: the service (the real app on its own
+ * database, listening on a real port), the development OpenID provider, the console server
+ * serving the built web app, and Debian's Chromium. Everything on 127.0.0.1 over real HTTP.
+ */
+export interface ConsoleHarness {
+  t: TestApp;
+  tenant: Tenant;
+  idp: DevIdp;
+  consoleUrl: string;
+  browser: Browser;
+  /** An operator attached to a new account of the provider (every country and `restricted` unless said); its login and password. */
+  operator(role: OperatorRole, name: string, clearance?: { countries?: string[]; sensitivity?: Sensitivity }): Promise<{ op: OperatorRow; login: string; password: string }>;
+  /** A case of the demo client with declared data, sent to review as the checks engine does. */
+  taskInReview(spec?: { riskScore?: number; dueAt?: Date; surname?: string; flow?: string }): Promise<{ caseId: string; taskId: string }>;
+  /**
+   * The person's whole journey for a case through the journey routes, with real photos from the
+   * shared fixtures (passport page, selfie, two head turns), finished: the case waits for its checks.
+   */
+  completeJourney(caseId: string): Promise<void>;
+  /** Runs every due checks job (harness started with `worker`); returns each job's outcome. */
+  runChecks(): Promise<{ caseId: string; outcome: string }[]>;
+  /** Moves the console server's clock forward (the service and the provider keep theirs). */
+  advanceConsoleClock(ms: number): void;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /**
+   * The service's clock follows the real time (as the provider's does, whose `auth_time` the
+   * service checks) instead of moving only when told.
+   */
+  realTime?: boolean;
+  /** The automated checks (a one-thread pool, jobs run by `runChecks`) and the webhook dispatcher run beside the service. */
+  worker?: boolean;
+}
+
+export const ARTIFACTS = join(ROOT, 'artifacts', 'console');
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP = { viewport: { width: 1440, height: 900 } };
+
+export async function startConsoleHarness(options: HarnessOptions = {}): Promise<ConsoleHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'console-ui-'));
+  const [idpPort, apiPort, consolePort] = [await freePort(), await freePort(), await freePort()];
+  const consoleUrl = `http://127.0.0.1:${consolePort}`;
+  const issuer = `http://127.0.0.1:${idpPort}`;
+  const idp = await createDevIdp({ issuer, dataDir: join(dir, 'idp'), consoleUrl, host: '127.0.0.1', nodeEnv: 'test' });
+  // The journey's photos go to a blob store of this run only.
+  const t = await startTestApp({ OIDC_ISSUER: issuer, OIDC_JWKS_URL: idp.jwksUrl, OIDC_AUDIENCE: idp.clientId, DATA_DIR: join(dir, 'data'), WEBHOOK_POLL_MS: '50' });
+  const realTime = options.realTime ? setInterval(() => t.clock.set(new Date()), 100) : undefined;
+  realTime?.unref();
+  await t.app.listen({ port: apiPort, host: '127.0.0.1' });
+  const tenant: Tenant = { clientId: t.demo.client_id, environment: 'sandbox' };
+  const consoleKey = await issueKey(t, { clientId: tenant.clientId, kind: 'console', name: 'console' });
+  let consoleOffset = 0;
+  const pool = options.worker ? new ChecksPool({ threads: 1 }) : undefined;
+  const runner = pool
+    ? new ChecksRunner({ db: t.database.db, keyring: t.ctx.keyring, vault: t.ctx.vault, pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring), analyser: pool, now: t.clock.now })
+    : undefined;
+  const dispatcher = options.worker ? new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen }) : undefined;
+  await dispatcher?.start();
+  const console_ = await createConsoleServer({
+    assets: await loadConsoleAssets(),
+    apiBaseUrl: `http://127.0.0.1:${apiPort}`,
+    consoleCredential: consoleKey.secret,
+    oidc: { issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, scopes: '' },
+    consoleUrl,
+    db: t.database.db,
+    keyring: new MasterKeyring(t.config.masterKey!),
+    now: () => new Date(Date.now() + consoleOffset),
+  });
+  await new Promise<void>((resolve) => (console_.server as Server).listen(consolePort, '127.0.0.1', resolve));
+  const browser = await launchChromium();
+  let n = 0;
+  return {
+    t,
+    tenant,
+    idp,
+    consoleUrl,
+    browser,
+    async operator(role, name, clearance = {}) {
+      n += 1;
+      const login = `${role}-${n}`;
+      const password = `password-${role}-${n}`;
+      const subject = idp.addAccount(login, password);
+      const now = t.clock.now();
+      const op = await insertActiveOperator(t.database.db, tenant, { id: newId('op', now.getTime()), name, role, subject, ...clearance, createdBy: 'test' }, now);
+      return { op, login, password };
+    },
+    async taskInReview(spec = {}) {
+      const created = await t.request('POST', '/v1/cases', {
+        signed: true,
+        body: { flow_name: spec.flow ?? 'standard', country: 'FR', external_ref: `ref-${Date.now()}-${n++}`, declared: { surname: spec.surname ?? 'Martin', given_names: 'Claire', birth_date: '1990-04-12' } },
+      });
+      if (created.statusCode !== 201) throw new Error(`case creation failed: ${created.body}`);
+      const caseId = created.json().id as string;
+      const now = t.clock.now();
+      const { task } = await t.database.db.transaction(async (tx) => {
+        const row = (await findCaseForUpdate(tx, tenant, caseId))!;
+        await applyCaseTrigger(tx, tenant, row, { type: 'submission_complete' }, now);
+        return openReviewTask(tx, tenant, { caseId, riskScore: spec.riskScore ?? 50, sensitivity: 'standard', reasons: ['faces_uncertain', 'subject_mismatch'], dueAt: spec.dueAt }, now);
+      });
+      t.clock.advance(1000);
+      return { caseId, taskId: task.id };
+    },
+    async completeJourney(caseId) {
+      const token = await newSession(t, caseId, 'en');
+      const steps: [string, unknown][] = [
+        ['/consent', { accepted: true }],
+        ['/applicant', { given_names: 'Grace Brewster', surname: 'Hopper', birth_date: '1906-12-09' }],
+        ['/questionnaire', { answers: { source_of_funds: 'salary', politically_exposed: 'no' } }],
+        ['/document', { country: 'FR', type: 'passport' }],
+      ];
+      for (const [path, body] of steps) {
+        const res = await journey(t, 'POST', path, token, { body });
+        if (res.statusCode !== 200) throw new Error(`journey ${path}: ${res.body}`);
+      }
+      const pieces: [string, string][] = [
+        ['document_front', IMAGES.passport],
+        ['selfie', IMAGES.selfie],
+        ['liveness_turn_left', IMAGES.turnLeft],
+        ['liveness_turn_right', IMAGES.turnRight],
+      ];
+      for (const [kind, path] of pieces) {
+        const res = await journey(t, 'PUT', `/pieces/${kind}`, token, { bytes: fixture(path) });
+        if (res.statusCode !== 200) throw new Error(`journey piece ${kind}: ${res.body}`);
+      }
+      const done = await journey(t, 'POST', '/finish', token);
+      if (done.statusCode !== 200) throw new Error(`journey finish: ${done.body}`);
+    },
+    async runChecks() {
+      if (!runner) throw new Error('the harness runs the checks only when started with { worker: true }');
+      return runner.drain();
+    },
+    advanceConsoleClock(ms) {
+      consoleOffset += ms;
+    },
+    async close() {
+      if (realTime) clearInterval(realTime);
+      await browser.close();
+      await console_.close();
+      await dispatcher?.stop();
+      await pool?.destroy();
+      await idp.close();
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the provider's real pages, starting from a console path; ends on that path. */
+export async function signIn(page: Page, consoleUrl: string, path: string, login: string, password: string): Promise<void> {
+  await page.goto(`${consoleUrl}${path}`);
+  await page.waitForSelector('input[name="login"]');
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', password);
+  await Promise.all([page.waitForURL((u) => u.origin === consoleUrl && u.pathname === path.split('?')[0]), page.click('button[type="submit"]')]);
+}
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * The axe-core audit of the page as it is (WCAG 2 A and AA rules): the serious and critical
+ * violations. axe is evaluated through the DevTools protocol, so the console's CSP stays in force.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(`${AXE}\n;0`);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations;
+  })) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
