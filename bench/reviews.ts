@@ -15,10 +15,11 @@ import { build } from '@idv/api';
 import { insertOperator, openDatabase, queryRows, type Database, type OperatorRow, type Tenant } from '@idv/db';
 import { newId, type OperatorRole, type Sensitivity } from '@idv/domain';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
-import { loadConfig } from '../apps/api/src/config.ts';
+import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../apps/api/src/bootstrap.ts';
 import { issueApiKey } from '../apps/api/src/services/api-keys.ts';
 import { createPostgresDatabase } from '../tests/helpers/database.ts';
+import { seedReviewTasks } from './review-tasks-seed.ts';
 
 type Backend = 'pglite' | 'postgres';
 const TASKS = Number(process.env.BENCH_TASKS ?? 100_000);
@@ -38,35 +39,6 @@ function figures(samples: number[]): Figures {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const round = (v: number) => Math.round(v * 100) / 100;
   return { p50_ms: round(at(0.5)), p99_ms: round(at(0.99)), mean_ms: round(samples.reduce((a, b) => a + b, 0) / samples.length), requests: samples.length };
-}
-
-/** 100,000 cases and tasks in two INSERT … SELECT generate_series statements (ids keep the id shape). */
-async function seed(database: Database, tenant: Tenant, flowId: string, now: Date): Promise<void> {
-  const t = now.toISOString();
-  await database.db.execute(sql`
-    INSERT INTO cases (id, client_id, environment, flow_id, flow_name, flow_version, country, state, status, created_at, updated_at, expires_at)
-    SELECT 'case_' || lpad(to_hex(g), 26, '0'), ${tenant.clientId}, ${tenant.environment}, ${flowId}, 'standard', 1,
-           (ARRAY['FR','DE','ES','IT','BE','NL','PT','PL'])[1 + g % 8],
-           CASE WHEN g % 10 = 0 THEN 'approved' ELSE 'in_review' END,
-           CASE WHEN g % 10 = 0 THEN 'decided' ELSE 'review' END,
-           ${t}::timestamptz - make_interval(mins => g % 10000), ${t}::timestamptz, ${t}::timestamptz + interval '7 days'
-      FROM generate_series(1, ${TASKS}) AS g`);
-  await database.db.execute(sql`
-    INSERT INTO review_tasks (id, client_id, environment, case_id, country, sensitivity_rank, risk_score, due_at, status, double_validation,
-                              reasons, outcome, closed_by, closed_at, created_at, updated_at)
-    SELECT 'tsk_' || lpad(to_hex(g), 26, '0'), ${tenant.clientId}, ${tenant.environment}, 'case_' || lpad(to_hex(g), 26, '0'),
-           (ARRAY['FR','DE','ES','IT','BE','NL','PT','PL'])[1 + g % 8],
-           CASE WHEN g % 97 = 0 THEN 2 WHEN g % 20 = 0 THEN 1 ELSE 0 END,
-           ((g::bigint * 7919) % 101)::int,
-           ${t}::timestamptz + make_interval(mins => (((g::bigint * 104729) % 2880) - 1440)::int),
-           CASE WHEN g % 10 = 0 THEN 'closed' WHEN g % 23 = 0 THEN 'second_validation' ELSE 'open' END,
-           g % 23 = 0, '["face_review"]'::jsonb,
-           CASE WHEN g % 10 = 0 THEN 'approve' END, CASE WHEN g % 10 = 0 THEN 'op:seed' END,
-           CASE WHEN g % 10 = 0 THEN ${t}::timestamptz - make_interval(mins => g % 5000) END,
-           ${t}::timestamptz - make_interval(mins => g % 10000), ${t}::timestamptz
-      FROM generate_series(1, ${TASKS}) AS g`);
-  await database.db.execute(sql`ANALYZE cases`);
-  await database.db.execute(sql`ANALYZE review_tasks`);
 }
 
 async function operator(database: Database, tenant: Tenant, role: OperatorRole, countries: string[], sensitivity: Sensitivity, now: Date): Promise<OperatorRow> {
@@ -102,7 +74,7 @@ async function runBackend(backend: Backend): Promise<Record<string, Figures | nu
     const tenant: Tenant = { clientId: demo.client_id, environment: 'sandbox' };
     const [flow] = await queryRows<{ id: string }>(database.db, sql`SELECT id FROM flows LIMIT 1`);
     const started = performance.now();
-    await seed(database, tenant, flow.id, now);
+    await seedReviewTasks(database, tenant, flow.id, now, TASKS);
     const seedS = Math.round((performance.now() - started) / 100) / 10;
     const consoleKey = await issueApiKey(database.db, keyring, { ...tenant, kind: 'console', permissions: [], createdBy: 'bench', now });
     const admin = await operator(database, tenant, 'administrator', ['*'], 'restricted', now);
