@@ -198,10 +198,11 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await heading(page).filter({ hasText: en.piece_liveness_turn_left }).waitFor();
       await capture(page, '09-turn-left');
       await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
-      // A slow uplink from here on, so that the last photo is still on its way at the check.
+      // A slow uplink from here on (10 kB/s), so that the last photo is still on its way at the
+      // check even when a loaded machine takes seconds to draw the help and check screens.
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 30_000 });
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 10_000 });
       await capture(page, '10-turn-right');
 
       await heading(page).filter({ hasText: en.check_title }).waitFor();

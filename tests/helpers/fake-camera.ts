@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
@@ -22,7 +22,12 @@ export async function y4mFromImage(image: Buffer, dir: string, opts: { width?: n
   const parts: Buffer[] = [header];
   for (let i = 0; i < (opts.frames ?? 2); i++) parts.push(marker, frame);
   const path = join(dir, opts.name ?? 'camera.y4m');
-  writeFileSync(path, Buffer.concat(parts));
+  // Written aside, then renamed over: a browser whose fake camera is reading the old file keeps
+  // its whole file (the old inode) instead of finding it truncated mid-frame, which can stall its
+  // capture device for the next page that opens the camera.
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.concat(parts));
+  renameSync(partial, path);
   return path;
 }
 
