@@ -1,22 +1,15 @@
 import type { BlobStore } from '@idv/blobstore';
-import type { CaseVault, PieceBlobs } from '@idv/case-data';
-import type { Database, Db } from '@idv/db';
 import { ChecksPool } from '@idv/engine';
-import type { MasterKeyring } from '@idv/vault';
 import type { WebhookSettings } from '@idv/webhooks';
-import { ChecksRunner } from './checks-runner.ts';
+import { ChecksRunner, type ChecksRunnerOptions } from './checks-runner.ts';
 import { WebhookDispatcher, type WorkerLog } from './dispatcher.ts';
 import { RetentionSweeper, type RetentionOptions } from './retention.ts';
 
-export interface WorkerParts {
-  db: Db;
-  keyring: MasterKeyring;
-  vault: CaseVault;
+/** What the worker's parts share: the checks runner's own needs, plus the dispatcher's and sweeper's. */
+export interface WorkerParts extends Pick<ChecksRunnerOptions, 'db' | 'keyring' | 'vault' | 'pieces' | 'listen'> {
   /** The blob store the API writes pieces to (DATA_DIR/blobs shared, or the same bucket). */
   blobs: BlobStore;
-  pieces: Pick<PieceBlobs, 'read'>;
   settings: WebhookSettings;
-  listen?: Database['listen'];
   log: WorkerLog & RetentionOptions['log'];
 }
 

@@ -3,8 +3,13 @@
  * there is a type error here until it has its words (see i18n/reasons.ts). Imported file by file:
  * the package's index also holds server-only modules (node:crypto) that have no place in a browser.
  */
+import { REASON_CODES, REASON_CODE_LIST } from '../../../../packages/domain/src/review.ts';
+
 export { REASON_CODES, REASON_CODE_LIST, CORRECTABLE_FIELDS, RESUBMISSION_STEPS, TASK_STATUSES, HIGH_RISK } from '../../../../packages/domain/src/review.ts';
 export type { ReasonCode, CorrectableField, TaskStatus } from '../../../../packages/domain/src/review.ts';
 export { CHECK_REASONS, CHECK_TYPES } from '../../../../packages/domain/src/check-reasons.ts';
 export type { CheckReason, CheckType } from '../../../../packages/domain/src/check-reasons.ts';
 export type { OperatorRole } from '../../../../packages/domain/src/operators.ts';
+/** The reasons a rejection may give, and those a resubmission may give (the service's own split). */
+export const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');
+export const RESUBMIT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'resubmit');

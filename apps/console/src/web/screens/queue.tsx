@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import type { ReviewSummary, ReviewTaskItem } from '../api/types.ts';
-import { Empty, ErrorNotice, Loading, PageTitle } from '../components/status.tsx';
+import { PagedTable, useCursorPages } from '../components/paged-table.tsx';
+import { ErrorNotice, PageTitle } from '../components/status.tsx';
 import { TASK_STATUSES, type TaskStatus } from '../domain.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { checkReasonWords } from '../i18n/reasons.ts';
 import type { MessageKey } from '../i18n/en.ts';
 import { reviewsPageQuery, reviewsSummaryQuery } from '../queries/review-queries.ts';
 import { useSession } from '../session-context.tsx';
+
+const COLUMNS: MessageKey[] = ['queue.col.task', 'queue.col.risk', 'queue.col.due', 'queue.col.status', 'queue.col.country', 'queue.col.reasons', 'queue.col.lock'];
 
 function Counters({ summary }: { summary: ReviewSummary }) {
   const { t } = useI18n();
@@ -90,10 +93,8 @@ export function QueueScreen({ status }: { status?: TaskStatus }) {
     e.preventDefault();
     void navigate({ to: '/tasks/$taskId', params: { taskId: link.dataset.task! } });
   };
-  // Cursors of the pages seen so far (in memory: the cursor names a task, which has no place in the address).
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
-  const list = useQuery(reviewsPageQuery(status, cursor));
+  const pages = useCursorPages();
+  const list = useQuery(reviewsPageQuery(status, pages.cursor));
   // Asked for once the page of rows has come (see the queue route's loader).
   const summary = useQuery({ ...reviewsSummaryQuery(), enabled: !list.isPending });
   return (
@@ -106,7 +107,7 @@ export function QueueScreen({ status }: { status?: TaskStatus }) {
           <select
             value={status ?? ''}
             onChange={(e) => {
-              setCursors([]);
+              pages.first();
               const value = e.target.value as TaskStatus | '';
               void navigate({ to: '/queue', search: value ? { status: value } : {} });
             }}
@@ -120,49 +121,17 @@ export function QueueScreen({ status }: { status?: TaskStatus }) {
           </select>
         </label>
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <Empty>{t('queue.empty')}</Empty>
-      ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="queue-caption">
-          <table className="table table-cards table-queue">
-            <caption id="queue-caption" className="visually-hidden">
-              {t('queue.title')}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('queue.col.task')}</th>
-                <th scope="col">{t('queue.col.risk')}</th>
-                <th scope="col">{t('queue.col.due')}</th>
-                <th scope="col">{t('queue.col.status')}</th>
-                <th scope="col">{t('queue.col.country')}</th>
-                <th scope="col">{t('queue.col.reasons')}</th>
-                <th scope="col">{t('queue.col.lock')}</th>
-              </tr>
-            </thead>
-            <tbody onClick={openTask}>
-              {list.data.data.map((task) => (
-                <TaskRow key={task.id} task={task} i18n={i18n} me={me} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <div className="pager">
-        {cursors.length > 0 ? (
-          <button type="button" className="button" onClick={() => setCursors([])}>
-            {t('queue.first')}
-          </button>
-        ) : null}
-        {list.data?.has_more && list.data.next_cursor ? (
-          <button type="button" className="button" onClick={() => setCursors([...cursors, list.data.next_cursor!])}>
-            {t('queue.next')}
-          </button>
-        ) : null}
-      </div>
+      <PagedTable
+        query={list}
+        pages={pages}
+        empty={t('queue.empty')}
+        caption={t('queue.title')}
+        captionId="queue-caption"
+        className="table-queue"
+        columns={COLUMNS.map((c) => t(c))}
+        onBodyClick={openTask}
+        row={(task) => <TaskRow key={task.id} task={task} i18n={i18n} me={me} />}
+      />
     </>
   );
 }

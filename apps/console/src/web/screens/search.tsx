@@ -3,11 +3,13 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client.ts';
 import type { operations } from '../api/openapi-types.ts';
-import { Empty, ErrorNotice, Loading, PageTitle } from '../components/status.tsx';
+import { PagedTable, useCursorPages } from '../components/paged-table.tsx';
+import { Empty, PageTitle } from '../components/status.tsx';
 import { useI18n } from '../i18n/index.tsx';
 import type { MessageKey } from '../i18n/en.ts';
 
 type CaseQuery = NonNullable<operations['listCases']['parameters']['query']>;
+const COLUMNS: MessageKey[] = ['search.col.case', 'search.col.ref', 'search.col.status', 'search.col.country', 'search.col.created'];
 const CASE_STATUSES = ['created', 'collecting', 'processing', 'review', 'decided', 'abandoned', 'expired'] as const;
 
 /** A day of the date input as the start (or the end) of that day in the operator's time zone. */
@@ -22,8 +24,8 @@ export function SearchScreen() {
   const { t, dateTime } = useI18n();
   const [form, setForm] = useState({ external_ref: '', q: '', status: '', country: '', after: '', before: '' });
   const [criteria, setCriteria] = useState<CaseQuery | null>(null);
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const results = useQuery({
     queryKey: ['cases', criteria, cursor ?? null],
     queryFn: () => ok(api.GET('/v1/cases', { params: { query: { ...criteria, cursor, limit: 20 } } })),
@@ -38,7 +40,7 @@ export function SearchScreen() {
     if (form.country.trim()) q.country = form.country.trim().toUpperCase();
     if (form.after) q.created_after = dayStart(form.after);
     if (form.before) q.created_before = dayEnd(form.before);
-    setCursors([]);
+    pages.first();
     setCriteria(q);
   };
   const set = (name: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
@@ -85,61 +87,30 @@ export function SearchScreen() {
       </form>
       {criteria === null ? (
         <Empty>{t('search.prompt')}</Empty>
-      ) : results.isPending ? (
-        <Loading />
-      ) : results.isError ? (
-        <ErrorNotice error={results.error} onRetry={() => void results.refetch()} />
-      ) : results.data.data.length === 0 ? (
-        <Empty>{t('search.empty')}</Empty>
       ) : (
-        <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="search-caption">
-            <table className="table table-cards">
-              <caption id="search-caption" className="visually-hidden">
-                {t('search.title')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('search.col.case')}</th>
-                  <th scope="col">{t('search.col.ref')}</th>
-                  <th scope="col">{t('search.col.status')}</th>
-                  <th scope="col">{t('search.col.country')}</th>
-                  <th scope="col">{t('search.col.created')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.data.data.map((c) => (
-                  <tr key={c.id}>
-                    <th scope="row">
-                      <Link to="/cases/$caseId" params={{ caseId: c.id }} className="mono case-id row-link">
-                        {c.id}
-                      </Link>
-                    </th>
-                    {/* data-label: the column, shown before the cell when a narrow screen lays the row out as a card. */}
-                    <td data-label={t('search.col.ref')} className="cell-wide">
-                      {c.external_ref ?? '—'}
-                    </td>
-                    <td data-label={t('search.col.status')}>{t(`caseStatus.${c.status}` as MessageKey)}</td>
-                    <td data-label={t('search.col.country')}>{c.country}</td>
-                    <td data-label={t('search.col.created')}>{dateTime(c.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="pager">
-            {cursors.length > 0 ? (
-              <button type="button" className="button" onClick={() => setCursors([])}>
-                {t('queue.first')}
-              </button>
-            ) : null}
-            {results.data.has_more && results.data.next_cursor ? (
-              <button type="button" className="button" onClick={() => setCursors([...cursors, results.data.next_cursor!])}>
-                {t('queue.next')}
-              </button>
-            ) : null}
-          </div>
-        </>
+        <PagedTable
+          query={results}
+          pages={pages}
+          empty={t('search.empty')}
+          caption={t('search.title')}
+          captionId="search-caption"
+          columns={COLUMNS.map((c) => t(c))}
+          row={(c) => (
+            <tr key={c.id}>
+              <th scope="row">
+                <Link to="/cases/$caseId" params={{ caseId: c.id }} className="mono case-id row-link">
+                  {c.id}
+                </Link>
+              </th>
+              <td data-label={t('search.col.ref')} className="cell-wide">
+                {c.external_ref ?? '—'}
+              </td>
+              <td data-label={t('search.col.status')}>{t(`caseStatus.${c.status}` as MessageKey)}</td>
+              <td data-label={t('search.col.country')}>{c.country}</td>
+              <td data-label={t('search.col.created')}>{dateTime(c.created_at)}</td>
+            </tr>
+          )}
+        />
       )}
     </>
   );

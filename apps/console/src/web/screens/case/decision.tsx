@@ -15,17 +15,16 @@ export function DecisionRecordedNotice({ result }: { result: DecisionRecorded })
   );
 }
 import { useShortcuts } from '../../components/shortcuts.ts';
-import { REASON_CODES, REASON_CODE_LIST, RESUBMISSION_STEPS, type ReasonCode } from '../../domain.ts';
+import { REJECT_REASONS, RESUBMISSION_STEPS, RESUBMIT_REASONS, type ReasonCode } from '../../domain.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { decisionReasonWords } from '../../i18n/reasons.ts';
+import { ReasonSelect } from './reason-select.tsx';
 import type { TaskLock } from './use-task-lock.ts';
 
 type Outcome = 'approve' | 'reject' | 'resubmit';
 type Step = (typeof RESUBMISSION_STEPS)[number];
 
-const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');
-const RESUBMIT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'resubmit');
 
 /**
  * The decision panel: approve, reject with a reason from the closed list, or ask to resubmit
@@ -98,17 +97,7 @@ export function DecisionPanel({ task, lock, mayDecide, onDecided }: { task: Revi
       <h2 id="decision-title">{t('decision.title')}</h2>
       {lock.state !== 'held' ? <p className="muted">{t('decision.needLock')}</p> : null}
       <fieldset disabled={!enabled} className="stack">
-        <label className="field">
-          <span>{t('decision.reason')}</span>
-          <select ref={rejectRef} name="reject_reason" value={rejectReason} onChange={(e) => setRejectReason(e.target.value as ReasonCode | '')}>
-            <option value="">{t('decision.reason.choose')}</option>
-            {REJECT_REASONS.map((c) => (
-              <option key={c} value={c}>
-                {decisionReasonWords(c, locale)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ReasonSelect name="reject_reason" reasons={REJECT_REASONS} value={rejectReason} onChange={setRejectReason} selectRef={rejectRef} />
         <fieldset className="steps">
           <legend>{t('decision.steps')}</legend>
           {RESUBMISSION_STEPS.map((s, i) => (
@@ -124,17 +113,7 @@ export function DecisionPanel({ task, lock, mayDecide, onDecided }: { task: Revi
               {t(`decision.step.${s}` as MessageKey)}
             </label>
           ))}
-          <label className="field">
-            <span>{t('decision.reason')}</span>
-            <select name="resubmit_reason" value={resubmitReason} onChange={(e) => setResubmitReason(e.target.value as ReasonCode | '')}>
-              <option value="">{t('decision.reason.optional')}</option>
-              {RESUBMIT_REASONS.map((c) => (
-                <option key={c} value={c}>
-                  {decisionReasonWords(c, locale)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ReasonSelect name="resubmit_reason" reasons={RESUBMIT_REASONS} value={resubmitReason} onChange={setResubmitReason} optional />
         </fieldset>
         <label className="field">
           <span>{t('decision.comment')}</span>

@@ -5,12 +5,11 @@ import { api, ok } from '../../api/client.ts';
 import type { RevisionRecorded } from '../../api/types.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorNotice, Notice } from '../../components/status.tsx';
-import { REASON_CODES, REASON_CODE_LIST, type ReasonCode } from '../../domain.ts';
+import { REJECT_REASONS, type ReasonCode } from '../../domain.ts';
+import { ReasonSelect } from './reason-select.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
-import { decisionReasonWords } from '../../i18n/reasons.ts';
 
-const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');
 
 /**
  * A supervisor revises the decision of a decided case. The service asks for a fresh
@@ -18,7 +17,7 @@ const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies ==
  * request on the way back (the shell says how it went).
  */
 export function RevisionPanel({ taskId, caseState }: { taskId: string; caseState: 'approved' | 'rejected' }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<'approve' | 'reject'>(caseState === 'approved' ? 'reject' : 'approve');
   const [reason, setReason] = useState<ReasonCode | ''>('');
@@ -55,17 +54,7 @@ export function RevisionPanel({ taskId, caseState }: { taskId: string; caseState
           </select>
         </label>
         {outcome === 'reject' ? (
-          <label className="field">
-            <span>{t('decision.reason')}</span>
-            <select name="revision_reason" value={reason} onChange={(e) => setReason(e.target.value as ReasonCode | '')}>
-              <option value="">{t('decision.reason.choose')}</option>
-              {REJECT_REASONS.map((c) => (
-                <option key={c} value={c}>
-                  {decisionReasonWords(c, locale)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ReasonSelect name="revision_reason" reasons={REJECT_REASONS} value={reason} onChange={setReason} />
         ) : null}
         <label className="field">
           <span>{t('decision.comment')}</span>
