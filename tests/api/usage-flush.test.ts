@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { readApiUsage } from '@idv/db';
@@ -70,7 +70,7 @@ describe('usage flush after a failure', () => {
         done();
       },
     });
-    const app = Fastify({ loggerInstance: pino({ level: 'warn' }, sink) });
+    const app = Fastify({ loggerInstance: pino({ level: 'warn' }, sink) }) as unknown as FastifyInstance;
     const recorder = new UsageRecorder(t.database.db);
     recorder.install(app, t.clock.now);
     await app.ready();
