@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { OperatorRow } from '@idv/db';
 import { signedHeaders } from '@idv/sdk';
 import { assertWellFormedAnswer, brokenEscape, hostileString, odd, percentEncode, rawBodyFor, rowCounts, valueFor, type BodyContext } from '../helpers/hostile.ts';
-import { DOCS_URL } from '../helpers/app.ts';
+import { DOCS_URL, errorOf } from '../helpers/app.ts';
 import { newSession } from '../helpers/journey.ts';
 import { addOperator, caseInReview, startReviewApp, type ReviewTestApp } from '../helpers/operators.ts';
 import { issueKey } from '../helpers/tenants.ts';
@@ -250,6 +250,61 @@ describe('hostile input on every route (API key, console operator, journey sessi
     // And the service still works for a well-behaved client.
     const created = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'standard', country: 'FR' } });
     assert.equal(created.statusCode, 201, created.body);
+  });
+});
+
+describe('the refusals, one by one', () => {
+  const refused = (res: LightMyRequestResponse, status: number, code: string, field?: string) => {
+    assert.equal(res.statusCode, status, res.body);
+    const err = errorOf(res);
+    assert.equal(err.code, code);
+    assert.equal(err.field, field);
+    assert.doesNotMatch(res.body, /\\u0000|\u0000/, 'the forbidden text is not echoed');
+  };
+
+  test('control characters and unpaired surrogates in path parameters and query values: 422 parameter_invalid naming the parameter', async () => {
+    refused(await t.request('GET', '/v1/cases/%00'), 422, 'parameter_invalid', 'case_id');
+    refused(await t.request('GET', '/v1/cases/case_%01x/results'), 422, 'parameter_invalid', 'case_id');
+    refused(await t.request('GET', '/v1/cases?external_ref=%00'), 422, 'parameter_invalid', 'external_ref');
+    refused(await t.request('GET', '/v1/cases?q=a%0Ab'), 422, 'parameter_invalid', 'q');
+    refused(await t.request('GET', '/v1/api-keys?starting_after=%00'), 422, 'parameter_invalid', 'starting_after');
+    refused(await t.request('GET', '/v1/webhook-deliveries?starting_after=%7F'), 422, 'parameter_invalid', 'starting_after');
+    // A parameter name is caller text too: refused, and not echoed.
+    refused(await t.request('GET', '/v1/cases?a%00b=1'), 422, 'parameter_invalid', undefined);
+    // Not UTF-8 (a lone surrogate written as UTF-8), or longer than any identifier: the router's refusals, in the same shape.
+    refused(await t.request('GET', '/v1/cases/%ED%A0%80'), 422, 'parameter_invalid', undefined);
+    refused(await t.request('GET', `/v1/cases/${'a'.repeat(101)}`), 422, 'parameter_invalid', undefined);
+    // The journey's routes and unknown paths alike.
+    refused(await t.app.inject({ method: 'PUT', url: '/v1/sessions/current/pieces/%00', headers: { authorization: `Session ${token}` } }), 422, 'parameter_invalid', 'kind');
+    refused(await t.request('GET', '/v1/nothing?x=%00'), 422, 'parameter_invalid', 'x');
+  });
+
+  test('an unknown key still gets its 401 first', async () => {
+    const res = await t.request('GET', '/v1/cases/%00', { key: null, headers: { authorization: `Bearer sk_sandbox_${'A'.repeat(43)}` } });
+    refused(res, 401, 'api_key_invalid');
+  });
+
+  test('in a header value: 400 bad_request', async () => {
+    refused(await t.request('GET', '/v1/cases', { headers: { 'x-service-operator': 'op_\u0001' } }), 400, 'bad_request');
+    refused(await t.request('GET', '/v1/cases', { headers: { 'user-agent': 'a\u007fb' } }), 400, 'bad_request');
+  });
+
+  test('in a JSON body: 422 naming the field, and nothing is stored', async () => {
+    const before = await rowCounts(t.database.db, CHANGED_BY_REFUSALS);
+    const create = (raw: string) => t.request('POST', '/v1/cases', { signed: true, raw });
+    refused(await create('{"flow_name":"standard","country":"FR","external_ref":"a\\u0000b"}'), 422, 'parameter_invalid', 'external_ref');
+    refused(await create('{"flow_name":"standard","country":"FR","external_ref":"a\\ud800b"}'), 422, 'parameter_invalid', 'external_ref');
+    refused(await create('{"flow_name":"standard","country":"FR","declared":{"surname":"\\u001b[31m"}}'), 422, 'parameter_invalid', 'declared.surname');
+    refused(await create('{"flow_name":"standard","country":"FR","declared":{"a\\u0000":"x"}}'), 422, 'parameter_invalid', 'declared');
+    refused(await create('{"flow_name":"standard","country":"FR","__proto__":{"x":1}}'), 422, 'parameter_unknown', '__proto__');
+    refused(await create(`{"flow_name":"standard","country":"FR","declared":${'['.repeat(40)}${']'.repeat(40)}}`), 422, 'parameter_invalid', `declared${'.0'.repeat(31)}`);
+    // Bytes that are not UTF-8 are not replaced by U+FFFD: the body is refused.
+    const bytes = Buffer.concat([Buffer.from('{"flow_name":"standard","country":"FR","external_ref":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+    refused(await t.app.inject({ method: 'POST', url: '/v1/cases', headers: { authorization: `Bearer ${t.demoKey.secret}`, 'content-type': 'application/json' }, payload: bytes }), 422, 'invalid_json');
+    assert.deepEqual(await rowCounts(t.database.db, CHANGED_BY_REFUSALS), before, 'nothing stored');
+    // Lines and tabs in free text are not controls to refuse.
+    const named = await t.request('POST', '/v1/api-keys', { body: { name: 'line one\nline two\tend' } });
+    assert.equal(named.statusCode, 201, named.body);
   });
 });
 
