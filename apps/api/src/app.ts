@@ -11,7 +11,9 @@ import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
 import type { Config } from '@idv/config';
 import type { App, AppContext } from './context.ts';
 import { installAuth } from './http/auth.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { MAX_PATH_PARAM_LENGTH, installErrorHandling } from './http/error-handler.ts';
+import { installForbiddenTextGuard } from './http/forbidden-text.ts';
+import { clientErrorHandler, frameworkErrors, setCommonHeaders } from './http/framework-errors.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/method-not-allowed.ts';
 import { installOperatorAuth } from './http/operator.ts';
@@ -71,6 +73,10 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     // Requests that arrive on open connections while closing are served (the database closes after
     // the server), rather than answered with Fastify's own 503 body outside the error shape.
     return503OnClosing: false,
+    // The framework's own refusals (router, HTTP parser) in the spec's error shape too.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: frameworkErrors(config.docsUrl),
+    clientErrorHandler: clientErrorHandler(config.docsUrl),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   const bodyAjv = makeAjv(false);
@@ -130,15 +136,14 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   installJsonBody(app);
   installAuth(app, db);
   installSessionAuth(app, db, config.journeyUrl, now);
+  installForbiddenTextGuard(app);
   installSignatureCheck(app, keyring, config.signatureToleranceS, now);
   installOperatorAuth(app, ctx);
   usage.install(app, now);
   // Synchronous (done callback): an async hook would add a promise and its microtask to every
   // response.
   app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('x-request-id', req.id);
-    reply.header('x-content-type-options', 'nosniff');
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    setCommonHeaders(reply, req.id);
     done(null, payload);
   });
 

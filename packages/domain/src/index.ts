@@ -5,6 +5,7 @@ export * from './flow.ts';
 export * from './standard-flow.ts';
 export * from './error-catalogue.ts';
 export * from './api-error.ts';
+export * from './parser-refusal.ts';
 export * from './webhook-events.ts';
 export * from './operators.ts';
 export * from './review.ts';

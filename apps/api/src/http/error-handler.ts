@@ -35,6 +35,9 @@ function fromValidation(issues: AjvIssue[], context: string | undefined): ApiErr
   }
 }
 
+/** The router refuses longer path parameters (no identifier of the service comes near it). */
+export const MAX_PATH_PARAM_LENGTH = 100;
+
 /** Maps anything thrown while handling a request to an ApiError; unknown errors become internal_error. */
 export function toApiError(err: FastifyError | ApiError | Error): ApiError {
   if (err instanceof ApiError) return err;
@@ -49,6 +52,11 @@ export function toApiError(err: FastifyError | ApiError | Error): ApiError {
       return new ApiError('invalid_json', 'The body is empty but the content type says JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('bad_request', 'Content-Length does not match the body.');
+    // The router's own refusals (see framework-errors.ts): a malformed path parameter, like any other.
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('parameter_invalid', 'A path parameter is not valid percent-encoded UTF-8.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('parameter_invalid', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters.`);
   }
   if (fe.statusCode === 413) return new ApiError('payload_too_large', fe.message);
   if (fe.statusCode === 415) return new ApiError('unsupported_media_type', fe.message);

@@ -37,15 +37,28 @@ export class UsageRecorder {
     else this.pending.set(id, { ...inc });
   }
 
+  /**
+   * Writes the counts summed so far. Flushes run one after the other (an additive upsert must not
+   * race another with the same rows), each on its own: a failed flush puts its counts back for the
+   * next one (a single statement, so nothing of it was written: nothing lost, nothing doubled) and
+   * rejects only its own caller, never a later flush.
+   */
   flush(): Promise<void> {
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    this.flushing = this.flushing.then(() => addApiUsage(this.db, batch)).catch((err) => {
-      // Keep the counts for the next flush rather than lose them on a transient failure.
-      for (const inc of batch) this.add(inc);
-      throw err;
-    });
-    return this.flushing;
+    const run = async () => {
+      const batch = [...this.pending.values()];
+      this.pending = new Map();
+      try {
+        await addApiUsage(this.db, batch);
+      } catch (err) {
+        for (const inc of batch) this.add(inc);
+        throw err;
+      }
+    };
+    const flushed = this.flushing.then(run);
+    // The chain keeps only the settling, not the outcome: a rejection kept in it would be rethrown
+    // by every later flush, and counting would stop for good.
+    this.flushing = flushed.catch(() => {});
+    return flushed;
   }
 
   install(app: FastifyInstance, now: () => Date): void {

@@ -24,10 +24,13 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   return publicErrorResponses(...all);
 }
 
+/** Refusals any route may answer, whatever its parameters (http/forbidden-text.ts). */
+const ANY_ROUTE: ErrorCode[] = ['parameter_invalid', 'bad_request'];
+
 /** As errorResponses, for routes that need no key. */
 export function publicErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, string[]>();
-  for (const code of new Set(codes)) {
+  for (const code of new Set([...codes, ...ANY_ROUTE])) {
     const { status } = ERROR_CATALOGUE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Db } from '@idv/db';
-import { newId } from '@idv/domain';
+import { newId, parserRefusalAnswer, parserRefusalCode } from '@idv/domain';
 import type { MasterKeyring } from '@idv/vault';
 import { installAssets, type ConsoleAssets } from './assets.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
@@ -77,6 +77,16 @@ export async function createConsoleServer(options: ConsoleServerOptions): Promis
     genReqId: () => newId('req'),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
+    // The router's and Node's parser's own refusals in the spec's error shape too (as the service answers them).
+    frameworkErrors: (err, req, reply) => {
+      reply.header('x-request-id', req.id);
+      void fail(ctx, req, reply, 'parameter_invalid', err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'A path parameter is not valid percent-encoded UTF-8.');
+    },
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(parserRefusalAnswer(parserRefusalCode(err.code), newId('req'), ctx.docsUrl));
+      socket.destroy();
+    },
   });
   await app.register(cookie);
   // Bodies pass through to the service as bytes; the service validates them.

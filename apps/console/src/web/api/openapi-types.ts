@@ -2009,6 +2009,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2062,6 +2071,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -2138,6 +2156,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2149,6 +2176,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2193,6 +2229,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CaseList"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -2278,6 +2323,15 @@ export interface operations {
                     "application/json": components["schemas"]["CaseCreated"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2354,6 +2408,15 @@ export interface operations {
                     "application/json": components["schemas"]["Case"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2365,6 +2428,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2403,6 +2475,15 @@ export interface operations {
                     "application/json": components["schemas"]["CaseResults"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2414,6 +2495,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2466,6 +2556,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionCreated"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
@@ -2553,6 +2652,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2564,6 +2672,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2600,6 +2717,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiUsage"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -2651,6 +2777,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -2714,6 +2849,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
@@ -2797,6 +2941,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2857,6 +3010,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -2927,6 +3089,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -2984,6 +3155,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -3060,6 +3240,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3108,6 +3297,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -3167,6 +3365,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -3234,8 +3441,26 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventTypeList"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3274,6 +3499,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorResolved"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
@@ -3368,6 +3602,15 @@ export interface operations {
                     "application/json": components["schemas"]["OperatorDirectory"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3379,6 +3622,15 @@ export interface operations {
             };
             /** @description Error codes: console_credential_required, operator_revoked, operator_role_insufficient */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3417,6 +3669,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorList"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -3477,6 +3738,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorInvited"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -3566,6 +3836,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Operator"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -3669,6 +3948,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3698,6 +3986,15 @@ export interface operations {
             };
             /** @description Error codes: operator_already_revoked, operator_self_change */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3746,6 +4043,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewTaskList"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -3804,6 +4110,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewSummary"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3815,6 +4130,15 @@ export interface operations {
             };
             /** @description Error codes: console_credential_required, operator_revoked, operator_role_insufficient */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3852,6 +4176,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewMetrics"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -3912,6 +4245,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewTask"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3932,6 +4274,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3970,6 +4321,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewTask"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3999,6 +4359,15 @@ export interface operations {
             };
             /** @description Error codes: task_closed, task_locked, double_validation_same_operator */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4037,6 +4406,15 @@ export interface operations {
                     "application/json": components["schemas"]["TaskLock"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4066,6 +4444,15 @@ export interface operations {
             };
             /** @description Error codes: task_closed, lock_expired, lock_not_held, task_locked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4104,6 +4491,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewCase"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4124,6 +4520,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4164,6 +4569,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CorrectionRecorded"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -4262,6 +4676,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DecisionRecorded"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -4369,6 +4792,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevisionRecorded"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -4485,6 +4917,15 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionRecorded"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4587,6 +5028,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionCreated"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4681,6 +5131,15 @@ export interface operations {
                     "application/json": components["schemas"]["CaseRecord"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4701,6 +5160,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4739,6 +5207,15 @@ export interface operations {
                     "application/json": components["schemas"]["CaseData"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4759,6 +5236,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4798,6 +5284,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unmasked"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -4876,6 +5371,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unmasked"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -4952,6 +5456,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unmasked"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5026,6 +5539,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unmasked"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -5108,6 +5630,15 @@ export interface operations {
                     "application/json": components["schemas"]["AccessLog"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5171,6 +5702,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
@@ -5271,6 +5811,15 @@ export interface operations {
                     "image/avif": string;
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5300,6 +5849,15 @@ export interface operations {
             };
             /** @description Error codes: piece_unavailable */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5342,6 +5900,15 @@ export interface operations {
                     "image/avif": string;
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5371,6 +5938,15 @@ export interface operations {
             };
             /** @description Error codes: piece_unavailable */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5413,6 +5989,15 @@ export interface operations {
                     "image/avif": string;
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5442,6 +6027,15 @@ export interface operations {
             };
             /** @description Error codes: piece_unavailable */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5479,6 +6073,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SupportGrantList"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -5539,6 +6142,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SupportGrant"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
@@ -5644,6 +6256,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportGrant"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5680,6 +6301,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5709,6 +6339,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportGrantList"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -5720,6 +6359,15 @@ export interface operations {
             };
             /** @description Error codes: console_credential_required, operator_revoked, operator_role_insufficient */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5756,8 +6404,26 @@ export interface operations {
                     "application/json": components["schemas"]["JourneyEmbedding"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5806,6 +6472,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JourneyEmbedding"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
@@ -5882,8 +6557,26 @@ export interface operations {
                     "application/json": components["schemas"]["Journey"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5924,6 +6617,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Journey"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
@@ -6005,6 +6707,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Journey"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
@@ -6089,6 +6800,15 @@ export interface operations {
                     "application/json": components["schemas"]["Journey"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
                 headers: {
@@ -6171,6 +6891,15 @@ export interface operations {
                     "application/json": components["schemas"]["Journey"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
                 headers: {
@@ -6245,6 +6974,15 @@ export interface operations {
                     "application/json": components["schemas"]["Journey"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
                 headers: {
@@ -6256,6 +6994,15 @@ export interface operations {
             };
             /** @description Error codes: journey_closed, journey_incomplete */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6292,8 +7039,26 @@ export interface operations {
                     "application/json": components["schemas"]["JourneyFrame"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6339,6 +7104,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Journey"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
