@@ -24,17 +24,19 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   return publicErrorResponses(...all);
 }
 
-/** As errorResponses, for routes that need no key. */
+/** As errorResponses, for routes that need no key (the journey's, limited per session). */
 export function publicErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, string[]>();
-  for (const code of new Set(codes)) {
+  for (const code of new Set([...codes, 'rate_limited' as const])) {
     const { status } = ERROR_CATALOGUE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [status, Type.Ref(ErrorSchema, { description: `Error codes: ${list.join(', ')}` })]),
+    [...byStatus].map(([status, list]) => [status, Type.Ref(ErrorSchema, { description: `Error codes: ${list.join(', ')}${status === 429 ? RATE_LIMIT_NOTE : ''}` })]),
   );
 }
+
+const RATE_LIMIT_NOTE = '. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit.';
 
 export const VALIDATION_ERRORS: ErrorCode[] = ['parameter_missing', 'parameter_invalid', 'parameter_unknown'];
 export const BODY_ERRORS: ErrorCode[] = [...VALIDATION_ERRORS, 'invalid_json', 'payload_too_large', 'unsupported_media_type'];
