@@ -2027,6 +2027,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2109,6 +2118,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2149,6 +2167,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2215,6 +2242,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2323,6 +2359,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2372,6 +2417,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2414,6 +2468,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2522,6 +2585,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2564,6 +2636,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2620,6 +2701,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2664,6 +2754,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2761,6 +2860,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2817,6 +2925,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2895,6 +3012,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2947,6 +3073,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3022,6 +3157,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3071,6 +3215,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3130,6 +3283,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3205,6 +3367,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3236,6 +3407,15 @@ export interface operations {
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3339,6 +3519,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3379,6 +3568,15 @@ export interface operations {
             };
             /** @description Error codes: console_credential_required, operator_revoked, operator_role_insufficient */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3439,6 +3637,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3517,6 +3724,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, invalid_country */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3631,6 +3847,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3698,6 +3923,15 @@ export interface operations {
             };
             /** @description Error codes: operator_already_revoked, operator_self_change */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3775,6 +4009,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3815,6 +4058,15 @@ export interface operations {
             };
             /** @description Error codes: console_credential_required, operator_revoked, operator_role_insufficient */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3881,6 +4133,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3932,6 +4193,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4006,6 +4276,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4073,6 +4352,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4124,6 +4412,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4229,6 +4526,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4320,6 +4626,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4427,6 +4742,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4548,6 +4872,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4650,6 +4983,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4708,6 +5050,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4759,6 +5110,15 @@ export interface operations {
             };
             /** @description Error codes: resource_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4829,6 +5189,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4912,6 +5281,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4981,6 +5359,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5064,6 +5451,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5128,6 +5524,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5236,6 +5641,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5300,6 +5714,15 @@ export interface operations {
             };
             /** @description Error codes: piece_unavailable */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5378,6 +5801,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5449,6 +5881,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5501,6 +5942,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5604,6 +6054,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5680,6 +6139,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5727,6 +6195,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5758,6 +6235,15 @@ export interface operations {
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5853,6 +6339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5884,6 +6379,15 @@ export interface operations {
             };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5971,6 +6475,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6045,6 +6558,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6134,6 +6656,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6216,6 +6747,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6263,6 +6803,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6294,6 +6843,15 @@ export interface operations {
             };
             /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6379,6 +6937,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid, piece_not_expected, image_unreadable, image_dimensions_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
