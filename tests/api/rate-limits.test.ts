@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { build } from '@idv/api';
 import { ConfigError, loadConfig } from '@idv/config';
 import type { App } from '../../apps/api/src/context.ts';
-import { signedHeaders } from '@idv/sdk';
+import { ApiRequestError, IdvClient, signedHeaders } from '@idv/sdk';
 import { DOCS_URL, JOURNEY_URL, errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
 import { newSession, openCase } from '../helpers/journey.ts';
 import { addOperator, type ReviewTestApp } from '../helpers/operators.ts';
@@ -164,6 +164,27 @@ describe('console credential', () => {
     const ceiling = await list(c);
     assertRateLimited(ceiling, 6);
     assert.match(errorOf(ceiling).message, /console credential/);
+  });
+});
+
+describe('the SDK', () => {
+  test('waits out Retry-After on a 429 and then retries; a longer Retry-After than it may wait is thrown', async () => {
+    const client = (base: string, maxRetryAfterS?: number) =>
+      new IdvClient({ baseUrl: base, apiKey: t.demoKey.secret, signingSecret: t.demoKey.signingSecret, maxRetryAfterS });
+    const minute = await instance(t, { RATE_LIMIT_PER_KEY: '1' });
+    const second = await instance(t, { RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_WINDOW_S: '1' });
+    try {
+      const minuteBase = await minute.listen({ port: 0, host: '127.0.0.1' });
+      const opened = await client(minuteBase).createCase({ flow_name: 'standard', country: 'FR', external_ref: 'sdk-429' });
+      await assert.rejects(client(minuteBase, 0).getCase(opened.id), (err: ApiRequestError) => err.status === 429 && err.code === 'rate_limited');
+
+      // One request per second: the second read is refused with Retry-After: 1, waited out, then served.
+      const secondBase = await second.listen({ port: 0, host: '127.0.0.1' });
+      for (let i = 0; i < 2; i++) assert.equal((await client(secondBase).getCase(opened.id)).id, opened.id);
+    } finally {
+      await minute.close();
+      await second.close();
+    }
   });
 });
 
