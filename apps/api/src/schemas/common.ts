@@ -24,7 +24,11 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   return publicErrorResponses(...all);
 }
 
-/** As errorResponses, for routes that need no key (the journey's, limited per session). */
+/**
+ * As errorResponses, for routes that need no key (the journey's, limited per session). Every
+ * limited route may answer 429 rate_limited (its Retry-After and RateLimit headers: the error's
+ * documentation page and docs/rate-limits.md).
+ */
 export function publicErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set([...codes, 'rate_limited' as const])) {
@@ -32,11 +36,9 @@ export function publicErrorResponses(...codes: ErrorCode[]): Record<number, TSch
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [status, Type.Ref(ErrorSchema, { description: `Error codes: ${list.join(', ')}${status === 429 ? RATE_LIMIT_NOTE : ''}` })]),
+    [...byStatus].map(([status, list]) => [status, Type.Ref(ErrorSchema, { description: `Error codes: ${list.join(', ')}` })]),
   );
 }
-
-const RATE_LIMIT_NOTE = '. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit.';
 
 export const VALIDATION_ERRORS: ErrorCode[] = ['parameter_missing', 'parameter_invalid', 'parameter_unknown'];
 export const BODY_ERRORS: ErrorCode[] = [...VALIDATION_ERRORS, 'invalid_json', 'payload_too_large', 'unsupported_media_type'];

@@ -2027,7 +2027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2118,7 +2118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2174,7 +2174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2249,7 +2249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2359,7 +2359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2417,7 +2417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2475,7 +2475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2585,7 +2585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2643,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2701,7 +2701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2761,7 +2761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2860,7 +2860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2932,7 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,7 +3012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3080,7 +3080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3157,7 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,7 +3222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3290,7 +3290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3367,7 +3367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3414,7 +3414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3519,7 +3519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3575,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3644,7 +3644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3731,7 +3731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3847,7 +3847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3930,7 +3930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4009,7 +4009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4133,7 +4133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4200,7 +4200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4276,7 +4276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4352,7 +4352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4419,7 +4419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4749,7 +4749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4872,7 +4872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4983,7 +4983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5050,7 +5050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5117,7 +5117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5196,7 +5196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5281,7 +5281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5366,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5451,7 +5451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5531,7 +5531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5641,7 +5641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5721,7 +5721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5801,7 +5801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5881,7 +5881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5949,7 +5949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6054,7 +6054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6139,7 +6139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6195,7 +6195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6242,7 +6242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6339,7 +6339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6386,7 +6386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6475,7 +6475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6565,7 +6565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6656,7 +6656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6747,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6803,7 +6803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,7 +6850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6944,7 +6944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: rate_limited. Retry-After gives the seconds to wait; RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (also on successful answers) describe the limit. */
+            /** @description Error codes: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
