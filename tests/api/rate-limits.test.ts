@@ -133,7 +133,11 @@ describe('per journey session', () => {
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['ratelimit-remaining'], remaining);
     }
-    assertRateLimited(await state(first), 2);
+    const refused = await get(app(), '/v1/sessions/current', `Session ${first}`, { origin: JOURNEY_URL });
+    assertRateLimited(refused, 2);
+    // The journey app, on its own origin, may read them.
+    const exposed = String(refused.headers['access-control-expose-headers']).split(', ');
+    for (const h of ['retry-after', 'ratelimit-remaining', 'ratelimit-reset']) assert.ok(exposed.includes(h), h);
     assert.equal((await state(second)).statusCode, 200);
     assert.equal((await get(app(), `/v1/cases/${caseId}`, `Bearer ${t.demoKey.secret}`)).statusCode, 200);
   });
