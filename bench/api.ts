@@ -327,7 +327,8 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   cleanups.push(() => rmSync(oursDir, { recursive: true, force: true }), () => rmSync(baseDir, { recursive: true, force: true }));
   const docsPort = await freePort();
 
-  const oursEnv: Record<string, string> = { DATA_DIR: oursDir, DOCS_URL: `http://127.0.0.1:${docsPort}` };
+  // The benchmark measures the service, not its rate limiter (docs/rate-limits.md): limits off.
+  const oursEnv: Record<string, string> = { DATA_DIR: oursDir, DOCS_URL: `http://127.0.0.1:${docsPort}`, RATE_LIMIT_ENABLED: 'false' };
   if (databaseUrl) Object.assign(oursEnv, { DATABASE_URL: databaseUrl, MASTER_KEY: generateMasterKey() });
   const ours = await startServer(`ours-${backend}`, 'apps/server/src/main.ts', oursEnv);
   const baseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: baseDir };

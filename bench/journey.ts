@@ -31,7 +31,8 @@ const [apiPort, journeyPort] = [await freePort(), await freePort()];
 const apiBase = `http://127.0.0.1:${apiPort}`;
 const journeyUrl = `http://127.0.0.1:${journeyPort}`;
 const database = await openDatabase({ kind: 'pglite', memory: true });
-const config = loadConfig({ LOG_LEVEL: 'silent', MASTER_KEY: generateMasterKey(), PORT: String(apiPort), API_BASE_URL: apiBase, JOURNEY_URL: journeyUrl, DATA_DIR: '.tmp/bench-journey' });
+// The benchmark measures the service, not its rate limiter (docs/rate-limits.md): limits off.
+const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', MASTER_KEY: generateMasterKey(), PORT: String(apiPort), API_BASE_URL: apiBase, JOURNEY_URL: journeyUrl, DATA_DIR: '.tmp/bench-journey' });
 const keyring = new MasterKeyring(config.masterKey!);
 const demo = (await bootstrapDemoClient(database.db, keyring, new Date()))!;
 const { app } = await build({ config, db: database.db, keyring, logger: false });

@@ -79,7 +79,8 @@ async function runBackend(backend: Backend): Promise<Record<string, Figures | nu
     const consoleKey = await issueApiKey(database.db, keyring, { ...tenant, kind: 'console', permissions: [], createdBy: 'bench', now });
     const admin = await operator(database, tenant, 'administrator', ['*'], 'restricted', now);
     const reviewer = await operator(database, tenant, 'reviewer', ['FR', 'DE'], 'standard', now);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DOCS_URL: 'http://docs.bench' });
+    // The benchmark measures the service, not its rate limiter (docs/rate-limits.md): limits off.
+    const config = loadConfig({ LOG_LEVEL: 'silent', DOCS_URL: 'http://docs.bench', RATE_LIMIT_ENABLED: 'false' });
     const { app } = await build({ config, db: database.db, keyring, logger: false });
 
     const call = async (op: OperatorRow, url: string) => {

@@ -82,6 +82,8 @@ export async function startStack(backend: Backend, tasks: number, procs: Process
     OIDC_JWKS_URL: idp.jwksUrl,
     OIDC_AUDIENCE: idp.clientId,
     LOG_LEVEL: 'warn',
+    // The benchmark measures the service, not its rate limiter (docs/rate-limits.md): limits off.
+    RATE_LIMIT_ENABLED: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
 

@@ -19,9 +19,10 @@ export function freePort(): Promise<number> {
 /** The environment of a child process: ours without the variables the service reads, plus those given. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'API_BASE_URL', 'JOURNEY_URL', 'CONSOLE_URL', 'DOCS_URL', 'IDP_URL', 'OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE', 'CONSOLE_API_KEY', 'LOG_LEVEL', 'NODE_TEST_CONTEXT']) {
+  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'API_BASE_URL', 'JOURNEY_URL', 'CONSOLE_URL', 'DOCS_URL', 'IDP_URL', 'OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE', 'CONSOLE_API_KEY', 'LOG_LEVEL', 'NODE_TEST_CONTEXT', 'REDIS_URL', 'TRUST_PROXY']) {
     delete base[name];
   }
+  for (const name of Object.keys(base)) if (name.startsWith('RATE_LIMIT_')) delete base[name];
   return { ...base, ...env };
 }
 

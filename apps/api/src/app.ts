@@ -17,6 +17,7 @@ import { clientErrorHandler, frameworkErrors, setCommonHeaders } from './http/fr
 import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/method-not-allowed.ts';
 import { installOperatorAuth } from './http/operator.ts';
+import { createRateLimits } from './http/rate-limits.ts';
 import { installSessionAuth } from './http/session-auth.ts';
 import { installSignatureCheck } from './http/signature.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
@@ -39,6 +40,8 @@ export interface BuildOptions {
   /** False until the process is ready, and again while it shuts down. */
   ready?: () => Promise<boolean>;
   logger?: boolean;
+  /** Where the log lines go (default stdout); tests read them. */
+  logStream?: NodeJS.WritableStream;
   /** Relaunches the journey after a resubmission decision; tests pass a failing one. */
   journey?: JourneyRelauncher;
   /** Where journey images go; defaults to files under DATA_DIR/blobs. */
@@ -66,7 +69,9 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-service-signature"]', 'req.headers["idempotency-key"]', 'req.headers["x-service-reauthenticated-at"]'],
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    trustProxy: config.trustProxy,
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
@@ -92,7 +97,9 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
         version: '0.1.0',
         description:
           'Cases, journey links, keys and usage. Every call carries Authorization: Bearer <API key>; creations are signed ' +
-          '(X-Service-Timestamp, X-Service-Signature v2) and idempotent (Idempotency-Key). Errors share one shape: see the Error schema.',
+          '(X-Service-Timestamp, X-Service-Signature v2) and idempotent (Idempotency-Key). Errors share one shape: see the Error schema. ' +
+          'Requests are rate limited per key, operator and journey session: every answer carries RateLimit-Policy, RateLimit-Limit, ' +
+          'RateLimit-Remaining and RateLimit-Reset, and 429 rate_limited carries Retry-After (seconds).',
       },
       servers: [
         {
@@ -134,8 +141,11 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   installErrorHandling(app, config.docsUrl);
   installNotFound(app);
   installJsonBody(app);
+  const rateLimits = await createRateLimits(app, config.rateLimits, config.redisUrl);
+  rateLimits?.installAddressGate();
   installAuth(app, db);
   installSessionAuth(app, db, config.journeyUrl, now);
+  rateLimits?.installCredentialLimits();
   installForbiddenTextGuard(app);
   installSignatureCheck(app, keyring, config.signatureToleranceS, now);
   installOperatorAuth(app, ctx);

@@ -32,6 +32,34 @@ export interface Config {
   runWorker: boolean;
   /** The operator console's settings under `npm start` (docs/console.md). */
   console: ConsoleSettings;
+  /** Redis shared by every instance (REDIS_URL); null: each process keeps its counters in memory. */
+  redisUrl: string | null;
+  /**
+   * Fastify's trustProxy: which proxies in front of the service (true: any; or their addresses and
+   * CIDR ranges) may name the client's address in X-Forwarded-For, the address the per-address
+   * limit counts. False: the connection's address.
+   */
+  trustProxy: boolean | string;
+  /** Request rate limits (docs/rate-limits.md). */
+  rateLimits: RateLimitSettings;
+}
+
+/** Requests allowed per window (RATE_LIMIT_* variables); generous by default, off for benchmarks. */
+export interface RateLimitSettings {
+  enabled: boolean;
+  windowS: number;
+  /** Per integration API key. */
+  perKey: number;
+  /** Per operator named in X-Service-Operator by a console credential. */
+  perOperator: number;
+  /** Per console credential, all its operators together. */
+  perConsoleCredential: number;
+  /** Per journey session (the person's browser). */
+  perSession: number;
+  /** Refused authentications (401) per client address; past it every request from there gets 429 until the window ends. */
+  unauthenticatedPerIp: number;
+  /** Prefix of the counters' keys in Redis (several deployments, or test runs, may share one Redis). */
+  redisPrefix: string;
 }
 
 export interface ConsoleSettings {
@@ -131,6 +159,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return delays;
   };
 
+  const trustProxy = (name: string): boolean | string => {
+    const raw = env[name];
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true') return true;
+    if (!/^[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*$/.test(raw)) {
+      problems.push(`${name} must be true, false, or addresses and CIDR ranges separated by commas (got "${raw}")`);
+      return false;
+    }
+    return raw;
+  };
+
   const port = int('PORT', 8080, 0, 65535);
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
@@ -186,7 +225,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scopes: env.OIDC_SCOPES ?? '',
       production: env.NODE_ENV === 'production',
     },
+    redisUrl: env.REDIS_URL || null,
+    trustProxy: trustProxy('TRUST_PROXY'),
+    rateLimits: {
+      enabled: bool('RATE_LIMIT_ENABLED', true),
+      windowS: int('RATE_LIMIT_WINDOW_S', 60, 1, 3600),
+      perKey: int('RATE_LIMIT_PER_KEY', 6000, 1, 10_000_000),
+      perOperator: int('RATE_LIMIT_PER_OPERATOR', 1200, 1, 10_000_000),
+      perConsoleCredential: int('RATE_LIMIT_PER_CONSOLE_CREDENTIAL', 30_000, 1, 10_000_000),
+      perSession: int('RATE_LIMIT_PER_SESSION', 600, 1, 10_000_000),
+      unauthenticatedPerIp: int('RATE_LIMIT_UNAUTHENTICATED_PER_IP', 300, 1, 10_000_000),
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'idv:rl:',
+    },
   };
+  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   if (config.console.apiKey && !/^sk_(sandbox|live)_/.test(config.console.apiKey)) {
     problems.push('CONSOLE_API_KEY must be an API key of kind console (sk_sandbox_… or sk_live_…)');
   }

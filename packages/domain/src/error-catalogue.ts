@@ -11,6 +11,7 @@ export type ErrorType =
   | 'conflict_error'
   | 'idempotency_error'
   | 'invalid_request_error'
+  | 'rate_limit_error'
   | 'api_error';
 
 export interface ErrorEntry {
@@ -116,6 +117,8 @@ export const ERROR_CATALOGUE = {
   session_ended: e(401, 'authentication_error', 'The console session was ended because the operator is revoked or no longer known.', 'Ask an administrator of your organisation.'),
   csrf_invalid: e(403, 'permission_error', 'The console write carries no valid CSRF token, or comes from another origin.', 'Send X-CSRF-Token with the csrf_token of GET /auth/session, from the console itself.'),
   service_unreachable: e(502, 'api_error', 'The console server could not reach the service.', 'Retry shortly; if it persists, check the service and API_BASE_URL of the console.'),
+  // Rate limits
+  rate_limited: e(429, 'rate_limit_error', 'Too many requests in the current window for this API key, operator, journey session or, after refused credentials, client address.', 'Wait the number of seconds in Retry-After, then retry (with the same Idempotency-Key for a creation); pace requests by the RateLimit-Remaining and RateLimit-Reset headers of every answer.'),
   // Service
   identity_provider_unavailable: e(503, 'api_error', 'The identity provider keys could not be fetched to verify the re-authentication.', 'Retry shortly; if it persists, check OIDC_JWKS_URL.'),
   internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),

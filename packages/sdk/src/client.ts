@@ -7,6 +7,8 @@ export interface ClientOptions {
   signingSecret: string;
   /** Attempts for network errors, 409 in progress, 429 and 5xx; the same Idempotency-Key is reused. */
   maxAttempts?: number;
+  /** Longest Retry-After of a 429 the client waits out before its next attempt (default 60 s); beyond it the 429 is thrown. */
+  maxRetryAfterS?: number;
 }
 
 export class ApiRequestError extends Error {
@@ -47,8 +49,16 @@ export class IdvClient {
       const text = await res.text();
       const parsed = text ? JSON.parse(text) : undefined;
       if (res.ok) return parsed as T;
+      if (res.status === 429 && attempt < attempts) {
+        // The limit's window must end first: retrying sooner would only be refused again.
+        const after = Number(res.headers.get('retry-after') ?? 1);
+        if (Number.isFinite(after) && after >= 0 && after <= (this.options.maxRetryAfterS ?? 60)) {
+          await new Promise((r) => setTimeout(r, after * 1000));
+          continue;
+        }
+      }
       const retriable = res.status === 409 && parsed?.error?.code === 'idempotency_request_in_progress';
-      if ((retriable || res.status === 429 || res.status >= 500) && attempt < attempts) {
+      if ((retriable || res.status >= 500) && attempt < attempts) {
         await delay(attempt);
         continue;
       }

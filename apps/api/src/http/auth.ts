@@ -107,7 +107,8 @@ export function installAuth(app: FastifyInstance, db: Db): void {
  * its 401 as it would have before anything else was checked; otherwise the refusal stands.
  */
 export async function keyRefusalFirst(req: FastifyRequest, refusal: ApiError): Promise<ApiError> {
-  if (!req.auth?.confirm) return refusal;
+  // A 429 stays free of any database read: it is the answer to a client already sending too much.
+  if (!req.auth?.confirm || refusal.code === 'rate_limited') return refusal;
   try {
     await req.auth.confirm();
     return refusal;

@@ -40,7 +40,8 @@ export function installSessionAuth(app: FastifyInstance, db: Db, journeyUrl: str
     reply.header('vary', 'Origin');
     if (req.headers.origin === journeyOrigin) {
       reply.header('access-control-allow-origin', journeyOrigin);
-      reply.header('access-control-expose-headers', 'x-request-id');
+      // The journey app may read when to retry after a 429 (docs/rate-limits.md).
+      reply.header('access-control-expose-headers', 'x-request-id, retry-after, ratelimit-policy, ratelimit-limit, ratelimit-remaining, ratelimit-reset');
     }
     // CORS preflight: answered here, before routing (no OPTIONS route is declared).
     if (req.method === 'OPTIONS') {

@@ -24,10 +24,14 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   return publicErrorResponses(...all);
 }
 
-/** Refusals any route may answer, whatever its parameters (http/forbidden-text.ts). */
-const ANY_ROUTE: ErrorCode[] = ['parameter_invalid', 'bad_request'];
+/**
+ * Refusals any route may answer, whatever its parameters: hostile text (http/forbidden-text.ts)
+ * and 429 rate_limited (its Retry-After and RateLimit headers: the error's documentation page
+ * and docs/rate-limits.md).
+ */
+const ANY_ROUTE: ErrorCode[] = ['parameter_invalid', 'bad_request', 'rate_limited'];
 
-/** As errorResponses, for routes that need no key. */
+/** As errorResponses, for routes that need no key (the journey's, limited per session). */
 export function publicErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set([...codes, ...ANY_ROUTE])) {

@@ -2036,6 +2036,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2127,6 +2136,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2185,6 +2203,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2260,6 +2287,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2377,6 +2413,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2444,6 +2489,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2504,6 +2558,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2621,6 +2684,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2688,6 +2760,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2739,6 +2820,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2799,6 +2889,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2905,6 +3004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -2970,6 +3078,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3057,6 +3174,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3118,6 +3244,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3202,6 +3337,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3260,6 +3404,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3328,6 +3481,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3412,6 +3574,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3461,6 +3632,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3573,6 +3753,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -3631,6 +3820,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3700,6 +3898,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3787,6 +3994,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, invalid_country */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3910,6 +4126,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4002,6 +4227,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4081,6 +4315,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4139,6 +4382,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4207,6 +4459,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4283,6 +4544,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4375,6 +4645,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4460,6 +4739,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4529,6 +4817,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4643,6 +4940,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -4743,6 +5049,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4859,6 +5174,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4989,6 +5313,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5100,6 +5433,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5169,6 +5511,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5252,6 +5603,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5324,6 +5684,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5416,6 +5785,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5494,6 +5872,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5586,6 +5973,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5659,6 +6055,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5776,6 +6181,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -5858,6 +6272,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5954,6 +6377,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6043,6 +6475,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6104,6 +6545,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6216,6 +6666,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6310,6 +6769,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6375,6 +6843,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6424,6 +6901,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6528,6 +7014,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6577,6 +7072,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6673,6 +7177,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6756,6 +7269,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6854,6 +7376,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -6945,6 +7476,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -7010,6 +7550,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: internal_error */
             500: {
                 headers: {
@@ -7059,6 +7608,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7153,6 +7711,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_invalid, piece_not_expected, image_unreadable, image_dimensions_invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
