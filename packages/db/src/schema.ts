@@ -653,6 +653,48 @@ export const consoleState = pgTable(
   (t) => [index('console_state_expiry').on(t.expiresAt)],
 );
 
+// ---------------------------------------------------------------- usage (metering)
+
+/**
+ * One row per measured unit, written in the transaction of the act that causes it (docs/usage.md).
+ * `source_key` names the act (`verification:<case id>`, `review:<task id>`…): the same act
+ * recorded twice finds its row and adds nothing. Only codes, quantities, instants and case ids:
+ * the export is these rows. Rows are never updated or deleted (no personal data in them).
+ */
+export const usageUnits = pgTable(
+  'usage_units',
+  {
+    sourceKey: text('source_key').primaryKey(),
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    service: text('service').$type<UsageService>().notNull(),
+    caseId: text('case_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+  },
+  // The export reads one tenant's month in this order (instant, then key: a total order).
+  (t) => [index('usage_units_export').on(t.clientId, t.environment, t.occurredAt, t.sourceKey)],
+);
+
+/**
+ * Monthly totals, kept in the same statement as each new unit, so reading a month's usage reads
+ * a few rows whatever the volume. A total is spread over USAGE_SLOTS rows (a random slot per
+ * unit, summed when read): concurrent acts of one client rarely wait on the same row lock until
+ * their commits.
+ */
+export const usageMonthly = pgTable(
+  'usage_monthly',
+  {
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    period: text('period').notNull(),
+    service: text('service').$type<UsageService>().notNull(),
+    slot: smallint('slot').notNull(),
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment, t.period, t.service, t.slot] })],
+);
+
 // ---------------------------------------------------------------- contract (subscriptions, quotas)
 
 /**
