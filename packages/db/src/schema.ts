@@ -725,7 +725,7 @@ export const subscriptions = pgTable(
 /**
  * The quota events already sent: one row per client, environment, service, month and kind. The
  * transaction of the unit that reaches a line inserts the row and emits the event together; the
- * unique key makes it once per month whatever the concurrency.
+ * primary key makes it once per month whatever the concurrency.
  */
 export const quotaNotices = pgTable(
   'quota_notices',
@@ -735,7 +735,6 @@ export const quotaNotices = pgTable(
     service: text('service').$type<UsageService>().notNull(),
     period: text('period').notNull(),
     kind: text('kind').$type<'threshold' | 'reached'>().notNull(),
-    eventId: text('event_id').notNull(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.environment, t.service, t.period, t.kind] })],
