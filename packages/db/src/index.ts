@@ -26,3 +26,4 @@ export * from './repos/check-jobs.ts';
 export * from './repos/console-state.ts';
 export * from './repos/usage.ts';
 export * from './repos/subscriptions.ts';
+export * from './repos/quota.ts';

@@ -70,6 +70,8 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: e(405, 'invalid_request_error', 'The path exists but not with this method.', 'Use one of the methods listed in the Allow header.'),
   payload_too_large: e(413, 'invalid_request_error', 'The request body is larger than the route accepts.', 'Send a smaller body; the limit is given in the message.'),
   unsupported_media_type: e(415, 'invalid_request_error', 'The request body has a content type the route does not accept.', 'Send Content-Type: application/json.'),
+  // Contract
+  quota_exceeded: e(403, 'permission_error', 'The monthly quota of the service is used up and the subscription blocks beyond it.', 'Wait for the next month (UTC) or ask the provider for a larger quota; GET /v1/contract and GET /v1/usage show the terms and the month so far. The refusal is not stored: retry with the same Idempotency-Key once the quota allows.'),
   // Case life cycle
   case_not_awaiting_applicant: e(409, 'conflict_error', 'The case no longer waits for the person, so no journey link can be issued.', 'Read the case: the message says where it stands.'),
   case_not_in_review: e(409, 'conflict_error', 'The case is not in review, so it cannot be decided.', 'Read the case: the message says where it stands.'),
