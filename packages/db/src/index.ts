@@ -25,3 +25,4 @@ export * from './repos/personal-data.ts';
 export * from './repos/check-jobs.ts';
 export * from './repos/console-state.ts';
 export * from './repos/usage.ts';
+export * from './repos/usage-export.ts';

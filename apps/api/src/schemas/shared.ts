@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '../routes/api-keys/schemas.ts';
 import { ApiUsageSchema } from '../routes/api-usage/get.ts';
+import { UsageDetailSchema, UsageSchema } from '../routes/usage/schemas.ts';
 import { SessionCreatedSchema, SessionSchema } from '../routes/sessions/schemas.ts';
 import {
   CaseCreatedSchema,
@@ -76,6 +77,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiUsageSchema,
+  UsageDetailSchema,
+  UsageSchema,
   WebhookEndpointSchema,
   WebhookEndpointCreatedSchema,
   WebhookEndpointListSchema,
