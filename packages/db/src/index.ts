@@ -27,3 +27,4 @@ export * from './repos/console-state.ts';
 export * from './repos/usage.ts';
 export * from './repos/subscriptions.ts';
 export * from './repos/quota.ts';
+export * from './repos/usage-export.ts';

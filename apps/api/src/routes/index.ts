@@ -8,6 +8,8 @@ import { registerListApiKeys } from './api-keys/list.ts';
 import { registerRevokeApiKey } from './api-keys/revoke.ts';
 import { registerGetApiUsage } from './api-usage/get.ts';
 import { registerGetContract } from './contract/get.ts';
+import { registerGetUsage } from './usage/get.ts';
+import { registerExportUsage } from './usage/export.ts';
 import { registerCreateCase } from './cases/create.ts';
 import { registerGetCase } from './cases/get.ts';
 import { registerListCases } from './cases/list.ts';
@@ -38,6 +40,8 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerGetSession(app, ctx);
   registerGetApiUsage(app, ctx);
   registerGetContract(app, ctx);
+  registerGetUsage(app, ctx);
+  registerExportUsage(app, ctx);
   registerCreateWebhookEndpoint(app, ctx);
   registerListWebhookEndpoints(app, ctx);
   registerListEndpointDeliveries(app, ctx);

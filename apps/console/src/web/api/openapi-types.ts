@@ -138,6 +138,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Units measured in one month per service (zeros for a month with nothing), with what is subscribed for each; sandbox and production apart */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed */
+        get: operations["exportUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1173,6 +1207,39 @@ export interface components {
                     calls: number;
                 }[];
             }[];
+        };
+        UsageDetail: {
+            /** @description Units included per month; null: none set */
+            quota: number | null;
+            /** @description What happens past the quota; null: none set */
+            over_quota: string | null;
+            /** @description The offer subscribed; null: none */
+            offer: string | null;
+        };
+        /** @description Units measured in one month, one total per service (docs/usage.md says what each service counts), and what is subscribed for each */
+        Usage: {
+            /** @enum {string} */
+            object: "usage";
+            /** @example 2026-11 */
+            period: string;
+            /** @description The key’s environment: sandbox and production are metered apart */
+            environment: "sandbox" | "prod";
+            services: {
+                /** @description Units of the month */
+                verification: number;
+                /** @description Units of the month */
+                review: number;
+                /** @description Units of the month */
+                resubmission: number;
+                /** @description Units of the month */
+                erasure: number;
+            };
+            detail: {
+                verification: components["schemas"]["UsageDetail"];
+                review: components["schemas"]["UsageDetail"];
+                resubmission: components["schemas"]["UsageDetail"];
+                erasure: components["schemas"]["UsageDetail"];
+            };
         };
         WebhookEndpoint: {
             /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
@@ -2600,6 +2667,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiUsage"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The month, YYYY-MM (UTC)
+                 * @example 2026-11
+                 */
+                period: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Units measured in one month, one total per service (docs/usage.md says what each service counts), and what is subscribed for each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The month, YYYY-MM (UTC)
+                 * @example 2026-11
+                 */
+                period: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV in UTF-8 (CRLF line ends), a header row `occurred_at,service,quantity,case_id`, then one line per measured unit, by instant; Content-Disposition names the file usage-<period>-<environment>.csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
