@@ -55,6 +55,22 @@ export function periodsOverlap(a: SubscriptionPeriod, b: SubscriptionPeriod): bo
   return a.startsAt.getTime() < end(b) && b.startsAt.getTime() < end(a);
 }
 
+/**
+ * The subscription that speaks for a service in the month [start, end): the one in force at the
+ * month's reference instant (now in the current month, the last instant of a past month, the first
+ * of a future one); failing that, the last to start among those in force during the month (one
+ * ended early). Null when none covers the month. `rows` are the subscriptions of one service.
+ */
+export function subscriptionOfMonth<T extends SubscriptionPeriod>(rows: readonly T[], start: Date, end: Date, now: Date): T | null {
+  const ref = new Date(Math.min(Math.max(now.getTime(), start.getTime()), end.getTime() - 1));
+  const month = { startsAt: start, endsAt: end };
+  const during = rows.filter((r) => subscriptionState(r, r.startsAt) === 'in_force' && periodsOverlap(r, month));
+  const atRef = during.find((r) => subscriptionState(r, ref) === 'in_force');
+  if (atRef) return atRef;
+  const started = during.filter((r) => r.startsAt <= ref);
+  return started.length ? started.reduce((a, b) => (b.startsAt > a.startsAt ? b : a)) : null;
+}
+
 export interface QuotaTerms {
   /** Units per month; null is unlimited. */
   quota: number | null;

@@ -8,7 +8,7 @@ import {
   findTaskForUpdate,
   insertDecision,
   latestJournal,
-  recordUsage,
+  recordUsageWithQuota,
   updateTask,
   appendJournal,
   type CaseRow,
@@ -192,7 +192,7 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
       const closed = await updateTask(tx, tenant, task.id, { ...release, status: 'closed', outcome: input.outcome, closedBy: actor, closedAt: now });
       // Metering (docs/usage.md): a human review, one per task whatever the number of operators
       // it took (double validation, escalation); a key's decision is not a review.
-      await recordUsage(tx, { ...tenant, service: 'review', sourceKey: usageSourceKey.review(task.id), caseId: caseRow.id, at: now });
+      await recordUsageWithQuota(tx, { ...tenant, service: 'review', sourceKey: usageSourceKey.review(task.id), caseId: caseRow.id, at: now });
       return { decision, task: closed, case: moved, replayed: false, concluded: true };
     }
     const status = step.kind === 'escalate' ? 'escalated' : 'second_validation';

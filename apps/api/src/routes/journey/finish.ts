@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, applyCaseTrigger, enqueueCheckJob, recordUsage, updateJourney } from '@idv/db';
+import { appendJournal, applyCaseTrigger, enqueueCheckJob, recordUsageWithQuota, updateJourney } from '@idv/db';
 import { missingItems, usageSourceKey } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -29,9 +29,10 @@ export function registerJourneyFinish(app: App, ctx: AppContext): void {
         // The checks of this round, in the same transaction: a finished journey always gets them.
         await enqueueCheckJob(tx, j.tenant, j.caseRow.id, j.journey.round, now);
         // Metering (docs/usage.md): the case reaches processing, its checks will run. The first
-        // round is the verification, each later round a resubmission; once per case and round.
+        // round is the verification, each later round a resubmission; once per case and round. In
+        // production the unit that reaches a quota line sends its quota event here too.
         const round = j.journey.round;
-        await recordUsage(tx, {
+        await recordUsageWithQuota(tx, {
           ...j.tenant,
           caseId: j.caseRow.id,
           at: now,

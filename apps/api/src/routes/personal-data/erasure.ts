@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { erasePersonalData, findCaseForUpdate, recordUsage } from '@idv/db';
+import { erasePersonalData, findCaseForUpdate, recordUsageWithQuota } from '@idv/db';
 import { ERASURE_KEEPS, isClosed, usageSourceKey } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -49,7 +49,7 @@ export function registerErasure(app: App, ctx: AppContext): void {
         blobIds = erased.blobIds;
         // Metering (docs/usage.md): the erasure the client asked for, once per case (a case
         // already erased, by an earlier request or by retention, is not erased again).
-        if (erased.first) await recordUsage(tx, { ...tenant, service: 'erasure', sourceKey: usageSourceKey.erasure(row.id), caseId: row.id, at: now });
+        if (erased.first) await recordUsageWithQuota(tx, { ...tenant, service: 'erasure', sourceKey: usageSourceKey.erasure(row.id), caseId: row.id, at: now });
         return {
           status: 200,
           body: {

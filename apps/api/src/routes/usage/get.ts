@@ -22,7 +22,8 @@ export function registerGetUsage(app: App, ctx: AppContext): void {
     async (req) => {
       const { tenant } = authOf(req);
       const { period } = parsePeriod(req.query.period)!;
-      const [services, detail] = await Promise.all([monthlyUsage(ctx.db, tenant, period), usageDetail(ctx, tenant, period)]);
+      const services = await monthlyUsage(ctx.db, tenant, period);
+      const detail = await usageDetail(ctx, tenant, period, services);
       return { object: 'usage' as const, period, environment: tenant.environment, services, detail };
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { USAGE_SERVICES } from '@idv/domain';
+import { quotaTermsFields } from '../contract/schemas.ts';
 
 /** `YYYY-MM`, month 01 to 12 (parsePeriod in @idv/domain says the same). */
 export const UsageQuery = Type.Object(
@@ -11,14 +12,19 @@ const perService = <T extends Parameters<typeof Type.Object>[0][string]>(value: 
   Type.Object(Object.fromEntries(USAGE_SERVICES.map((s) => [s, value])) as Record<(typeof USAGE_SERVICES)[number], T>);
 
 /**
- * What is subscribed for a service (the contract, GET /v1/contract). Null while no subscription
- * covers the service for the month.
+ * What is subscribed for a service in the month (the contract, GET /v1/contract; docs/usage.md,
+ * "Contract and quotas"), and the units beyond its quota. Null terms while no subscription covers
+ * the service for the month.
  */
 export const UsageDetailSchema = Type.Object(
   {
-    quota: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Units included per month; null: none set' }),
-    over_quota: Type.Union([Type.String(), Type.Null()], { description: 'What happens past the quota; null: none set' }),
-    offer: Type.Union([Type.String(), Type.Null()], { description: 'The offer subscribed; null: none' }),
+    offer: Type.Union([Type.String(), Type.Null()], { description: 'The offer subscribed; null: no subscription covers the month' }),
+    quota: quotaTermsFields.quota,
+    over_quota: quotaTermsFields.over_quota,
+    excess: Type.Integer({
+      minimum: 0,
+      description: 'Units of the month beyond the quota (counted under allow and notify); 0 when unlimited, without subscription, or in the sandbox',
+    }),
   },
   { $id: 'UsageDetail' },
 );
