@@ -46,6 +46,7 @@ export async function contractCommand(
   str: (name: string) => string | undefined,
   now: Date,
 ): Promise<unknown> {
+  if (verb !== 'set' && verb !== 'list' && verb !== 'end') throw new UsageError(`unknown command: contract ${verb ?? ''}`);
   const clientId = required('client', str('client'));
   if (!(await findClient(db, clientId))) throw new UsageError(`no client ${clientId}`);
   switch (verb) {
@@ -87,7 +88,5 @@ export async function contractCommand(
       if (!row) throw new UsageError(`client ${clientId} has no subscription ${id}`);
       return presentSubscription(row, now);
     }
-    default:
-      throw new UsageError(`unknown command: contract ${verb ?? ''}`);
   }
 }
