@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { STANDARD_FLOW, USAGE_SERVICES } from '@idv/domain';
 import type { LightMyRequestResponse } from 'fastify';
+import { queryRows } from '@idv/db';
 import { errorOf, type Credentials } from '../helpers/app.ts';
+import { TEST_DB } from '../helpers/database.ts';
 import { IMAGES, activateFlow, fixture, journey, newSession } from '../helpers/journey.ts';
 import { addOperator } from '../helpers/operators.ts';
 import { PERSONS, journeyThrough, openCaseFor, sendToReview, startPersonalDataApp, type PersonalDataTestApp } from '../helpers/personal-data.ts';
@@ -167,6 +169,36 @@ describe('GET /v1/usage/export', () => {
         .filter((v) => v.length > 2);
       for (const v of values) assert.ok(!text.includes(v.toLowerCase()), `the export holds ${v}`);
     }
+  });
+
+  test('a client that goes away mid-export ends the export: its cursor and connection are given back', async () => {
+    const units = 40_000;
+    await t.database.db.execute(sql`
+      INSERT INTO usage_units (source_key, client_id, environment, service, case_id, quantity, occurred_at)
+      SELECT 'verification:case_gone' || g, ${t.tenant.clientId}, ${t.tenant.environment}, 'verification', 'case_gone' || g, 1,
+             timestamptz '2019-06-01T00:00:00Z' + g * interval '1 second'
+      FROM generate_series(1, ${units}) AS g`);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const abort = new AbortController();
+    const res = await fetch(`${address}/v1/usage/export?period=2019-06`, { headers: { authorization: `Bearer ${t.demoKey.secret}` }, signal: abort.signal });
+    assert.equal(res.status, 200);
+    const reader = res.body!.getReader();
+    const { value } = await reader.read();
+    assert.ok(value && value.length > 0);
+    abort.abort();
+    await reader.cancel().catch(() => {});
+    // The export's transaction ends once the service sees the connection gone.
+    const openExports = async () =>
+      TEST_DB === 'postgres'
+        ? Number(
+            (await queryRows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'FETCH % FROM usage_export' AND state LIKE 'idle in transaction%'`))[0].n,
+          )
+        : 0;
+    for (let i = 0; i < 200 && (await openExports()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await openExports(), 0, 'no export left open');
+    // The whole month is still there for the next client.
+    const again = await exportOf(undefined, '2019-06');
+    assert.equal(lines(again).length, units);
   });
 
   test('a month with nothing: the header alone; usage totals zeros', async () => {
