@@ -112,4 +112,58 @@ describe(`admin command on ${TEST_DB}`, () => {
     const clients = await adminJson<unknown[]>('client', 'list');
     assert.equal(clients.length, 1, 'nothing was created by the refused commands');
   });
+
+  test('contract set, list and end: a round trip of subscriptions and their states, refusals changing nothing', async () => {
+    const client = await adminJson<{ id: string }>('client', 'create', '--name', 'Contract Bank');
+    type Sub = { id: string; service: string; offer: string; quota: number | null; over_quota: string | null; starts_at: string; ends_at: string | null; state: string };
+    const first = await adminJson<{ subscription: Sub; ended: Sub[] }>(
+      'contract', 'set', '--client', client.id, '--service', 'verification', '--offer', 'starter', '--quota', '100', '--over-quota', 'block',
+    );
+    assert.match(first.subscription.id, /^sub_/);
+    assert.deepEqual(
+      { ...first.subscription, id: undefined, starts_at: undefined },
+      { id: undefined, service: 'verification', offer: 'starter', quota: 100, over_quota: 'block', starts_at: undefined, ends_at: null, state: 'in_force' },
+    );
+    assert.deepEqual(first.ended, []);
+    const upcoming = await adminJson<{ subscription: Sub }>(
+      'contract', 'set', '--client', client.id, '--service', 'review', '--offer', 'review plus', '--quota', 'unlimited', '--starts', '2099-01-01',
+    );
+    assert.deepEqual(
+      [upcoming.subscription.state, upcoming.subscription.starts_at, upcoming.subscription.quota, upcoming.subscription.over_quota],
+      ['upcoming', '2099-01-01T00:00:00.000Z', null, null],
+    );
+    // New terms for verification end the running subscription where they start.
+    const raised = await adminJson<{ subscription: Sub; ended: Sub[] }>(
+      'contract', 'set', '--client', client.id, '--service', 'verification', '--offer', 'business', '--quota', '500', '--over-quota', 'notify',
+    );
+    assert.deepEqual(raised.ended.map((s) => [s.id, s.state, s.ends_at]), [[first.subscription.id, 'ended', raised.subscription.starts_at]]);
+    const cancelled = await adminJson<Sub>('contract', 'end', '--client', client.id, '--subscription', upcoming.subscription.id);
+    assert.deepEqual([cancelled.state, cancelled.ends_at], ['ended', '2099-01-01T00:00:00.000Z']);
+
+    const listed = await adminJson<Sub[]>('contract', 'list', '--client', client.id);
+    assert.deepEqual(
+      listed.map((s) => [s.service, s.offer, s.state]),
+      [
+        ['review', 'review plus', 'ended'],
+        ['verification', 'starter', 'ended'],
+        ['verification', 'business', 'in_force'],
+      ],
+    );
+
+    const refusals: [string[], RegExp][] = [
+      [['--service', 'review', '--offer', 'x', '--quota', '10', '--over-quota', 'block'], /block applies to verification only/],
+      [['--service', 'review', '--offer', 'x', '--quota', '10'], /--over-quota must be one of block, allow, notify/],
+      [['--service', 'review', '--offer', 'x', '--quota', '1.5', '--over-quota', 'allow'], /--quota must be unlimited or an integer/],
+      [['--service', 'verification', '--offer', 'x', '--quota', '10', '--over-quota', 'allow', '--starts', '2000-01-01'], /starts at .* within the new period: end it first/],
+    ];
+    for (const [args, pattern] of refusals) {
+      const res = await admin('contract', 'set', '--client', client.id, ...args);
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.out}${res.err}`);
+      assert.match(res.err, pattern);
+    }
+    const unknown = await admin('contract', 'end', '--client', client.id, '--subscription', 'sub_01m7ym09t80f4fggxqxy1yr50c');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /has no subscription sub_01m7ym09t80f4fggxqxy1yr50c/);
+    assert.equal((await adminJson<Sub[]>('contract', 'list', '--client', client.id)).length, 3, 'nothing changed by the refused commands');
+  });
 });

@@ -50,8 +50,15 @@ export function journeyImages(): Record<string, Buffer> {
 }
 
 /** The person goes through the hosted journey of the standard flow: entered data, answers, passport, selfie, challenges, finish. */
-export async function journeyThrough(t: ReviewTestApp, caseId: string, person: Person, answers = { source_of_funds: 'inheritance', politically_exposed: 'yes' }): Promise<void> {
-  const token = await newSession(t, caseId);
+export async function journeyThrough(
+  t: ReviewTestApp,
+  caseId: string,
+  person: Person,
+  answers = { source_of_funds: 'inheritance', politically_exposed: 'yes' },
+  /** A journey link already issued (by default one is issued with the demo key). */
+  sessionToken?: string,
+): Promise<void> {
+  const token = sessionToken ?? (await newSession(t, caseId));
   const steps: [string, string, unknown][] = [
     ['POST', '/consent', { accepted: true }],
     ['POST', '/applicant', person.entered],

@@ -135,7 +135,15 @@ describe('GET /v1/webhook-events', () => {
     const body = res.json();
     assert.deepEqual(
       body.data.map((e: { type: string }) => e.type),
-      ['case.decided', 'case.resubmission_requested', 'case.decision_revised', 'case.personal_data_erased', 'webhook.test'],
+      [
+        'case.decided',
+        'case.resubmission_requested',
+        'case.decision_revised',
+        'case.personal_data_erased',
+        'webhook.test',
+        'usage.quota_threshold_reached',
+        'usage.quota_reached',
+      ],
     );
     for (const e of body.data) {
       assert.ok(e.sent_when.length > 10);

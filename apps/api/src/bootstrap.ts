@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { createClient, createFlowVersion, queryRows, type Db } from '@idv/db';
-import { STANDARD_FLOW } from '@idv/domain';
+import { createClient, createFlowVersion, queryRows, setSubscription, type Db, type NewSubscription } from '@idv/db';
+import { STANDARD_FLOW, USAGE_SERVICES } from '@idv/domain';
 import type { MasterKeyring } from '@idv/vault';
 import { issueApiKey } from './services/api-keys.ts';
 
@@ -12,12 +12,24 @@ export interface DemoCredentials {
   api_key: { id: string; secret: string; signing_secret: string };
 }
 
+/**
+ * The demo client's contract: every service, a generous quota that only notifies, so the quick
+ * start is never blocked (the sandbox never counts against a quota anyway; this holds for a
+ * production key made for the demo client too).
+ */
+export const DEMO_SUBSCRIPTION: Pick<NewSubscription, 'offer' | 'monthlyQuota' | 'overQuota'> = {
+  offer: 'demo',
+  monthlyQuota: 10_000,
+  overQuota: 'notify',
+};
+
 /** Any constant: keeps two instances starting on one empty database from both creating a demo client. */
 const BOOTSTRAP_LOCK = 7_414_022;
 
 /**
  * On the first start against an empty database: a demo client in the sandbox with the activated
- * flow `standard` and one sandbox key holding both permissions. Returns null when clients exist.
+ * flow `standard`, one sandbox key holding both permissions and the DEMO_SUBSCRIPTION to every
+ * service. Returns null when clients exist.
  */
 export async function bootstrapDemoClient(db: Db, keyring: MasterKeyring, now: Date): Promise<DemoCredentials | null> {
   return db.transaction(async (tx) => {
@@ -27,6 +39,9 @@ export async function bootstrapDemoClient(db: Db, keyring: MasterKeyring, now: D
     const client = await createClient(tx, 'Demo client', now);
     const tenant = { clientId: client.id, environment: 'sandbox' as const };
     const flow = await createFlowVersion(tx, tenant, 'standard', STANDARD_FLOW, now, true);
+    for (const service of USAGE_SERVICES) {
+      await setSubscription(tx, { clientId: client.id, service, ...DEMO_SUBSCRIPTION, startsAt: now, endsAt: null }, now);
+    }
     const key = await issueApiKey(tx, keyring, {
       ...tenant,
       name: 'demo',

@@ -24,3 +24,7 @@ export * from './repos/embedding.ts';
 export * from './repos/personal-data.ts';
 export * from './repos/check-jobs.ts';
 export * from './repos/console-state.ts';
+export * from './repos/usage.ts';
+export * from './repos/subscriptions.ts';
+export * from './repos/quota.ts';
+export * from './repos/usage-export.ts';

@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { CaseState, CaseStatus, FlowDefinition } from '@idv/domain';
+import type { CaseState, CaseStatus, FlowDefinition, OverQuotaBehaviour, UsageService } from '@idv/domain';
 
 /** 'sandbox' or 'prod' (the value the webhook object carries). Every tenant row has both columns. */
 export type Environment = 'sandbox' | 'prod';
@@ -651,4 +651,91 @@ export const consoleState = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('console_state_expiry').on(t.expiresAt)],
+);
+
+// ---------------------------------------------------------------- usage (metering)
+
+/**
+ * One row per measured unit, written in the transaction of the act that causes it (docs/usage.md).
+ * `source_key` names the act (`verification:<case id>`, `review:<task id>`…): the same act
+ * recorded twice finds its row and adds nothing. Only codes, quantities, instants and case ids:
+ * the export is these rows. Rows are never updated or deleted (no personal data in them).
+ */
+export const usageUnits = pgTable(
+  'usage_units',
+  {
+    sourceKey: text('source_key').primaryKey(),
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    service: text('service').$type<UsageService>().notNull(),
+    caseId: text('case_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+  },
+  // The export reads one tenant's month in this order (instant, then key: a total order).
+  (t) => [index('usage_units_export').on(t.clientId, t.environment, t.occurredAt, t.sourceKey)],
+);
+
+/**
+ * Monthly totals, kept in the same statement as each new unit, so reading a month's usage reads
+ * a few rows whatever the volume. A total is spread over USAGE_SLOTS rows (a random slot per
+ * unit, summed when read): concurrent acts of one client rarely wait on the same row lock until
+ * their commits.
+ */
+export const usageMonthly = pgTable(
+  'usage_monthly',
+  {
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    period: text('period').notNull(),
+    service: text('service').$type<UsageService>().notNull(),
+    slot: smallint('slot').notNull(),
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment, t.period, t.service, t.slot] })],
+);
+
+// ---------------------------------------------------------------- contract (subscriptions, quotas)
+
+/**
+ * What a client subscribes to: one row per service and period of validity, set by the provider
+ * (`npm run admin -- contract …`). For one client and service, periods never overlap (the admin
+ * command ends the previous one where the new one starts). Rows are kept when they end: the
+ * contract lists ended subscriptions too. Quotas count production units only.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    service: text('service').$type<UsageService>().notNull(),
+    /** A label of the provider's price list. */
+    offer: text('offer').notNull(),
+    /** Units per calendar month (UTC); null is unlimited. */
+    monthlyQuota: bigint('monthly_quota', { mode: 'number' }),
+    overQuota: text('over_quota').$type<OverQuotaBehaviour>().notNull(),
+    startsAt: ts('starts_at').notNull(),
+    /** Exclusive; null is open-ended. */
+    endsAt: ts('ends_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('subscriptions_client').on(t.clientId, t.service, t.startsAt)],
+);
+
+/**
+ * The quota events already sent: one row per client, environment, service, month and kind. The
+ * transaction of the unit that reaches a line inserts the row and emits the event together; the
+ * primary key makes it once per month whatever the concurrency.
+ */
+export const quotaNotices = pgTable(
+  'quota_notices',
+  {
+    clientId: text('client_id').notNull(),
+    environment: text('environment').$type<Environment>().notNull(),
+    service: text('service').$type<UsageService>().notNull(),
+    period: text('period').notNull(),
+    kind: text('kind').$type<'threshold' | 'reached'>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment, t.service, t.period, t.kind] })],
 );

@@ -73,6 +73,8 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: e(415, 'invalid_request_error', 'The request body has a content type the route does not accept.', 'Send Content-Type: application/json.'),
   headers_too_large: e(431, 'invalid_request_error', 'The request line and headers together are larger than the service accepts (16 KB).', 'Send shorter headers and a shorter address; put long values in the body of a POST.'),
   request_timeout: e(408, 'invalid_request_error', 'The request was not received completely in time.', 'Retry; send the whole request promptly once the connection is open.'),
+  // Contract
+  quota_exceeded: e(403, 'permission_error', 'The monthly quota of the service is used up and the subscription blocks beyond it.', 'Wait for the next month (UTC) or ask the provider for a larger quota; GET /v1/contract and GET /v1/usage show the terms and the month so far. The refusal is not stored: retry with the same Idempotency-Key once the quota allows.'),
   // Case life cycle
   case_not_awaiting_applicant: e(409, 'conflict_error', 'The case no longer waits for the person, so no journey link can be issued.', 'Read the case: the message says where it stands.'),
   case_not_in_review: e(409, 'conflict_error', 'The case is not in review, so it cannot be decided.', 'Read the case: the message says where it stands.'),

@@ -16,3 +16,5 @@ export * from './personal-data.ts';
 export * from './check-reasons.ts';
 export * from './decision-policy.ts';
 export * from './sandbox-outcomes.ts';
+export * from './usage.ts';
+export * from './contract.ts';

@@ -6,12 +6,15 @@
  * Bodies carry identifiers, codes and timestamps only, never personal data: a receiver that
  * needs more reads the case through the API with its key.
  */
+import type { OverQuotaBehaviour } from './contract.ts';
+import type { UsageService } from './usage.ts';
+
 export type EventEnvironment = 'sandbox' | 'prod';
 
 /** What the event is about. Non-case objects carry null in the case fields so that every body has one shape. */
 export interface EventObject {
   id: string;
-  type: 'case' | 'webhook_endpoint';
+  type: 'case' | 'webhook_endpoint' | 'subscription';
   external_ref: string | null;
   flow_name: string | null;
 }
@@ -31,7 +34,21 @@ export interface EventDataByType {
   };
   'case.personal_data_erased': Record<string, never>;
   'webhook.test': Record<string, never>;
+  'usage.quota_threshold_reached': QuotaEventData & { threshold_percent: number };
+  'usage.quota_reached': QuotaEventData;
 }
+
+/** The data of both quota events: the subscription's terms and the month's production units when sent. */
+export type QuotaEventData = {
+  service: UsageService;
+  /** The month, YYYY-MM (UTC). */
+  period: string;
+  offer: string;
+  quota: number;
+  over_quota: OverQuotaBehaviour;
+  /** Production units of the service in the month, the unit that reached the line included. */
+  used: number;
+};
 
 export type WebhookEventType = keyof EventDataByType;
 
@@ -58,6 +75,9 @@ const EXAMPLE_CASE: EventObject = {
   flow_name: 'standard',
 };
 const EXAMPLE_TIME = '2025-03-14T09:26:53.000Z';
+const EXAMPLE_SUBSCRIPTION: EventObject = { id: 'sub_01m7ym09t80f4fggxqxy1yr50c', type: 'subscription', external_ref: null, flow_name: null };
+const QUOTA_DATA_DESCRIPTION =
+  'service, period (YYYY-MM), offer, quota (units per month), over_quota (block or notify) and used (production units of the month, the one that reached the line included). The object is the subscription in force.';
 
 function example<T extends WebhookEventType>(type: T, data: EventDataByType[T], object: EventObject = EXAMPLE_CASE): WebhookEventBody {
   return { data, object: { ...object, environment: 'prod' }, occurred_at: EXAMPLE_TIME, type } as WebhookEventBody;
@@ -100,6 +120,28 @@ export const WEBHOOK_EVENT_CATALOGUE: readonly EventCatalogueEntry[] = [
       'On POST /v1/webhook-endpoints/{endpoint_id}/test, to that endpoint only, whether or not it subscribes to webhook.test.',
     data_description: 'Empty. The object is the webhook endpoint.',
     example: example('webhook.test', {}, { id: 'whe_01m7ym09t80f4fggxqxy1yr50c', type: 'webhook_endpoint', external_ref: null, flow_name: null }),
+  },
+  {
+    type: 'usage.quota_threshold_reached',
+    sent_when:
+      'In production, the first unit of the month that brings a service to 80 % of its monthly quota, when the subscription in force says block or notify over quota. Once per service and month.',
+    data_description: `${QUOTA_DATA_DESCRIPTION} threshold_percent is 80.`,
+    example: example(
+      'usage.quota_threshold_reached',
+      { service: 'verification', period: '2025-03', offer: 'business', quota: 1000, over_quota: 'block', used: 800, threshold_percent: 80 },
+      EXAMPLE_SUBSCRIPTION,
+    ),
+  },
+  {
+    type: 'usage.quota_reached',
+    sent_when:
+      'In production, the first unit of the month that brings a service to its monthly quota, when the subscription in force says block or notify over quota. Once per service and month. Under block, opening a case in production is then refused with quota_exceeded until the next month or a larger quota.',
+    data_description: QUOTA_DATA_DESCRIPTION,
+    example: example(
+      'usage.quota_reached',
+      { service: 'verification', period: '2025-03', offer: 'business', quota: 1000, over_quota: 'block', used: 1000 },
+      EXAMPLE_SUBSCRIPTION,
+    ),
   },
 ];
 

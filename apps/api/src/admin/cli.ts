@@ -19,6 +19,8 @@ import { ConfigError, loadConfig, localMasterKey } from '@idv/config';
 import { issueApiKey } from '../services/api-keys.ts';
 import { CaseVault } from '@idv/case-data';
 import { rotateMasterKey } from '../services/key-rotation.ts';
+import { CONTRACT_USAGE, contractCommand } from './contract.ts';
+import { UsageError, oneOf, required } from './usage-error.ts';
 
 const USAGE = `Administration of the service (works on the embedded database in DATA_DIR, or on DATABASE_URL).
 With the embedded database, stop the service first: PGlite allows one process.
@@ -35,24 +37,13 @@ With the embedded database, stop the service first: PGlite allows one process.
   npm run admin -- keys rewrap [--batch <n>]        re-wraps case keys and re-seals secrets under MASTER_KEY (the old
                                                     key must be in MASTER_KEYS_PREVIOUS); safe while the service runs
                                                     on PostgreSQL; see docs/personal-data.md
+${CONTRACT_USAGE}
 
 Secrets of a new key are printed once, as JSON; only their hash (and the sealed signing secret) are kept.`;
-
-class UsageError extends Error {}
 
 const ENVIRONMENTS: Environment[] = ['sandbox', 'prod'];
 const PERMISSIONS: Permission[] = ['personal_data', 'decisions'];
 const KINDS: KeyKind[] = ['integration', 'console'];
-
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
-  if (!value || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
-
-function required(name: string, value: string | undefined): string {
-  if (!value) throw new UsageError(`--${name} is required`);
-  return value;
-}
 
 async function main(argv: string[]): Promise<unknown> {
   const { positionals, values } = parseOrExplain(argv);
@@ -96,6 +87,14 @@ function parse(argv: string[]) {
       version: { type: 'string' },
       activate: { type: 'boolean' },
       batch: { type: 'string' },
+      service: { type: 'string' },
+      offer: { type: 'string' },
+      quota: { type: 'string' },
+      'over-quota': { type: 'string' },
+      starts: { type: 'string' },
+      ends: { type: 'string' },
+      subscription: { type: 'string' },
+      at: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -115,6 +114,7 @@ async function run(
     if (!(await findClient(db, clientId))) throw new UsageError(`no client ${clientId}`);
     return { clientId, environment: oneOf('environment', str('environment'), ENVIRONMENTS) };
   };
+  if (noun === 'contract') return contractCommand(db, verb, str, now);
   switch (`${noun} ${verb}`) {
     case 'client create':
       return createClient(db, required('name', str('name')), now);

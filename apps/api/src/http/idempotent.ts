@@ -117,8 +117,14 @@ async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: Fasti
 }
 
 /** A refusal (4xx) is stored and replayed like a success; an unexpected failure releases the key. */
+/**
+ * Refusals that depend on the moment rather than on the request: not stored, so the same
+ * Idempotency-Key goes through once the condition lifts (a quota of the next month, a larger one).
+ */
+const TRANSIENT_REFUSALS: ReadonlySet<string> = new Set(['quota_exceeded']);
+
 async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Reserved, err: unknown): Promise<never> {
-  if (err instanceof ApiError && err.status < 500) {
+  if (err instanceof ApiError && err.status < 500 && !TRANSIENT_REFUSALS.has(err.code)) {
     await completeIdempotencyKey(s.db, r.apiKeyId, r.idem, err.status, sealBody(s, r.apiKeyId, r.idem, errorBody(err, req.id, s.docsUrl)));
   } else {
     await releaseIdempotencyKey(s.db, r.apiKeyId, r.idem);
@@ -131,7 +137,7 @@ async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Res
  * commit a reservation before its work: routes/cases/create-once.ts, one statement.) The key is
  * reserved in its own committed statement so concurrent duplicates see it; the work and the
  * stored response then commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
- * and replayed like a success; an unexpected failure releases the key so the client may retry.
+ * and replayed like a success (except TRANSIENT_REFUSALS); an unexpected failure releases the key so the client may retry.
  */
 export async function runIdempotent(
   s: IdempotencySettings,

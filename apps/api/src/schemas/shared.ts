@@ -1,6 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '../routes/api-keys/schemas.ts';
 import { ApiUsageSchema } from '../routes/api-usage/get.ts';
+import { ContractSchema, SubscriptionSchema } from '../routes/contract/schemas.ts';
+import { UsageDetailSchema, UsageSchema } from '../routes/usage/schemas.ts';
 import { SessionCreatedSchema, SessionSchema } from '../routes/sessions/schemas.ts';
 import {
   CaseCreatedSchema,
@@ -76,6 +78,10 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiUsageSchema,
+  SubscriptionSchema,
+  ContractSchema,
+  UsageDetailSchema,
+  UsageSchema,
   WebhookEndpointSchema,
   WebhookEndpointCreatedSchema,
   WebhookEndpointListSchema,

@@ -90,7 +90,7 @@ export const WebhookEventBodySchema = Type.Object(
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'Per event type; see data_description' }),
     object: Type.Object({
       id: Type.String(),
-      type: literals(['case', 'webhook_endpoint'] as const),
+      type: literals(['case', 'webhook_endpoint', 'subscription'] as const),
       external_ref: Nullable(Type.String()),
       flow_name: Nullable(Type.String()),
       environment: Environment,

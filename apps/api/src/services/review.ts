@@ -8,6 +8,7 @@ import {
   findTaskForUpdate,
   insertDecision,
   latestJournal,
+  recordUsageWithQuota,
   updateTask,
   appendJournal,
   type CaseRow,
@@ -32,6 +33,7 @@ import {
   withinClearance,
   identityGap,
   identityPaths,
+  usageSourceKey,
   type DecisionInput,
   type LockPosition,
   type OperatorOutcome,
@@ -188,6 +190,9 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
     if (step.kind === 'conclude') {
       const moved = await concludeCase(tx, tenant, caseRow, { ...step.decision, actor }, now);
       const closed = await updateTask(tx, tenant, task.id, { ...release, status: 'closed', outcome: input.outcome, closedBy: actor, closedAt: now });
+      // Metering (docs/usage.md): a human review, one per task whatever the number of operators
+      // it took (double validation, escalation); a key's decision is not a review.
+      await recordUsageWithQuota(tx, { ...tenant, service: 'review', sourceKey: usageSourceKey.review(task.id), caseId: caseRow.id, at: now });
       return { decision, task: closed, case: moved, replayed: false, concluded: true };
     }
     const status = step.kind === 'escalate' ? 'escalated' : 'second_validation';

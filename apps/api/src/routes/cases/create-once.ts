@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { createCaseOnce, findIdempotencyEntry, type CaseRow, type FlowRow, type Tenant } from '@idv/db';
+import { blockingQuota, createCaseOnce, findIdempotencyEntry, type CaseRow, type FlowRow, type Tenant } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import type { AppContext } from '../../context.ts';
 import { acceptKey, authOf } from '../../http/auth.ts';
@@ -56,8 +56,9 @@ export function newCaseRow(
  * is still the active one, else the flow is read again and the statement retried once.
  *
  * Returns false, having answered nothing, for what this path does not cover: a refusal (invalid
- * country, unknown flow, country not accepted: stored and replayed by the generic path), declared
- * data (its case key is written in a transaction with the case), a flow changing twice.
+ * country, unknown flow, country not accepted: stored and replayed by the generic path; a used-up
+ * blocking quota: refused there after the replay check), declared data (its case key is written
+ * in a transaction with the case), a flow changing twice.
  */
 export async function createCaseInOneStatement(
   ctx: AppContext,
@@ -69,6 +70,8 @@ export async function createCaseInOneStatement(
   if (body.declared && Object.keys(body.declared).length > 0) return false;
   const s = ctx.idempotency;
   const { key, tenant } = authOf(req);
+  // A used-up blocking quota (production only): the generic path replays a stored creation or refuses.
+  if (await blockingQuota(s.db, tenant, 'verification', ctx.now())) return false;
   const idem = idempotencyKeyOf(req);
   for (const refresh of [false, true]) {
     const flow = await activeFlowOf(s.db, tenant, body.flow_name, refresh);

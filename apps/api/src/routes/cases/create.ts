@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { insertCaseWithJournal } from '@idv/db';
+import { blockingQuota, insertCaseWithJournal } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotentStatement } from '../../http/idempotent.ts';
+import { quotaExceeded } from '../../http/quota.ts';
 import { presentCaseCreated } from '../../presenters/case.ts';
 import { createCaseInOneStatement, newCaseRow } from './create-once.ts';
 import { PURPOSE } from '@idv/case-data';
@@ -25,7 +26,7 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         body: NewCaseSchema,
         response: {
           201: Type.Ref(CaseCreatedSchema),
-          ...errorResponses(...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted'),
+          ...errorResponses(...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted', 'quota_exceeded'),
         },
       },
     },
@@ -46,6 +47,8 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
           throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');
         }
         const now = ctx.now();
+        const blocked = await blockingQuota(db, tenant, 'verification', now);
+        if (blocked) throw quotaExceeded('verification', blocked.terms, blocked.used, now);
         const id = newId('case', now.getTime());
         const declared = body.declared && Object.keys(body.declared).length > 0 ? body.declared : null;
         // Declared data is personal: sealed under a data key of the new case, stored with the case.

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { appendJournal, applyCaseTrigger, enqueueCheckJob, updateJourney } from '@idv/db';
-import { missingItems } from '@idv/domain';
+import { appendJournal, applyCaseTrigger, enqueueCheckJob, recordUsageWithQuota, updateJourney } from '@idv/db';
+import { missingItems, usageSourceKey } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { PERSON } from '../../services/journey-state.ts';
@@ -28,6 +28,18 @@ export function registerJourneyFinish(app: App, ctx: AppContext): void {
         await updateJourney(tx, j.caseRow.id, { finishedAt: now }, now);
         // The checks of this round, in the same transaction: a finished journey always gets them.
         await enqueueCheckJob(tx, j.tenant, j.caseRow.id, j.journey.round, now);
+        // Metering (docs/usage.md): the case reaches processing, its checks will run. The first
+        // round is the verification, each later round a resubmission; once per case and round. In
+        // production the unit that reaches a quota line sends its quota event here too.
+        const round = j.journey.round;
+        await recordUsageWithQuota(tx, {
+          ...j.tenant,
+          caseId: j.caseRow.id,
+          at: now,
+          ...(round === 1
+            ? { service: 'verification', sourceKey: usageSourceKey.verification(j.caseRow.id) }
+            : { service: 'resubmission', sourceKey: usageSourceKey.resubmission(j.caseRow.id, round) }),
+        });
         await appendJournal(tx, j.tenant, {
           caseId: j.caseRow.id,
           actor: PERSON,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { erasePersonalData, findCaseForUpdate } from '@idv/db';
-import { ERASURE_KEEPS, isClosed } from '@idv/domain';
+import { erasePersonalData, findCaseForUpdate, recordUsageWithQuota } from '@idv/db';
+import { ERASURE_KEEPS, isClosed, usageSourceKey } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
@@ -47,6 +47,9 @@ export function registerErasure(app: App, ctx: AppContext): void {
         // exists (a backup of the blob store, a replica, an export) can no longer be opened.
         const erased = await erasePersonalData(tx, tenant, row, `key:${key.id}`, now);
         blobIds = erased.blobIds;
+        // Metering (docs/usage.md): the erasure the client asked for, once per case (a case
+        // already erased, by an earlier request or by retention, is not erased again).
+        if (erased.first) await recordUsageWithQuota(tx, { ...tenant, service: 'erasure', sourceKey: usageSourceKey.erasure(row.id), caseId: row.id, at: now });
         return {
           status: 200,
           body: {

@@ -138,6 +138,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the client is and what is subscribed, each subscription with its state at read time (read-only) */
+        get: operations["getContract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Units measured in one month per service (zeros for a month with nothing), with what is subscribed for each; sandbox and production apart */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed */
+        get: operations["exportUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1174,13 +1225,79 @@ export interface components {
                 }[];
             }[];
         };
+        /** @description One service subscribed for a period; its state is computed at read time */
+        Subscription: {
+            id: string;
+            /** @enum {string} */
+            service: "verification" | "review" | "resubmission" | "erasure";
+            /** @description The offer subscribed, a label of the provider’s price list */
+            offer: string;
+            /** @description Production units per calendar month (UTC); null is unlimited. Sandbox units never count against it */
+            quota: number | null;
+            /** @description What happens once the quota is reached: block (opening a case in production is refused with quota_exceeded; verification only), notify (goes on, excess counted, quota events sent), allow (goes on, excess counted, no event); null when unlimited */
+            over_quota: ("block" | "allow" | "notify") | null;
+            /** Format: date-time */
+            starts_at: string;
+            /** @description Exclusive; null is open-ended */
+            ends_at: string | null;
+            /** @enum {string} */
+            state: "in_force" | "upcoming" | "ended";
+        };
+        /** @description Who the client is and what is subscribed; read-only (the provider sets it) */
+        Contract: {
+            /** @enum {string} */
+            object: "contract";
+            client: {
+                id: string;
+                name: string;
+            };
+            /** @enum {string} */
+            environment: "sandbox" | "prod";
+            /** @description Every subscription of the client, ended ones included, by service then start */
+            subscriptions: components["schemas"]["Subscription"][];
+        };
+        UsageDetail: {
+            /** @description The offer subscribed; null: no subscription covers the month */
+            offer: string | null;
+            /** @description Production units per calendar month (UTC); null is unlimited. Sandbox units never count against it */
+            quota: number | null;
+            /** @description What happens once the quota is reached: block (opening a case in production is refused with quota_exceeded; verification only), notify (goes on, excess counted, quota events sent), allow (goes on, excess counted, no event); null when unlimited */
+            over_quota: ("block" | "allow" | "notify") | null;
+            /** @description Units of the month beyond the quota (counted under allow and notify); 0 when unlimited, without subscription, or in the sandbox */
+            excess: number;
+        };
+        /** @description Units measured in one month, one total per service (docs/usage.md says what each service counts), and what is subscribed for each */
+        Usage: {
+            /** @enum {string} */
+            object: "usage";
+            /** @example 2026-11 */
+            period: string;
+            /** @description The key’s environment: sandbox and production are metered apart */
+            environment: "sandbox" | "prod";
+            services: {
+                /** @description Units of the month */
+                verification: number;
+                /** @description Units of the month */
+                review: number;
+                /** @description Units of the month */
+                resubmission: number;
+                /** @description Units of the month */
+                erasure: number;
+            };
+            detail: {
+                verification: components["schemas"]["UsageDetail"];
+                review: components["schemas"]["UsageDetail"];
+                resubmission: components["schemas"]["UsageDetail"];
+                erasure: components["schemas"]["UsageDetail"];
+            };
+        };
         WebhookEndpoint: {
             /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
             id: string;
             /** @enum {string} */
             object: "webhook_endpoint";
             url: string;
-            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test")[];
+            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
             /** @enum {string} */
             status: "active" | "suspended";
             /** @enum {string} */
@@ -1195,7 +1312,7 @@ export interface components {
             /** @enum {string} */
             object: "webhook_endpoint";
             url: string;
-            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test")[];
+            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
             /** @enum {string} */
             status: "active" | "suspended";
             /** @enum {string} */
@@ -1224,7 +1341,7 @@ export interface components {
             endpoint_id: string;
             event_id: string;
             /** @enum {string} */
-            event_type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test";
+            event_type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
             /** @enum {string} */
             status: "pending" | "retrying" | "succeeded" | "failed";
             attempt_count: number;
@@ -1256,7 +1373,7 @@ export interface components {
             endpoint_id: string;
             event_id: string;
             /** @enum {string} */
-            event_type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test";
+            event_type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
             /** @enum {string} */
             status: "pending" | "retrying" | "succeeded" | "failed";
             attempt_count: number;
@@ -1288,7 +1405,7 @@ export interface components {
             object: {
                 id: string;
                 /** @enum {string} */
-                type: "case" | "webhook_endpoint";
+                type: "case" | "webhook_endpoint" | "subscription";
                 external_ref: string | null;
                 flow_name: string | null;
                 /** @enum {string} */
@@ -1297,11 +1414,11 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /** @enum {string} */
-            type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test";
+            type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
         };
         WebhookEventTypeInfo: {
             /** @enum {string} */
-            type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test";
+            type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
             sent_when: string;
             data_description: string;
             example: components["schemas"]["WebhookEventBody"];
@@ -2377,6 +2494,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: quota_exceeded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: idempotency_request_in_progress */
             409: {
                 headers: {
@@ -2829,6 +2955,150 @@ export interface operations {
             };
             /** @description Error codes: rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the client is and what is subscribed; read-only (the provider sets it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The month, YYYY-MM (UTC)
+                 * @example 2026-11
+                 */
+                period: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Units measured in one month, one total per service (docs/usage.md says what each service counts), and what is subscribed for each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The month, YYYY-MM (UTC)
+                 * @example 2026-11
+                 */
+                period: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV in UTF-8 (CRLF line ends), a header row `occurred_at,service,quantity,case_id`, then one line per measured unit, by instant; Content-Disposition names the file usage-<period>-<environment>.csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { emptyUsage, isUsageService, periodOf, type UsageService } from '@idv/domain';
+import { queryRows, type Executor } from '../connect.ts';
+import type { Tenant } from './tenant.ts';
+
+/** Rows each monthly total is spread over (schema.ts, usage_monthly). */
+export const USAGE_SLOTS = 8;
+
+export interface UsageUnit extends Tenant {
+  service: UsageService;
+  /** One per act (usageSourceKey in @idv/domain): the unit is recorded once whatever the retries. */
+  sourceKey: string;
+  /** The case identifier returned at case opening. */
+  caseId: string;
+  /** 1 unless the act is worth several units. */
+  quantity?: number;
+  /** The act's instant (ctx.now() of the request or job); it decides the month. */
+  at: Date;
+}
+
+/**
+ * Records one unit inside the caller's transaction (the act's own), with the monthly total, in one
+ * statement: both commit with the act or neither does. Returns false when the act was already
+ * recorded (a retried or replayed act adds nothing).
+ */
+export async function recordUsage(tx: Executor, unit: UsageUnit): Promise<boolean> {
+  const quantity = unit.quantity ?? 1;
+  const slot = Math.floor(Math.random() * USAGE_SLOTS);
+  const [row] = await queryRows<{ added: number }>(
+    tx,
+    sql`WITH unit AS (
+          INSERT INTO usage_units (source_key, client_id, environment, service, case_id, quantity, occurred_at)
+          VALUES (${unit.sourceKey}, ${unit.clientId}, ${unit.environment}, ${unit.service}, ${unit.caseId}, ${quantity}, ${unit.at.toISOString()})
+          ON CONFLICT (source_key) DO NOTHING
+          RETURNING client_id, environment, service, quantity
+        ), total AS (
+          INSERT INTO usage_monthly (client_id, environment, period, service, slot, quantity)
+          SELECT client_id, environment, ${periodOf(unit.at)}, service, ${slot}, quantity FROM unit
+          ON CONFLICT (client_id, environment, period, service, slot)
+          DO UPDATE SET quantity = usage_monthly.quantity + excluded.quantity
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM unit)::int AS added`,
+  );
+  return Number(row?.added ?? 0) > 0;
+}
+
+/** The month's total per service for one tenant (zeros for a month with nothing). */
+export async function monthlyUsage(db: Executor, tenant: Tenant, period: string): Promise<Record<UsageService, number>> {
+  const rows = await queryRows<{ service: string; quantity: string | number }>(
+    db,
+    sql`SELECT service, sum(quantity)::bigint AS quantity FROM usage_monthly
+        WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment} AND period = ${period}
+        GROUP BY service`,
+  );
+  const totals = emptyUsage();
+  for (const r of rows) if (isUsageService(r.service)) totals[r.service] = Number(r.quantity);
+  return totals;
+}

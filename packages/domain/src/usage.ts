@@ -1,0 +1,57 @@
+/**
+ * What the service meters, the way identity verification is billed: for what the provider does,
+ * never for calls or attempts (docs/usage.md says where each unit is recorded).
+ *
+ * - verification: a case whose first journey round reaches processing (the checks run); a case
+ *   abandoned, expired or never started costs nothing.
+ * - review: a review task concluded by a person (approve, reject or resubmit); a task closed
+ *   because the case left review otherwise was not a review.
+ * - resubmission: each later journey round that reaches processing (the checks run again).
+ * - erasure: a case whose personal data is erased on request (retention's own erasures are not
+ *   a service the client asked for and are not metered).
+ */
+export const USAGE_SERVICES = ['verification', 'review', 'resubmission', 'erasure'] as const;
+export type UsageService = (typeof USAGE_SERVICES)[number];
+
+export function isUsageService(value: string): value is UsageService {
+  return (USAGE_SERVICES as readonly string[]).includes(value);
+}
+
+/** A month of usage, `YYYY-MM`, with its UTC bounds: start inclusive, end exclusive. */
+export interface UsagePeriod {
+  period: string;
+  start: Date;
+  end: Date;
+}
+
+const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+/** The month named by `YYYY-MM` (month 01 to 12), or null for anything else. */
+export function parsePeriod(text: string): UsagePeriod | null {
+  const m = PERIOD.exec(text);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]) - 1;
+  return { period: text, start: new Date(Date.UTC(year, month, 1)), end: new Date(Date.UTC(year, month + 1, 1)) };
+}
+
+/** The UTC month an instant falls in, as `YYYY-MM`. */
+export function periodOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+/** Zero for every service: the totals of a month with nothing. */
+export function emptyUsage(): Record<UsageService, number> {
+  return Object.fromEntries(USAGE_SERVICES.map((s) => [s, 0])) as Record<UsageService, number>;
+}
+
+/**
+ * The source key of a unit: one per act, so recording the same act again (a retry, a replay, a
+ * worker running a job twice) finds the unit already there and adds nothing.
+ */
+export const usageSourceKey = {
+  verification: (caseId: string) => `verification:${caseId}`,
+  review: (taskId: string) => `review:${taskId}`,
+  resubmission: (caseId: string, round: number) => `resubmission:${caseId}:${round}`,
+  erasure: (caseId: string) => `erasure:${caseId}`,
+} satisfies Record<UsageService, (...args: never[]) => string>;
