@@ -2991,8 +2991,35 @@ export interface operations {
                     "application/json": components["schemas"]["Contract"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3035,6 +3062,15 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3046,6 +3082,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3088,6 +3133,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
@@ -3099,6 +3153,15 @@ export interface operations {
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
