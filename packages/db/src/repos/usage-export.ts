@@ -14,6 +14,9 @@ export interface ExportedUnit {
 
 const PAGE = 2000;
 const INSTANT = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// ORDER BY names the table's column: a bare `occurred_at` there means the output column of that
+// name, the formatted text above, which no index serves (a scan and sort of the whole month per
+// page), and whose millisecond text need not agree with the keyset on the column itself.
 
 /**
  * The tenant's units of [start, end), by instant then source key, in pages of at most `pageSize`
@@ -41,7 +44,7 @@ async function* cursorPages(pool: pg.Pool, tenant: Tenant, range: { start: Date;
       `DECLARE usage_export NO SCROLL CURSOR FOR
          SELECT ${INSTANT} AS occurred_at, service, quantity, case_id FROM usage_units
          WHERE client_id = $1 AND environment = $2 AND occurred_at >= $3 AND occurred_at < $4
-         ORDER BY occurred_at, source_key`,
+         ORDER BY usage_units.occurred_at, source_key`,
       [tenant.clientId, tenant.environment, range.start.toISOString(), range.end.toISOString()],
     );
     for (;;) {
@@ -72,7 +75,7 @@ async function* keysetPages(db: Db, tenant: Tenant, range: { start: Date; end: D
           WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment}
             AND occurred_at >= ${range.start.toISOString()} AND occurred_at < ${range.end.toISOString()}
             ${after ? sql`AND (occurred_at, source_key) > (${after.at}::timestamptz, ${after.key})` : sql``}
-          ORDER BY occurred_at, source_key
+          ORDER BY usage_units.occurred_at, source_key
           LIMIT ${pageSize}`,
     );
     if (rows.length > 0) {
