@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { queryRows, type Db } from '../connect.ts';
 import type { Tenant } from './tenant.ts';
 
@@ -20,49 +21,12 @@ const INSTANT = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:S
 
 /**
  * The tenant's units of [start, end), by instant then source key, in pages of at most `pageSize`
- * rows: only a page is in memory at a time, however large the month. Stop early with `return()`
- * (a `for await` that breaks, a stream destroyed): the database side is released.
- *
- * On PostgreSQL: a server-side cursor (DECLARE … FETCH) in a read-only repeatable-read transaction
- * on a connection of its own, so the export is one snapshot: its lines add up to the month's
- * totals read at the same moment. On PGlite a transaction holds the whole database until it ends
- * (pglite-remote.ts), so a cursor would stop every other request for the whole export; there each
- * page is its own indexed query that starts after the last line of the previous one.
+ * rows: only a page is in memory at a time, however large the month. Each page is its own indexed
+ * query starting after the last line of the previous one (no transaction held open: on PGlite a
+ * transaction holds the whole database, pglite-remote.ts). Stop early with `return()`.
  */
-export async function* usageUnitPages(db: Db, tenant: Tenant, range: { start: Date; end: Date }, pageSize = PAGE): AsyncGenerator<ExportedUnit[]> {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) yield* cursorPages(client, tenant, range, pageSize);
-  else yield* keysetPages(db, tenant, range, pageSize);
-}
-
-async function* cursorPages(pool: pg.Pool, tenant: Tenant, range: { start: Date; end: Date }, pageSize: number): AsyncGenerator<ExportedUnit[]> {
-  const conn = await pool.connect();
-  let state: 'open' | 'ended' | 'failed' = 'open';
-  try {
-    await conn.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await conn.query(
-      `DECLARE usage_export NO SCROLL CURSOR FOR
-         SELECT ${INSTANT} AS occurred_at, service, quantity, case_id FROM usage_units
-         WHERE client_id = $1 AND environment = $2 AND occurred_at >= $3 AND occurred_at < $4
-         ORDER BY usage_units.occurred_at, source_key`,
-      [tenant.clientId, tenant.environment, range.start.toISOString(), range.end.toISOString()],
-    );
-    for (;;) {
-      const { rows } = await conn.query<ExportedUnit>(`FETCH ${pageSize} FROM usage_export`);
-      if (rows.length > 0) yield rows;
-      if (rows.length < pageSize) break;
-    }
-    await conn.query('COMMIT');
-    state = 'ended';
-  } catch (err) {
-    state = 'failed';
-    throw err;
-  } finally {
-    // Stopped early: the transaction is ended before the connection goes back to the pool. A
-    // connection that failed, or cannot even roll back, is discarded rather than reused.
-    if (state === 'open') state = await conn.query('ROLLBACK').then(() => 'ended' as const, () => 'failed' as const);
-    conn.release(state === 'failed' ? true : undefined);
-  }
+export function usageUnitPages(db: Db, tenant: Tenant, range: { start: Date; end: Date }, pageSize = PAGE): AsyncGenerator<ExportedUnit[]> {
+  return keysetPages(db, tenant, range, pageSize);
 }
 
 async function* keysetPages(db: Db, tenant: Tenant, range: { start: Date; end: Date }, pageSize: number): AsyncGenerator<ExportedUnit[]> {
@@ -85,4 +49,73 @@ async function* keysetPages(db: Db, tenant: Tenant, range: { start: Date; end: D
     }
     if (rows.length < pageSize) return;
   }
+}
+
+/**
+ * The export as CSV text (RFC 4180: header row, CRLF line ends), by instant then source key.
+ * On PostgreSQL the server formats it (COPY (SELECT …) TO STDOUT, CSV) from one read-only
+ * repeatable-read snapshot, and its bytes pass through as they come: no row object, no string per
+ * line in this process, which keeps the export's memory flat however many units the month holds.
+ * On PGlite (no COPY to a client stream, and a transaction would hold the whole database) each
+ * keyset page of `usageUnitPages` is formatted by `formatPage`. Stop early with `return()`.
+ */
+export async function* usageCsv(
+  db: Db,
+  tenant: Tenant,
+  range: { start: Date; end: Date },
+  formatPage: (rows: ExportedUnit[], header: boolean) => string,
+): AsyncGenerator<string | Buffer> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    yield* copyCsv(client, tenant, range);
+    return;
+  }
+  yield formatPage([], true);
+  for await (const page of keysetPages(db, tenant, range, PAGE)) yield formatPage(page, false);
+}
+
+async function* copyCsv(pool: pg.Pool, tenant: Tenant, range: { start: Date; end: Date }): AsyncGenerator<Buffer> {
+  const conn = await pool.connect();
+  let state: 'open' | 'ended' | 'failed' = 'open';
+  try {
+    await conn.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // COPY takes no bind parameters: the values are quoted by the driver's escapeLiteral.
+    const q = (v: string) => conn.escapeLiteral(v);
+    const stream = conn.query(
+      copyTo(`COPY (SELECT ${INSTANT} AS occurred_at, service, quantity, case_id FROM usage_units
+         WHERE client_id = ${q(tenant.clientId)} AND environment = ${q(tenant.environment)}
+           AND occurred_at >= ${q(range.start.toISOString())} AND occurred_at < ${q(range.end.toISOString())}
+         ORDER BY usage_units.occurred_at, source_key) TO STDOUT WITH (FORMAT csv, HEADER true)`),
+    );
+    // PostgreSQL ends CSV lines with LF; RFC 4180 wants CRLF. No field can hold a line break
+    // (instants, service codes, integers, case ids), so every LF is a line end.
+    for await (const chunk of stream as AsyncIterable<Buffer>) yield crlf(chunk);
+    await conn.query('COMMIT');
+    state = 'ended';
+  } catch (err) {
+    state = 'failed';
+    throw err;
+  } finally {
+    // Stopped early (the client gone): the COPY is cut by discarding the connection, since a
+    // connection in the middle of a COPY cannot be handed back to the pool.
+    if (state === 'open') state = 'failed';
+    conn.release(state === 'failed' ? true : undefined);
+  }
+}
+
+function crlf(chunk: Buffer): Buffer {
+  let lines = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  if (lines === 0) return chunk;
+  const out = Buffer.allocUnsafe(chunk.length + lines);
+  let o = 0;
+  let from = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+    o += chunk.copy(out, o, from, i);
+    out[o++] = 13;
+    out[o++] = 10;
+    from = i + 1;
+  }
+  chunk.copy(out, o, from);
+  return out;
 }

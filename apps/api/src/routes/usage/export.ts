@@ -1,6 +1,6 @@
 import { Readable, finished } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { usageUnitPages, type ExportedUnit } from '@idv/db';
+import { usageCsv, type ExportedUnit } from '@idv/db';
 import { parsePeriod } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
@@ -32,24 +32,23 @@ export function registerExportUsage(app: App, ctx: AppContext): void {
     async (req, reply) => {
       const { tenant } = authOf(req);
       const period = parsePeriod(req.query.period)!;
-      const pages = usageUnitPages(ctx.db, tenant, period);
-      // The first page is read before the answer starts, so a database failure there is still an
-      // error in the usual shape; later failures can only cut the stream short.
-      const first = await pages.next();
-      // One CSV text per page (the library's synchronous form on a page's rows): the stream
-      // carries a few hundred chunks rather than a million rows, each with its own promise.
+      // One CSV text per page where this process formats it (the library's synchronous form on a
+      // page's rows): a few hundred chunks rather than a million rows, each with its own promise.
       const format = { columns: EXPORT_COLUMNS, record_delimiter: 'windows' } as const;
-      async function* csv(): AsyncGenerator<string> {
-        yield stringify([], { ...format, header: true });
+      const chunks = usageCsv(ctx.db, tenant, period, (rows, header) => stringify(rows, { ...format, header }));
+      // The first chunk is read before the answer starts, so a database failure there is still an
+      // error in the usual shape; later failures can only cut the stream short.
+      const first = await chunks.next();
+      async function* csv(): AsyncGenerator<string | Buffer> {
         if (first.done) return;
-        yield stringify(first.value, format);
-        for await (const page of pages) yield stringify(page, format);
+        yield first.value;
+        yield* chunks;
       }
       const body = Readable.from(csv(), { objectMode: false });
       // Called once whatever the end: finished, failed, or the client gone (the stream destroyed),
       // even before the first line: the cursor and its connection are given back in every case.
       finished(body, (err) => {
-        void pages.return(undefined).catch(() => {});
+        void chunks.return(undefined).catch(() => {});
         if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') req.log.warn({ err: { message: err.message, code: err.code } }, 'usage export stopped');
       });
       return reply
