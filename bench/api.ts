@@ -14,12 +14,10 @@
  * BENCH_PROFILE_DIR (servers run with --cpu-prof into that folder), TEST_DATABASE_URL (the
  * PostgreSQL server; a fresh database is created on it for the run and dropped after).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
@@ -27,11 +25,11 @@ import { signedHeaders } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { createPostgresDatabase } from '../tests/helpers/database.ts';
 import { freePort } from '../tests/helpers/processes.ts';
+import { cleanUp, onCleanUp, startServer as startProcess, stop, type Server } from './service-processes.ts';
 
 type Backend = 'pglite' | 'postgres';
 type Target = 'ours' | 'baseline';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -58,75 +56,9 @@ interface Run {
 
 // ---------------------------------------------------------------- processes
 
-const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<void> | void)[] = [];
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-
-process.on('exit', () => {
-  for (const child of children) killGroup(child, 'SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the servers`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-async function cleanUp(): Promise<void> {
-  for (const child of [...children]) await stop(child);
-  for (const fn of cleanups.splice(0).reverse()) await Promise.resolve(fn()).catch((err) => console.error('cleanup:', err));
-}
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Starts a TypeScript entry point as its own process (its own process group) and waits for /readyz. */
-async function startServer(name: string, entry: string, env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const nodeArgs = ['--import', 'tsx'];
-  if (PROFILE_DIR) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`);
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [...nodeArgs, entry], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  children.add(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-    children.delete(child);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error(`${name} exited before it was ready:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`${name} not ready after 60 s:\n${out}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
-    if (ready) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url, output: () => out };
-}
-
-/** SIGTERM (graceful shutdown, which also writes a CPU profile), SIGKILL after 20 s. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (!children.has(child)) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  killGroup(child, 'SIGTERM');
-  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
+/** The service or the baseline, with a CPU profile per process when BENCH_PROFILE_DIR is set (written at SIGTERM). */
+function startServer(name: string, entry: string, env: Record<string, string>): Promise<Server> {
+  return startProcess(name, entry, env, { nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [] });
 }
 
 // ---------------------------------------------------------------- load
@@ -320,11 +252,11 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   if (backend === 'postgres') {
     const { url, dropDb } = await createPostgresDatabase();
     databaseUrl = url;
-    cleanups.push(dropDb);
+    onCleanUp(dropDb);
   }
   const oursDir = mkdtempSync(join(tmpdir(), `bench-api-${backend}-`));
   const baseDir = mkdtempSync(join(tmpdir(), `bench-base-${backend}-`));
-  cleanups.push(() => rmSync(oursDir, { recursive: true, force: true }), () => rmSync(baseDir, { recursive: true, force: true }));
+  onCleanUp(() => rmSync(oursDir, { recursive: true, force: true }), () => rmSync(baseDir, { recursive: true, force: true }));
   const docsPort = await freePort();
 
   // The benchmark measures the service, not its rate limiter (docs/rate-limits.md): limits off.

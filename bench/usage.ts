@@ -20,21 +20,18 @@
  * request-rate limit, once there is one, is raised or turned off by setting its variable when
  * running the bench; a 429 fails the run rather than skewing the figures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database, type Environment } from '@idv/db';
 import { generateMasterKey } from '@idv/vault';
 import { parsePeriod, periodOf, USAGE_SERVICES } from '@idv/domain';
 import { createPostgresDatabase } from '../tests/helpers/database.ts';
-import { freePort } from '../tests/helpers/processes.ts';
+import { cleanUp, onCleanUp, startServer, stop, type Server } from './service-processes.ts';
 
 type Backend = 'pglite' | 'postgres';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const UNITS = Number(process.env.BENCH_UNITS ?? 1_000_000);
 const READS = Number(process.env.BENCH_READS ?? 1000);
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'postgres,pglite').split(',') as Backend[];
@@ -42,71 +39,9 @@ const PERIOD = periodOf(new Date());
 
 // ---------------------------------------------------------------- the service process
 
-const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<void> | void)[] = [];
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-process.on('exit', () => {
-  for (const child of children) killGroup(child, 'SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => void cleanUp().finally(() => process.exit(130)));
-}
-async function cleanUp(): Promise<void> {
-  for (const child of [...children]) await stop(child);
-  for (const fn of cleanups.splice(0).reverse()) await Promise.resolve(fn()).catch((err) => console.error('cleanup:', err));
-}
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-/** The API alone (`--api-only`), node itself as the child (its pid is the service's), ready on /readyz. */
-async function startService(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--api-only'], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  children.add(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-    children.delete(child);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited) throw new Error(`the service exited before it was ready:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`the service is not ready after 120 s:\n${out}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (!children.has(child)) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  killGroup(child, 'SIGTERM');
-  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
+/** The API alone (`--api-only`), node itself as the child (its pid is the service's). */
+const startService = (env: Record<string, string>): Promise<Server> =>
+  startServer('the service', 'apps/server/src/main.ts', env, { args: ['--api-only'], readyTimeoutS: 120 });
 
 /** Resident memory of a process, in bytes (Linux). */
 function rssOf(pid: number): number {
@@ -241,11 +176,11 @@ interface Result extends ExportMeasure {
 async function runBackend(backend: Backend): Promise<Result> {
   console.error(`${backend}: starting the service`);
   const dataDir = mkdtempSync(join(tmpdir(), `bench-usage-${backend}-`));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  onCleanUp(() => rmSync(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = { DATA_DIR: dataDir };
   if (backend === 'postgres') {
     const { url, dropDb } = await createPostgresDatabase();
-    cleanups.push(dropDb);
+    onCleanUp(dropDb);
     Object.assign(env, { DATABASE_URL: url, MASTER_KEY: generateMasterKey() });
   }
   // A first start migrates and bootstraps the demo client; its units are then seeded (on the
