@@ -28,10 +28,10 @@ if (files.length === 0) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-// Engine tests and the import rules' tests touch no database, and the embedded database's own
+// Engine tests, the configuration's and the import rules' tests touch no database, and the embedded database's own
 // tests open PGlite whatever the backend: they run once, with the first backend's run. The server
 // database's own tests open PostgreSQL: they run with the PostgreSQL run.
-const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/');
+const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/config/');
 const serverOnly = (f) => f.startsWith('tests/server-db/');
 for (const [i, backend] of backends.entries()) {
   const run = files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f)));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseMasterKey } from '@idv/vault';
 import { DEFAULT_WEBHOOK_SETTINGS, RETRY_COUNT, type WebhookSettings } from '@idv/webhooks';
+import { productionProblems } from './production.ts';
 
 export interface Config {
   port: number;
@@ -245,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A lease shorter than an attempt would let a second worker send a delivery still in flight.
   if (config.webhooks.leaseMs < 2 * config.webhooks.timeoutMs) problems.push('WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS');
   config.reauth = reauthConfig(env, problems);
+  if (env.NODE_ENV === 'production' && problems.length === 0) problems.push(...productionProblems(config, env));
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
