@@ -1,4 +1,15 @@
-import type { Config } from './config.ts';
+/** The settings the rules read (a Config has them; named here so this module needs no import of config.ts, which calls it). */
+export interface ProductionView {
+  databaseUrl: string | null;
+  apiBaseUrl: string;
+  journeyUrl: string;
+  consoleUrl: string;
+  docsUrl: string;
+  reauth: object | null;
+  webhooks: { allowPrivateNetworks: boolean };
+  rateLimits: { enabled: boolean };
+  logLevel: string;
+}
 
 /**
  * What a production deployment (NODE_ENV=production) must set, beyond what every start checks.
@@ -6,7 +17,7 @@ import type { Config } from './config.ts';
  * is wrong for real people's data, so production refuses to start on any of them rather than run
  * quietly on a setting meant for a demonstration (docs/deployment.md lists them with the reasons).
  */
-export function productionProblems(config: Config, env: NodeJS.ProcessEnv): string[] {
+export function productionProblems(config: ProductionView, env: NodeJS.ProcessEnv): string[] {
   const problems: string[] = [];
   // A key generated into DATA_DIR sits beside the data it seals: one copy of the disk opens both.
   if (!env.MASTER_KEY) problems.push('MASTER_KEY must be set in production (a key generated into DATA_DIR sits beside the data it protects)');
