@@ -108,5 +108,16 @@ contract(
       await store().delete(id);
       assert.equal(Number((await rowsOf(id)).n), 0, 'the bytes are deleted from the database, not hidden');
     });
+
+    test("a read inside the caller's transaction goes through it (the embedded database has one connection: beside it, it would wait forever)", { timeout: 10_000 }, async () => {
+      const id = newId();
+      const bytes = randomBytes(CHUNK_BYTES + 3);
+      await store().put(id, bytes);
+      const got = await database.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT 1`);
+        return store().get(id, tx);
+      });
+      assert.deepEqual(got, bytes);
+    });
   },
 );

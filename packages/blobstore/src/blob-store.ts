@@ -4,11 +4,18 @@
  * (BLOB_STORE=postgres); an object store (S3 and compatibles) would implement the same three calls
  * with PutObject, GetObject and DeleteObject on the same ids.
  */
+import type { Executor } from '@idv/db';
+
 export interface BlobStore {
   /** Writes the blob durably and atomically (a crash leaves the old blob or the new one); a second put of the same id replaces it. */
   put(id: string, bytes: Buffer): Promise<void>;
-  /** The blob, or null when there is none (never written, or deleted). */
-  get(id: string): Promise<Buffer | null>;
+  /**
+   * The blob, or null when there is none (never written, or deleted). `within`: the caller's open
+   * transaction, if any. The database store reads through it: on the embedded database the
+   * transaction holds the only connection, so a read beside it would wait for it forever. Other
+   * stores ignore it.
+   */
+  get(id: string, within?: Executor): Promise<Buffer | null>;
   /** Removes the blob; deleting a missing blob is not an error. */
   delete(id: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '@idv/db';
+import { queryRows, type Db, type Executor } from '@idv/db';
 import { checkId, checkSize, type BlobStore } from './blob-store.ts';
 
 /** Bytes per chunk row: no row, and no statement parameter, is ever the size of a whole image. */
@@ -15,8 +15,13 @@ const CHUNKS_PER_STATEMENT = 4;
  * - put is one transaction (the blob row upserted, its old chunks deleted, the new ones inserted):
  *   a crash or a failed statement leaves the old blob or the new one, never half. Concurrent puts
  *   of one id queue on the blob row's lock; the last to commit wins, whole;
- * - get is one statement, so it reads one snapshot: never chunks of two different puts;
+ * - get is one statement, so it reads one snapshot: never chunks of two different puts; it runs in
+ *   the caller's transaction when given one (a download reads the blob in the transaction that
+ *   journals it);
  * - delete removes the row, and its chunks with it (ON DELETE CASCADE).
+ *
+ * Put and delete run on their own: callers write and delete blobs outside their transactions (a
+ * put before the rows that name it, a delete after the commit that forgot it), as with files.
  *
  * Bytes cross as hexadecimal text (`decode`/`encode`), not as bytea parameters: both drivers then
  * do the conversion in Buffer's native code (PGlite's own bytea serialiser goes byte by byte in
@@ -46,10 +51,10 @@ export class PostgresBlobStore implements BlobStore {
     });
   }
 
-  async get(id: string): Promise<Buffer | null> {
+  async get(id: string, within?: Executor): Promise<Buffer | null> {
     checkId(id);
     const rows = await queryRows<{ size_bytes: number; hex: string | null }>(
-      this.db,
+      within ?? this.db,
       sql`SELECT b.size_bytes, encode(c.data, 'hex') AS hex
           FROM blobs b LEFT JOIN blob_chunks c ON c.blob_id = b.id
           WHERE b.id = ${id} ORDER BY c.seq`,
