@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db, type Executor } from '@idv/db';
+import { driverOf, queryRows, type Db, type Executor } from '@idv/db';
 import { checkId, checkSize, type BlobStore } from './blob-store.ts';
 
 /** Bytes per chunk row: no row, and no statement parameter, is ever the size of a whole image. */
@@ -23,12 +23,18 @@ const CHUNKS_PER_STATEMENT = 4;
  * Put and delete run on their own: callers write and delete blobs outside their transactions (a
  * put before the rows that name it, a delete after the commit that forgot it), as with files.
  *
- * Bytes cross as hexadecimal text (`decode`/`encode`), not as bytea parameters: both drivers then
- * do the conversion in Buffer's native code (PGlite's own bytea serialiser goes byte by byte in
- * JavaScript), at the cost of twice the bytes on the wire.
+ * How bytes cross depends on the driver. node-postgres sends a Buffer parameter in binary and
+ * parses bytea results natively: 2.5 times faster puts than hexadecimal text, twice faster gets
+ * (2 MiB, measured beside bench:vault). On PGlite bytes cross as hexadecimal text
+ * (`decode`/`encode`, converted by Buffer's native code), since PGlite's own bytea serialiser and
+ * parser go byte by byte in JavaScript.
  */
 export class PostgresBlobStore implements BlobStore {
-  constructor(private readonly db: Db) {}
+  private readonly binary: boolean;
+
+  constructor(private readonly db: Db) {
+    this.binary = driverOf(db) === 'postgres';
+  }
 
   async put(id: string, bytes: Buffer): Promise<void> {
     checkId(id);
@@ -43,8 +49,8 @@ export class PostgresBlobStore implements BlobStore {
       for (let first = 0; first < chunkCount; first += CHUNKS_PER_STATEMENT) {
         const rows = [];
         for (let seq = first; seq < Math.min(first + CHUNKS_PER_STATEMENT, chunkCount); seq++) {
-          const hex = bytes.subarray(seq * CHUNK_BYTES, (seq + 1) * CHUNK_BYTES).toString('hex');
-          rows.push(sql`(${id}, ${seq}, decode(${hex}, 'hex'))`);
+          const chunk = bytes.subarray(seq * CHUNK_BYTES, (seq + 1) * CHUNK_BYTES);
+          rows.push(this.binary ? sql`(${id}, ${seq}, ${chunk})` : sql`(${id}, ${seq}, decode(${chunk.toString('hex')}, 'hex'))`);
         }
         await tx.execute(sql`INSERT INTO blob_chunks (blob_id, seq, data) VALUES ${sql.join(rows, sql`, `)}`);
       }
@@ -53,9 +59,10 @@ export class PostgresBlobStore implements BlobStore {
 
   async get(id: string, within?: Executor): Promise<Buffer | null> {
     checkId(id);
-    const rows = await queryRows<{ size_bytes: number; hex: string | null }>(
+    const data = this.binary ? sql`c.data` : sql`encode(c.data, 'hex')`;
+    const rows = await queryRows<{ size_bytes: number; data: Buffer | string | null }>(
       within ?? this.db,
-      sql`SELECT b.size_bytes, encode(c.data, 'hex') AS hex
+      sql`SELECT b.size_bytes, ${data} AS data
           FROM blobs b LEFT JOIN blob_chunks c ON c.blob_id = b.id
           WHERE b.id = ${id} ORDER BY c.seq`,
     );
@@ -64,9 +71,10 @@ export class PostgresBlobStore implements BlobStore {
     const out = Buffer.allocUnsafe(size);
     let offset = 0;
     for (const row of rows) {
-      if (row.hex === null) continue; // an empty blob: no chunk
-      if (offset + row.hex.length / 2 > size) throw new Error(`blob ${id} is damaged: its chunks exceed its size`);
-      offset += out.write(row.hex, offset, 'hex');
+      if (row.data === null) continue; // an empty blob: no chunk
+      const chunk = typeof row.data === 'string' ? Buffer.from(row.data, 'hex') : row.data;
+      if (offset + chunk.length > size) throw new Error(`blob ${id} is damaged: its chunks exceed its size`);
+      offset += chunk.copy(out, offset);
     }
     if (offset !== size) throw new Error(`blob ${id} is damaged: ${offset} of ${size} bytes`);
     return out;
