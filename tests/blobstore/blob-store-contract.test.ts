@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { CHUNK_BYTES, FileBlobStore, MAX_BLOB_BYTES, PostgresBlobStore, type BlobStore } from '@idv/blobstore';
+import { CHUNK_BYTES, FileBlobStore, MAX_BLOB_BYTES, PostgresBlobStore, openBlobStore, type BlobStore } from '@idv/blobstore';
+import { ConfigError, loadConfig } from '@idv/config';
 import { queryRows, type Database } from '@idv/db';
 import { TEST_DB, freshDatabase } from '../helpers/database.ts';
 
@@ -121,3 +122,10 @@ contract(
     });
   },
 );
+
+test('BLOB_STORE: file by default, postgres on request, anything else refused at start', () => {
+  const file = openBlobStore(loadConfig({ DATA_DIR: '/srv/idv' }), database.db);
+  assert.ok(file instanceof FileBlobStore && file.dir === '/srv/idv/blobs');
+  assert.ok(openBlobStore(loadConfig({ BLOB_STORE: 'postgres' }), database.db) instanceof PostgresBlobStore);
+  assert.throws(() => loadConfig({ BLOB_STORE: 's3' }), (err) => err instanceof ConfigError && err.problems.some((p) => p.startsWith('BLOB_STORE must be file or postgres')));
+});
