@@ -8,13 +8,13 @@ import { pieceBlobs } from '@idv/case-data';
 import { queryRows } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument, type CaseInput } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
+import { ChecksRunner, RetentionSweeper } from '@idv/worker';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 
 /**
  * BLOB_STORE=postgres end to end: the journey's images are sealed into the database (nothing under
  * DATA_DIR), the checks read them from there and decide, the API serves them, and the erasure
- * deletes their rows.
+ * and the retention delete their rows.
  */
 
 const FLOW = 'db_blobs';
@@ -24,6 +24,7 @@ const DEFINITION: FlowDefinition = {
   steps: ['applicant', 'questionnaire', 'document', 'face'],
   documents: [{ country: '*', types: ['passport'] }],
   liveness: { challenges: [] },
+  retention: { images_days: 1, data_days: 30 },
 };
 const PERSON = { given_names: 'Julien', surname: 'Martin', birth_date: '1984-05-17' };
 
@@ -48,18 +49,8 @@ const blobRows = (caseId: string) =>
         FROM pieces p LEFT JOIN blobs b ON b.id = p.blob_id WHERE p.case_id = ${caseId} ORDER BY p.kind`,
   );
 
-test('images go to the database store, are read by the checks and the API, and are gone after erasure', { timeout: 120_000 }, async () => {
-  assert.ok(t.ctx.blobs instanceof PostgresBlobStore, 'BLOB_STORE=postgres chose the database store');
-  const passport = (
-    await generateDocument({
-      format: 'TD3',
-      fields: { document_code: 'P', issuing_country: 'FRA', document_number: '14FP52K81', surname: 'MARTIN', given_names: 'JULIEN', nationality: 'FRA', birth_date: PERSON.birth_date, sex: 'M', expiry_date: '2033-06-30' },
-      portrait: fixture('faces/face_recognition/examples/obama.jpg'),
-      seed: 7,
-    })
-  ).image;
-  const images: Record<string, Buffer> = { document_front: passport, selfie: fixture('faces/face_recognition/examples/obama2.jpg') };
-
+/** A case of the flow, created by API, its journey done with these images; returns its id. */
+async function submit(images: Record<string, Buffer>): Promise<string> {
   const caseId = await openCase(t, { flow_name: FLOW, country: 'FR', declared: { surname: 'Martin', given_names: 'Julien', birth_date: PERSON.birth_date } });
   const token = await newSession(t, caseId);
   for (const [path, body] of [
@@ -75,6 +66,22 @@ test('images go to the database store, are read by the checks and the API, and a
     assert.equal(res.statusCode, 200, `${kind}: ${res.body}`);
   }
   assert.equal((await journey(t, 'POST', '/finish', token)).statusCode, 200);
+  return caseId;
+}
+
+test('images go to the database store, are read by the checks and the API, and are gone after erasure and retention', { timeout: 120_000 }, async () => {
+  assert.ok(t.ctx.blobs instanceof PostgresBlobStore, 'BLOB_STORE=postgres chose the database store');
+  const passport = (
+    await generateDocument({
+      format: 'TD3',
+      fields: { document_code: 'P', issuing_country: 'FRA', document_number: '14FP52K81', surname: 'MARTIN', given_names: 'JULIEN', nationality: 'FRA', birth_date: PERSON.birth_date, sex: 'M', expiry_date: '2033-06-30' },
+      portrait: fixture('faces/face_recognition/examples/obama.jpg'),
+      seed: 7,
+    })
+  ).image;
+  const images: Record<string, Buffer> = { document_front: passport, selfie: fixture('faces/face_recognition/examples/obama2.jpg') };
+
+  const caseId = await submit(images);
 
   // In the database, sealed (the stored bytes are not the image), and no file under DATA_DIR.
   const stored = await blobRows(caseId);
@@ -121,4 +128,14 @@ test('images go to the database store, are read by the checks and the API, and a
   }
   const left = await queryRows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM blob_chunks`);
   assert.equal(Number(left[0].n), 0);
+
+  // Retention: another case, decided, is swept past images_days; its blob rows are deleted too.
+  const kept = await submit(images);
+  // The same passport as the erased case, whose fingerprints the erasure forgot: no duplicate.
+  assert.deepEqual((await runner.drain()).map((r) => [r.caseId, r.outcome]), [[kept, 'approved']]);
+  assert.equal((await blobRows(kept)).filter((r) => r.stored !== null).length, 2);
+  t.clock.advance(2 * 24 * 3_600_000);
+  const swept = await new RetentionSweeper({ db: t.database.db, blobs: t.ctx.blobs, log: { info() {}, warn() {}, error() {} }, now: t.clock.now }).sweep();
+  assert.equal(swept.images_deleted, 2);
+  for (const row of await blobRows(kept)) assert.deepEqual([row.stored, Number(row.chunks)], [null, 0], `the blob of ${row.kind} is deleted`);
 });
