@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import Fastify from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { FileBlobStore, type BlobStore } from '@idv/blobstore';
+import { openBlobStore, type BlobStore } from '@idv/blobstore';
 import type { Db } from '@idv/db';
 import { newId } from '@idv/domain';
 import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
@@ -44,7 +43,7 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Relaunches the journey after a resubmission decision; tests pass a failing one. */
   journey?: JourneyRelauncher;
-  /** Where journey images go; defaults to files under DATA_DIR/blobs. */
+  /** Where journey images go; defaults to the store BLOB_STORE names (openBlobStore). */
   blobs?: BlobStore;
 }
 
@@ -134,7 +133,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     usage,
     reauth: config.reauth ? new ReauthVerifier(config.reauth, now) : null,
     journey: options.journey ?? builtInJourneyRelauncher,
-    blobs: options.blobs ?? new FileBlobStore(join(config.dataDir, 'blobs')),
+    blobs: options.blobs ?? openBlobStore(config, db),
     idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl, keyring },
   };
 

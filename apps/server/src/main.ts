@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { openBlobStore } from '@idv/blobstore';
 import { pieceBlobs } from '@idv/case-data';
 import { loadConfigOrExit, localMasterKey } from '@idv/config';
 import { openDatabase } from '@idv/db';
@@ -53,10 +54,13 @@ async function main(): Promise<void> {
   // Ready only once startup is complete, SIGTERM handling included: a stop asked for earlier
   // would otherwise find the default handler and kill the process without a clean shutdown.
   let started = false;
+  // One blob store for the API and the worker in this process (BLOB_STORE).
+  const blobs = openBlobStore(config, database.db);
   const { app, ctx } = await build({
     config,
     db: database.db,
     keyring,
+    blobs,
     ready: async () => started && !stopping && (await database.ping().then(() => true)),
   });
   await app.listen({ port: config.port, host: config.host });
@@ -83,7 +87,7 @@ async function main(): Promise<void> {
     app.log.warn(apiOnly ? 'the API alone with the embedded database: no webhook will be sent' : 'RUN_WORKER=false with the embedded database: no webhook will be sent');
   }
   const urls = Object.fromEntries(companions.map((companion) => [companion.name, companion.url(config)]));
-  app.log.info({ database: database.kind, api: config.apiBaseUrl, ...urls, worker: Boolean(worker) }, 'service started');
+  app.log.info({ database: database.kind, blobs: config.blobStore, api: config.apiBaseUrl, ...urls, worker: Boolean(worker) }, 'service started');
 
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import pino from 'pino';
-import { FileBlobStore } from '@idv/blobstore';
+import { openBlobStore } from '@idv/blobstore';
 import { openDatabase } from '@idv/db';
 import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
 import { loadConfigOrExit } from '@idv/config';
@@ -22,8 +21,8 @@ async function main(): Promise<void> {
   // One connection per delivery in flight is never needed (sends hold none); a few cover claims and records.
   const database = await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: 4 });
   const keyring = new MasterKeyring(config.masterKey, config.previousMasterKeys);
-  // The blob store must be the API's (DATA_DIR/blobs shared, or the same bucket).
-  const blobs = new FileBlobStore(join(config.dataDir, 'blobs'));
+  // The blob store must be the API's: BLOB_STORE=postgres, or DATA_DIR/blobs on a shared file system.
+  const blobs = openBlobStore(config, database.db);
   const vault = new CaseVault(new LocalKeyWrapper(keyring));
   const worker = await startWorker({
     db: database.db,

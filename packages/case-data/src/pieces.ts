@@ -37,7 +37,7 @@ export class PieceBlobs {
   async read(db: Executor, piece: PieceRow): Promise<Buffer | null> {
     if (piece.deletedAt) return null;
     const key = await this.vault.existingKey(db, piece.caseId, piece.keyClass);
-    const sealed = key && (await this.blobs.get(piece.blobId));
+    const sealed = key && (await this.blobs.get(piece.blobId, db));
     return sealed ? key.open(sealed, `piece:${piece.id}`) : null;
   }
 

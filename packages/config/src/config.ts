@@ -9,6 +9,11 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server; absent means the embedded PGlite database in dataDir. */
   databaseUrl: string | null;
+  /**
+   * Where sealed images go (BLOB_STORE): files under dataDir/blobs (default), or the database
+   * (`postgres`), so that machines share nothing but PostgreSQL. See docs/personal-data.md.
+   */
+  blobStore: 'file' | 'postgres';
   apiBaseUrl: string;
   journeyUrl: string;
   consoleUrl: string;
@@ -189,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         return [];
       }
     });
+  const blobStore = env.BLOB_STORE || 'file';
+  if (blobStore !== 'file' && blobStore !== 'postgres') problems.push(`BLOB_STORE must be file or postgres (got "${blobStore}")`);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -197,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './.data'),
     databaseUrl,
+    blobStore: blobStore === 'postgres' ? 'postgres' : 'file',
     apiBaseUrl: url('API_BASE_URL', `http://localhost:${port}`),
     journeyUrl: url('JOURNEY_URL', 'http://localhost:8081'),
     consoleUrl: url('CONSOLE_URL', 'http://localhost:8082'),

@@ -152,3 +152,8 @@ export async function queryRows<T>(executor: Executor, query: ReturnType<typeof 
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/** The driver under a Db: node-postgres against a server, or the embedded PGlite (for code whose best encoding differs). */
+export function driverOf(db: Db): 'postgres' | 'pglite' {
+  return (db as unknown as { $client: unknown }).$client instanceof pg.Pool ? 'postgres' : 'pglite';
+}

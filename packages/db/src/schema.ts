@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -738,4 +739,42 @@ export const quotaNotices = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.environment, t.service, t.period, t.kind] })],
+);
+
+// ---------------------------------------------------------------- blob store (BLOB_STORE=postgres)
+
+/** Bytes as PostgreSQL's bytea; both drivers hand back a Buffer or a Uint8Array. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
+
+/**
+ * Sealed blobs kept in the database instead of files (packages/blobstore, PostgresBlobStore): one
+ * row per blob, its bytes in `blob_chunks`. The store never sees clear bytes: what it holds is
+ * already sealed under a case key.
+ */
+export const blobs = pgTable('blobs', {
+  id: text('id').primaryKey(),
+  sizeBytes: integer('size_bytes').notNull(),
+  chunkCount: integer('chunk_count').notNull(),
+  writtenAt: ts('written_at').notNull(),
+});
+
+/**
+ * A blob's bytes in chunks of at most 256 KiB (`seq` from 0): no row and no statement parameter is
+ * ever the size of a whole image, and a reader can take them in order. Deleting the blob deletes
+ * its chunks (ON DELETE CASCADE). The column is stored EXTERNAL (see the migration): sealed bytes
+ * do not compress, so PostgreSQL does not try.
+ */
+export const blobChunks = pgTable(
+  'blob_chunks',
+  {
+    blobId: text('blob_id')
+      .notNull()
+      .references(() => blobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.blobId, t.seq] })],
 );
