@@ -89,10 +89,23 @@ export async function finishCheckJob(tx: Executor, job: Pick<ClaimedCheckJob, 'c
 }
 
 /** A run failed (no decision written): released for another attempt after `retryAt`. */
-export async function releaseCheckJob(db: Executor, job: ClaimedCheckJob, retryAt: Date, error: string): Promise<void> {
+export async function releaseCheckJob(
+  db: Executor,
+  job: ClaimedCheckJob,
+  retryAt: Date,
+  error: string,
+  /** The run failed for a cause outside the job (the database unreachable): it does not count as one of its attempts. */
+  opts: { refundAttempt?: boolean } = {},
+): Promise<void> {
   await db
     .update(checkJobs)
-    .set({ lockedUntil: null, claimToken: null, availableAt: retryAt, lastError: error.slice(0, 200) })
+    .set({
+      lockedUntil: null,
+      claimToken: null,
+      availableAt: retryAt,
+      lastError: error.slice(0, 200),
+      ...(opts.refundAttempt ? { attempts: sql`greatest(${checkJobs.attempts} - 1, 0)` } : {}),
+    })
     .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round), eq(checkJobs.claimToken, job.claimToken)));
 }
 
