@@ -16,6 +16,7 @@ import {
   nextCheckJobDueAt,
   openReviewTask,
   releaseCheckJob,
+  renewCheckJobLease,
   saveDocumentReading,
   storeCaseChecks,
   type CaseRow,
@@ -188,6 +189,22 @@ export class ChecksRunner {
 
   /** One claimed job, start to finish; never throws (a failure releases the job for a later run). */
   async runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
+    // The claim is renewed every third of the lease while the run goes on: only a runner that
+    // stopped (killed, stuck) lets it lapse. A renewal that fails (the database away) is simply
+    // tried again at the next tick.
+    const leaseMs = this.o.leaseMs ?? DEFAULT_LEASE_MS;
+    const renew = setInterval(() => {
+      renewCheckJobLease(this.o.db, job, new Date(this.now().getTime() + leaseMs)).catch(() => {});
+    }, Math.max(1_000, Math.floor(leaseMs / 3)));
+    renew.unref();
+    try {
+      return await this.runClaimed(job);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async runClaimed(job: ClaimedCheckJob): Promise<JobOutcome> {
     const started = Date.now();
     try {
       const outcome = await this.process(job);

@@ -75,7 +75,7 @@ export function installErrorHandling(app: FastifyInstance, docsUrl: string): voi
   app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const apiError = await keyRefusalFirst(req, toApiError(err));
     // An outage is one cause for many requests: a warning with the driver's code, not a stack each.
-    if (apiError.code === 'service_unavailable') req.log.warn({ err: { code: (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code } }, 'database unavailable');
+    if (apiError.code === 'service_unavailable') req.log.warn({ err: { code: (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code } }, 'database or storage unavailable');
     else if (apiError.status >= 500) req.log.error({ err }, 'request failed');
     return reply.headers(apiError.headers).code(apiError.status).send(errorBody(apiError, req.id, docsUrl));
   });

@@ -12,7 +12,15 @@ export function serviceUnavailable(): ApiError {
   return new ApiError('service_unavailable', undefined, undefined, { 'retry-after': String(DATABASE_RETRY_AFTER_S) });
 }
 
-/** The 503 for an error of an unreachable database, else null. */
+/**
+ * The 503 for an error of an unreachable database, or of a full disk under DATA_DIR (the blob
+ * store writes to a temporary file then renames it, so nothing half-written is kept), else null.
+ */
 export function unavailableOrNull(err: unknown): ApiError | null {
-  return isDatabaseUnavailable(err) ? serviceUnavailable() : null;
+  return isDatabaseUnavailable(err) || isStorageFull(err) ? serviceUnavailable() : null;
+}
+
+function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
 }

@@ -109,6 +109,20 @@ export async function releaseCheckJob(
     .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round), eq(checkJobs.claimToken, job.claimToken)));
 }
 
+/**
+ * Extends a claim's lease while its run goes on (the runner renews it periodically), so that a
+ * lease can be short — a worker that died is replaced quickly — without a slow analysis being
+ * taken over while it still runs. False when the claim is no longer this runner's.
+ */
+export async function renewCheckJobLease(db: Executor, job: ClaimedCheckJob, until: Date): Promise<boolean> {
+  const rows = await db
+    .update(checkJobs)
+    .set({ lockedUntil: until })
+    .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round), eq(checkJobs.claimToken, job.claimToken), eq(checkJobs.status, 'pending')))
+    .returning({ caseId: checkJobs.caseId });
+  return rows.length > 0;
+}
+
 export async function findCheckJob(db: Executor, caseId: string, round: number): Promise<CheckJobRow | null> {
   const [row] = await db.select().from(checkJobs).where(and(eq(checkJobs.caseId, caseId), eq(checkJobs.round, round)));
   return row ?? null;
