@@ -48,7 +48,8 @@ function mountTmpfs(): { dir: string; unmount: () => void } | { reason: string }
       dir,
       unmount: () => {
         try {
-          execFileSync('umount', [dir], { stdio: 'pipe' });
+          // Lazy: detached at once even if a process killed a moment ago still holds it.
+          execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
@@ -62,6 +63,8 @@ function mountTmpfs(): { dir: string; unmount: () => void } | { reason: string }
 
 async function main(): Promise<void> {
   const tmpfs = mountTmpfs();
+  if ('unmount' in tmpfs) process.on('exit', () => tmpfs.unmount());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
   let svc: FaultService | null = null;
   const results: (ScenarioResult | { scenario: string; skipped: string })[] = [];
   const print = (r: ScenarioResult | { scenario: string; skipped: string }) => {
@@ -72,15 +75,18 @@ async function main(): Promise<void> {
         `${r.scenario.padEnd(44)} acknowledged ${r.acknowledged}, stored ${r.stored}, lost ${r.lost}, duplicated ${r.duplicated}, ` +
           `journeys ${r.journeys_finished} (decided once ${r.decided_once}), webhooks missing ${r.webhooks_missing}, stuck ${r.stuck}, ` +
           `503 ${r.answered_503} (malformed ${r.malformed_503}), 500 ${r.answered_500}, usage 201 ${r.usage_201_written}/${r.usage_201_answered}, ` +
-          `recover ${r.seconds_to_recover} s, settle ${r.seconds_to_settle} s${r.note ? ` (${r.note})` : ''}`,
+          `recover ${r.seconds_to_recover} s, settle ${r.seconds_to_settle} s, creations ${r.creations_per_s}/s (${baseline ? (r.creations_per_s / baseline).toFixed(2) : '1.00'}× the baseline)`,
       );
   };
   const started = Date.now();
+  let baseline = 0;
   try {
     svc = await startFaultService('dir' in tmpfs ? { dataDir: tmpfs.dir } : {});
     await subscribe(svc);
     console.log(`service up in ${Math.round((Date.now() - started) / 1000)} s (cluster on port ${svc.cluster.port}); load: ${JSON.stringify(size)}`);
-    print(await noFault(svc, size));
+    const base = await noFault(svc, size);
+    baseline = base.creations_per_s;
+    print(base);
     print(await postgresOutage(svc, size));
     print(await postgresOutage(svc, { ...size, outageMs }));
     print(await apiKilled(svc, size));
@@ -91,7 +97,6 @@ async function main(): Promise<void> {
     else print({ scenario: 'DATA_DIR disk full', skipped: tmpfs.reason });
   } finally {
     await svc?.close();
-    if ('unmount' in tmpfs) tmpfs.unmount();
   }
   const measured = results.filter((r): r is ScenarioResult => !('skipped' in r));
   const total = (k: 'acknowledged' | 'stored' | 'lost' | 'duplicated' | 'stuck' | 'answered_500' | 'malformed_503') => measured.reduce((n, r) => n + r[k], 0);
@@ -108,7 +113,8 @@ async function main(): Promise<void> {
       stuck: total('stuck'),
       answered_500: total('answered_500'),
       malformed_503: total('malformed_503'),
-      scenarios: results,
+      baseline_creations_per_s: baseline,
+      scenarios: results.map((r) => ('skipped' in r ? r : { ...r, creations_vs_baseline: baseline ? Math.round((r.creations_per_s / baseline) * 100) / 100 : null })),
     }),
   );
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,8 @@ export interface FaultCluster {
   /** A one-off query on a connection of its own (for the checks after a scenario). */
   query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   destroy(): Promise<void>;
+  /** The same, synchronously: for a process that is exiting (see fault-service.ts). */
+  destroySync(): void;
   log(): string;
 }
 
@@ -99,6 +101,20 @@ export async function startFaultCluster(): Promise<FaultCluster> {
     },
     destroy: async () => {
       if (started) await stop('immediate').catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+    destroySync: () => {
+      if (started) {
+        const bin = join(PG_BIN, 'pg_ctl');
+        const args = ['-D', data, '-m', 'immediate', '-w', 'stop'];
+        try {
+          if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'ignore' });
+          else execFileSync(bin, args, { stdio: 'ignore' });
+        } catch {
+          // already stopped
+        }
+        started = false;
+      }
       rmSync(dir, { recursive: true, force: true });
     },
     log: () => {

@@ -118,7 +118,7 @@ async function call(
 export async function createCase(svc: FaultService, rec: LoadRecord, ref: string, deadline: number): Promise<string | null> {
   const res = await call(svc, rec, 'POST', '/v1/cases', { body: { flow_name: 'standard', country: 'FR', external_ref: ref }, signed: true, deadline });
   if (res?.status !== 201) {
-    if (res) rec.unexpected.push(`create ${ref}: ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
+    if (res) rec.unexpected.push(`create ${ref}: ${res.status} ${JSON.stringify(res.json ?? null).slice(0, 200)}`);
     return null;
   }
   rec.acknowledged.set(ref, res.json.id);
@@ -138,12 +138,21 @@ const photos = () => ({
  * after a lost answer may be refused as already done (409): the journey goes on.
  */
 export async function runJourney(svc: FaultService, rec: LoadRecord, ref: string, review: boolean, deadline: number): Promise<string | null> {
+  try {
+    return await journeySteps(svc, rec, ref, review, deadline);
+  } catch (err) {
+    rec.unexpected.push(`journey ${ref}: ${String(err)}`);
+    return null;
+  }
+}
+
+async function journeySteps(svc: FaultService, rec: LoadRecord, ref: string, review: boolean, deadline: number): Promise<string | null> {
   const caseId = await createCase(svc, rec, ref, deadline);
   if (!caseId) return null;
   const session = await call(svc, rec, 'POST', '/v1/sessions', { body: { case_id: caseId, locale: 'en' }, signed: true, deadline });
   const token = /#([A-Za-z0-9_-]{43})$/.exec(String(session?.json.url ?? ''))?.[1];
   if (!token) {
-    rec.unexpected.push(`session of ${caseId}: ${session?.status} ${JSON.stringify(session?.json).slice(0, 200)}`);
+    rec.unexpected.push(`session of ${caseId}: ${session?.status} ${JSON.stringify(session?.json ?? null).slice(0, 200)}`);
     return null;
   }
   const steps: [string, string, unknown][] = [
@@ -169,7 +178,7 @@ export async function runJourney(svc: FaultService, rec: LoadRecord, ref: string
 }
 
 function fail(rec: LoadRecord, caseId: string, step: string, res: Answer | null): null {
-  rec.unexpected.push(`journey ${caseId} ${step}: ${res?.status} ${JSON.stringify(res?.json).slice(0, 200)}`);
+  rec.unexpected.push(`journey ${caseId} ${step}: ${res?.status} ${JSON.stringify(res?.json ?? null).slice(0, 200)}`);
   return null;
 }
 
@@ -185,7 +194,7 @@ export async function decideReviews(svc: FaultService, rec: LoadRecord, caseIds:
       if (read.json.state !== 'in_review') continue;
       const res = await call(svc, rec, 'POST', `/v1/cases/${id}/decision`, { body: { outcome: 'approve' }, signed: true, deadline });
       if (res?.status === 201) rec.decidedByKey.add(id);
-      else rec.unexpected.push(`decision ${id}: ${res?.status} ${JSON.stringify(res?.json).slice(0, 200)}`);
+      else rec.unexpected.push(`decision ${id}: ${res?.status} ${JSON.stringify(res?.json ?? null).slice(0, 200)}`);
     }
     if (waiting.size > 0) await sleep(250);
   }

@@ -25,7 +25,8 @@ export interface ScenarioSize {
 export interface ScenarioResult extends FaultCounts {
   scenario: string;
   seconds_to_recover: number;
-  note?: string;
+  /** Creations acknowledged per second while the fault ran (the stream's whole window). */
+  creations_per_s: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,6 +70,7 @@ async function underLoad(
   const rec = newRecord();
   rec.usageBase = await settledUsage(svc);
   const prefix = `${name}-${serial++}`;
+  const streamed = Date.now();
   const stopStream = creationStream(svc, rec, prefix, size.creationLanes);
   const deadline = Date.now() + 120_000;
   const journeys = Array.from({ length: size.journeys }, (_, i) => runJourney(svc, rec, `${prefix}-j${i}`, i % 2 === 0, deadline));
@@ -78,11 +80,14 @@ async function underLoad(
   } finally {
     await stopStream();
   }
+  const creationsPerS = Math.round((rec.acknowledged.size / ((Date.now() - streamed) / 1000)) * 10) / 10;
   const finished = (await Promise.all(journeys)).filter((id): id is string => id !== null);
   await decideReviews(svc, rec, finished, Date.now() + opts.settleMs);
   const counts = await settle(svc, rec, opts.settleMs, opts.usageExact);
+  const crashed = svc.crashed();
+  if (crashed.length) throw new Error(`${name}: processes crashed:\n${crashed.join('\n')}`);
   if (rec.unexpected.length) throw new Error(`${name}: unexpected answers:\n${rec.unexpected.slice(0, 10).join('\n')}`);
-  return { scenario: name, seconds_to_recover: Math.round(recover * 10) / 10, ...counts };
+  return { scenario: name, seconds_to_recover: Math.round(recover * 10) / 10, creations_per_s: creationsPerS, ...counts };
 }
 
 /** Waits until the load has had some creations acknowledged (so that the fault lands mid-load). */
@@ -228,8 +233,8 @@ export function noFault(svc: FaultService, size: ScenarioSize, settleMs = 120_00
     svc,
     'no fault (baseline)',
     size,
-    async (rec) => {
-      await someLoad(rec, 20);
+    async () => {
+      await sleep(10_000);
       return 0;
     },
     { usageExact: true, settleMs },

@@ -17,6 +17,8 @@ import { startReceiver, type Receiver } from './receiver.ts';
 export interface Node {
   name: string;
   proc: Proc;
+  /** Set while we kill it on purpose: any other end is a crash. */
+  killing?: boolean;
   /** The API's base URL (APIs only). */
   url?: string;
 }
@@ -33,6 +35,8 @@ export interface FaultService {
   kill(node: Node): Promise<void>;
   /** Starts a killed node again, on the same port for an API; resolves once it is ready. */
   revive(node: Node): Promise<void>;
+  /** Processes that ended without being killed on purpose (a crash is a finding), with their output. */
+  crashed(): string[];
   /** The last lines of every process's output, for a failure message. */
   output(): string;
   close(): Promise<void>;
@@ -101,6 +105,13 @@ export async function startFaultService(opts: FaultServiceOptions = {}): Promise
       }
     }
   };
+  // Whatever ends this process (a failure, Ctrl-C), nothing it started outlives it.
+  const onExit = () => {
+    for (const node of all()) if (node.proc && node.proc.child.exitCode === null) node.proc.child.kill('SIGKILL');
+    cluster.destroySync();
+    if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.on('exit', onExit);
   const service: FaultService = {
     cluster,
     dataDir,
@@ -110,12 +121,21 @@ export async function startFaultService(opts: FaultServiceOptions = {}): Promise
     creds: null as unknown as FaultService['creds'],
     liveApis: () => apis.filter((a) => a.proc && a.proc.child.exitCode === null && a.proc.child.signalCode === null).map((a) => a.url!),
     kill: async (node) => {
+      node.killing = true;
       node.proc.child.kill('SIGKILL');
       await node.proc.exited;
     },
-    revive: (node) => launch(node),
+    revive: async (node) => {
+      await launch(node);
+      node.killing = false;
+    },
+    crashed: () =>
+      all()
+        .filter((n) => !n.killing && n.proc && (n.proc.child.exitCode !== null || n.proc.child.signalCode !== null))
+        .map((n) => `${n.name} ended (${n.proc.child.exitCode ?? n.proc.child.signalCode}):\n${tail(n.proc.stdout())}\n${tail(n.proc.stderr())}`),
     output: () => all().map((n) => `--- ${n.name}\n${tail(n.proc?.stdout() ?? '')}\n${tail(n.proc?.stderr() ?? '')}`).join('\n'),
     close: async () => {
+      process.off('exit', onExit);
       await stopAll();
       await receiver.close();
       await cluster.destroy();

@@ -65,6 +65,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     // it and opens a new one when needed. Without this listener the event would end the process.
     // Queries in flight see their own error (answered 503, see unavailable.ts).
   });
+  pool.on('connect', (client) => {
+    // A client checked out when its connection is lost (a transaction between two statements,
+    // while the request writes an image, say) reports it as an 'error' event, which the pool only
+    // listens to on idle clients: unheard, it would end the process. The transaction's next
+    // statement fails on its own (unavailable), and the pool drops the client at its release.
+    client.on('error', () => {});
+  });
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
