@@ -30,9 +30,10 @@ let failed = 0;
 let skipped = 0;
 // Engine tests, the configuration's and the import rules' tests touch no database, and the embedded database's own
 // tests open PGlite whatever the backend: they run once, with the first backend's run. The server
-// database's own tests open PostgreSQL: they run with the PostgreSQL run.
+// database's own tests open PostgreSQL: they run with the PostgreSQL run, as do the fault suite's
+// (its own PostgreSQL cluster, stopped and restarted under load).
 const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/config/');
-const serverOnly = (f) => f.startsWith('tests/server-db/');
+const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');
 for (const [i, backend] of backends.entries()) {
   const run = files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f)));
   if (run.length === 0) continue;

@@ -79,6 +79,7 @@ async function main(): Promise<void> {
           blobs: ctx.blobs,
           pieces: pieceBlobs(ctx),
           settings: config.webhooks,
+          checksLeaseMs: config.checksLeaseMs,
           listen: database.listen,
           log: app.log,
         })

@@ -10,11 +10,13 @@ import {
   findFlowById,
   findJourney,
   finishCheckJob,
+  isDatabaseUnavailable,
   listPieces,
   lockClaimedCheckJob,
   nextCheckJobDueAt,
   openReviewTask,
   releaseCheckJob,
+  renewCheckJobLease,
   saveDocumentReading,
   storeCaseChecks,
   type CaseRow,
@@ -27,6 +29,8 @@ import {
 } from '@idv/db';
 import {
   decideCase,
+  errorCode,
+  FailureStreak,
   isPieceKind,
   sandboxForce,
   type CheckReason,
@@ -94,11 +98,14 @@ export class ChecksRunner {
   private readonly wakeup = new Wakeup();
   private unlisten: (() => Promise<void>) | null = null;
   private readonly fingerprintKey: { keyId: string; key: Buffer };
+  private readonly streak: FailureStreak;
+  private stopping = false;
 
   constructor(private readonly o: ChecksRunnerOptions) {
     this.now = o.now ?? (() => new Date());
     this.log = o.log ?? silentLog;
     this.fingerprintKey = o.keyring.derive('document-fingerprint');
+    this.streak = new FailureStreak('check jobs: database access', this.log);
   }
 
   async start(): Promise<void> {
@@ -112,6 +119,7 @@ export class ChecksRunner {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.stopping = true;
     this.wake();
     await this.loop;
     await Promise.all([...this.inFlight]);
@@ -145,8 +153,10 @@ export class ChecksRunner {
         let claimed: ClaimedCheckJob[] = [];
         try {
           claimed = await this.claim(free);
+          this.streak.succeeded();
         } catch (err) {
-          this.log.error({ err: summary(err) }, 'check job claim failed; retrying');
+          await this.sleep(this.streak.failed(err));
+          continue;
         }
         for (const job of claimed) {
           const task = this.runJob(job)
@@ -179,12 +189,29 @@ export class ChecksRunner {
 
   /** One claimed job, start to finish; never throws (a failure releases the job for a later run). */
   async runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
+    // The claim is renewed every third of the lease while the run goes on: only a runner that
+    // stopped (killed, stuck) lets it lapse. A renewal that fails (the database away) is simply
+    // tried again at the next tick.
+    const leaseMs = this.o.leaseMs ?? DEFAULT_LEASE_MS;
+    const renew = setInterval(() => {
+      renewCheckJobLease(this.o.db, job, new Date(this.now().getTime() + leaseMs)).catch(() => {});
+    }, Math.max(1_000, Math.floor(leaseMs / 3)));
+    renew.unref();
+    try {
+      return await this.runClaimed(job);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async runClaimed(job: ClaimedCheckJob): Promise<JobOutcome> {
     const started = Date.now();
     try {
       const outcome = await this.process(job);
       this.log.info({ case: job.caseId, round: job.round, outcome, ms: Date.now() - started }, 'checks done');
       return outcome;
     } catch (err) {
+      if (isDatabaseUnavailable(err)) return this.putBack(job, err);
       const code = summary(err);
       this.log.error({ case: job.caseId, round: job.round, attempt: job.attempts, err: code }, 'checks failed');
       try {
@@ -199,6 +226,33 @@ export class ChecksRunner {
       }
       return 'failed';
     }
+  }
+
+  /**
+   * The database went away during the run: nothing of it was committed (one transaction), and the
+   * job is not at fault. It is handed back as soon as the database answers again, without counting
+   * the run as one of its attempts (so an outage never sends cases to review as checks_unavailable),
+   * and due at once. If the database stays away past the lease, the lease lapses and any runner
+   * claims the job again.
+   */
+  private async putBack(job: ClaimedCheckJob, err: unknown): Promise<JobOutcome> {
+    const until = Date.now() + (this.o.leaseMs ?? DEFAULT_LEASE_MS);
+    let wait = this.streak.failed(err);
+    while (!this.stopping && Date.now() + wait < until) {
+      await new Promise((r) => setTimeout(r, wait));
+      try {
+        await releaseCheckJob(this.o.db, job, this.now(), 'database_unavailable', { refundAttempt: true });
+        this.streak.succeeded();
+        return 'failed';
+      } catch (inner) {
+        if (!isDatabaseUnavailable(inner)) {
+          this.log.error({ case: job.caseId, err: errorCode(inner) }, 'check job release failed');
+          return 'failed';
+        }
+        wait = this.streak.failed(inner);
+      }
+    }
+    return 'failed';
   }
 
   private async process(job: ClaimedCheckJob): Promise<JobOutcome> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   claimDueDeliveries,
+  isDatabaseUnavailable,
   nextDueAt,
   purgeWebhookLog,
   recordAttempts,
@@ -12,6 +13,7 @@ import {
   type Db,
   type FailureFollowUp,
 } from '@idv/db';
+import { errorCode, FailureStreak } from '@idv/domain';
 import type { MasterKeyring } from '@idv/vault';
 import { afterFailure, signWebhook, WEBHOOK_HEADERS, type WebhookSettings } from '@idv/webhooks';
 import { DeliveryAgents, postDelivery } from './send.ts';
@@ -70,10 +72,12 @@ export class WebhookDispatcher {
   /** Finished attempts waiting to be written, and the write in progress (see record()). */
   private toRecord: { record: AttemptRecord; done: () => void }[] = [];
   private recording: Promise<void> | null = null;
+  private claims: FailureStreak;
 
   constructor(private readonly options: DispatcherOptions) {
     this.now = options.now ?? (() => new Date());
     this.log = options.log ?? silentLog;
+    this.claims = new FailureStreak('webhook claim', this.log);
   }
 
   async start(): Promise<void> {
@@ -115,9 +119,9 @@ export class WebhookDispatcher {
             leaseMs: this.options.settings.leaseMs,
             token: randomUUID(),
           });
+          this.claims.succeeded();
         } catch (err) {
-          this.log.error({ err: errorSummary(err) }, 'webhook claim failed; retrying');
-          await this.sleep(DB_RETRY_MS);
+          await this.sleep(this.claims.failed(err));
           continue;
         }
         for (const delivery of claimed) this.launch(delivery);
@@ -185,6 +189,9 @@ export class WebhookDispatcher {
     await new Promise((r) => setTimeout(r, RECORD_COALESCE_MS));
     while (this.toRecord.length > 0) {
       const batch = this.toRecord.splice(0, 200);
+      // While the database cannot be reached, keep trying as long as the claims hold: past their
+      // lease the deliveries are claimed and sent again anyway.
+      const until = Date.now() + this.options.settings.leaseMs;
       for (let tries = 1; ; tries++) {
         try {
           const { recorded, suspended } = await recordAttempts(this.options.db, batch.map((b) => b.record), this.now());
@@ -195,11 +202,11 @@ export class WebhookDispatcher {
           }
           break;
         } catch (err) {
-          if (tries >= 3) {
+          if (tries >= 3 && !(isDatabaseUnavailable(err) && Date.now() < until)) {
             this.log.error({ err: errorSummary(err), deliveries: batch.length }, 'webhook attempts could not be recorded; they will be sent again');
             break;
           }
-          await new Promise((r) => setTimeout(r, DB_RETRY_MS * tries));
+          await new Promise((r) => setTimeout(r, Math.min(DB_RETRY_MS * tries, 5_000)));
         }
       }
       for (const b of batch) b.done();
@@ -238,8 +245,10 @@ export class WebhookDispatcher {
   }
 }
 
-/** Error details for logs without payloads: the message of a database or network error names no personal data. */
-function errorSummary(err: unknown): { message: string; code?: string } {
-  const e = err as NodeJS.ErrnoException;
-  return { message: e?.message ?? String(err), code: e?.code };
+/**
+ * Error details for logs without payloads: name and code only (the message of a query error
+ * wrapped by drizzle quotes the query's parameters).
+ */
+function errorSummary(err: unknown): { name?: string; code?: string } {
+  return errorCode(err);
 }

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     blobs,
     pieces: new PieceBlobs(blobs, vault, keyring),
     settings: config.webhooks,
+    checksLeaseMs: config.checksLeaseMs,
     listen: database.listen,
     log,
   });

@@ -10,7 +10,7 @@ import {
   type Db,
   type Environment,
 } from '@idv/db';
-import { isClosed } from '@idv/domain';
+import { errorCode, FailureStreak, isClosed } from '@idv/domain';
 
 export interface RetentionOptions {
   db: Db;
@@ -40,6 +40,7 @@ const DEFAULT_INTERVAL_MS = 10 * 60_000;
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private readonly now: () => Date;
   private readonly batch: number;
@@ -51,8 +52,20 @@ export class RetentionSweeper {
 
   start(): void {
     if (this.timer) return;
+    // A sweep that fails (the database restarting) is tried again soon, backing off, rather than
+    // at the next interval; one warning for the outage.
+    const streak = new FailureStreak('retention sweep', this.o.log, 5_000, 60_000);
     const tick = () => {
-      this.running = this.sweep().catch((err) => this.o.log.error({ err }, 'retention sweep failed'));
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = null;
+      this.running = this.sweep().then(
+        () => streak.succeeded(),
+        (err) => {
+          if (!this.timer) return;
+          this.retry = setTimeout(tick, streak.failed(err));
+          this.retry.unref();
+        },
+      );
     };
     this.timer = setInterval(tick, this.o.intervalMs ?? DEFAULT_INTERVAL_MS);
     this.timer.unref();
@@ -61,7 +74,9 @@ export class RetentionSweeper {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     this.timer = null;
+    this.retry = null;
     await this.running;
   }
 
@@ -128,7 +143,7 @@ export class RetentionSweeper {
 
   private async deleteBlobs(ids: string[]): Promise<void> {
     for (const id of ids) {
-      await this.o.blobs.delete(id).catch((err) => this.o.log.warn({ err, blob: id }, 'blob deletion after retention failed'));
+      await this.o.blobs.delete(id).catch((err) => this.o.log.warn({ err: errorCode(err), blob: id }, 'blob deletion after retention failed'));
     }
   }
 }

@@ -11,6 +11,8 @@ export interface WorkerParts extends Pick<ChecksRunnerOptions, 'db' | 'keyring' 
   blobs: BlobStore;
   settings: WebhookSettings;
   log: WorkerLog & RetentionOptions['log'];
+  /** CHECKS_LEASE_MS: how long a claim holds a check job (default 2 minutes). */
+  checksLeaseMs?: number;
 }
 
 export interface RunningWorker {
@@ -31,7 +33,7 @@ export async function startWorker(parts: WorkerParts): Promise<RunningWorker> {
   const retention = new RetentionSweeper({ db, blobs: parts.blobs, log });
   retention.start();
   const pool = new ChecksPool();
-  const checks = new ChecksRunner({ db, keyring, vault: parts.vault, pieces: parts.pieces, analyser: pool, listen, log });
+  const checks = new ChecksRunner({ db, keyring, vault: parts.vault, pieces: parts.pieces, analyser: pool, listen, log, leaseMs: parts.checksLeaseMs });
   await checks.start();
   return {
     async stop() {

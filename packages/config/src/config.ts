@@ -25,6 +25,8 @@ export interface Config {
   /** Test seams: the spec's values are the defaults. */
   signatureToleranceS: number;
   idempotencyLockMs: number;
+  /** How long a worker's claim holds a check job; past it (a worker that died) another worker runs the job. */
+  checksLeaseMs: number;
   idempotencyRetainMs: number;
   /**
    * Verification of operator re-authentication (X-Service-Reauthenticated-At carries an OIDC ID
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     signatureToleranceS: int('SIGNATURE_TOLERANCE_S', 300, 1, 3600),
     idempotencyLockMs: int('IDEMPOTENCY_LOCK_MS', 60_000, 100, 3_600_000),
+    checksLeaseMs: int('CHECKS_LEASE_MS', 120_000, 5_000, 3_600_000),
     idempotencyRetainMs: int('IDEMPOTENCY_RETAIN_MS', 24 * 3_600_000, 1000, 7 * 24 * 3_600_000),
     reauth: null,
     webhooks: {

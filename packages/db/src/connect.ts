@@ -45,10 +45,32 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres' ? openPostgres(target.url, target.poolSize ?? 10) : openPglite(target);
 }
 
+/**
+ * How long a request waits for a new connection before it fails (and is answered 503): while the
+ * server is down a connection is refused at once, but a host that stopped answering would leave
+ * requests hanging without a bound.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // TCP keep-alive: a connection whose peer vanished without a word is found dead, not waited on.
+    keepAlive: true,
+  });
   pool.on('error', () => {
-    // An idle client lost its connection; the pool replaces it. Queries in flight see their own error.
+    // An idle client lost its connection (a restart of the server ends them all); the pool drops
+    // it and opens a new one when needed. Without this listener the event would end the process.
+    // Queries in flight see their own error (answered 503, see unavailable.ts).
+  });
+  pool.on('connect', (client) => {
+    // A client checked out when its connection is lost (a transaction between two statements,
+    // while the request writes an image, say) reports it as an 'error' event, which the pool only
+    // listens to on idle clients: unheard, it would end the process. The transaction's next
+    // statement fails on its own (unavailable), and the pool drops the client at its release.
+    client.on('error', () => {});
   });
   const client = await pool.connect();
   try {
@@ -116,7 +138,7 @@ async function listenPostgres(url: string, channel: string, onNotify: () => void
   let current: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
   const connect = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     const reconnect = () => {
       if (stopped || current !== client) return;
       current = null;

@@ -1,4 +1,5 @@
 export * from './connect.ts';
+export * from './unavailable.ts';
 export * as schema from './schema.ts';
 export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus, TaskStatusColumn, CheckJobStatus } from './schema.ts';
 export * from './repos/tenant.ts';

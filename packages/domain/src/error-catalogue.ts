@@ -123,6 +123,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: e(429, 'rate_limit_error', 'Too many requests in the current window for this API key, operator, journey session or, after refused credentials, client address.', 'Wait the number of seconds in Retry-After, then retry (with the same Idempotency-Key for a creation); pace requests by the RateLimit-Remaining and RateLimit-Reset headers of every answer.'),
   // Service
   identity_provider_unavailable: e(503, 'api_error', 'The identity provider keys could not be fetched to verify the re-authentication.', 'Retry shortly; if it persists, check OIDC_JWKS_URL.'),
+  service_unavailable: e(503, 'api_error', 'The service cannot store or read right now: its database is restarting or unreachable, or its storage is full; nothing of the request was stored.', 'Retry after the number of seconds in Retry-After, with the same Idempotency-Key for a creation; the service recovers by itself once its database answers again.'),
   internal_error: e(500, 'api_error', 'The service failed to handle the request.', 'Retry with the same Idempotency-Key; if it persists, report the request_id.'),
 } as const satisfies Record<string, ErrorEntry>;
 

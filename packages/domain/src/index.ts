@@ -18,3 +18,4 @@ export * from './decision-policy.ts';
 export * from './sandbox-outcomes.ts';
 export * from './usage.ts';
 export * from './contract.ts';
+export * from './failure-streak.ts';

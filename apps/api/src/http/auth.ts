@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findApiKeyBySecretHash, type ApiKeyRow, type Permission, type Tenant, type Db } from '@idv/db';
 import { constantTimeEqual, secretHash } from '@idv/vault';
 import { ApiError } from './api-error.ts';
+import { unavailableOrNull } from './service-unavailable.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -108,11 +109,12 @@ export function installAuth(app: FastifyInstance, db: Db): void {
  */
 export async function keyRefusalFirst(req: FastifyRequest, refusal: ApiError): Promise<ApiError> {
   // A 429 stays free of any database read: it is the answer to a client already sending too much.
-  if (!req.auth?.confirm || refusal.code === 'rate_limited') return refusal;
+  // Nor a 503: the confirmation would need the database that cannot be reached.
+  if (!req.auth?.confirm || refusal.code === 'rate_limited' || refusal.code === 'service_unavailable') return refusal;
   try {
     await req.auth.confirm();
     return refusal;
   } catch (err) {
-    return err instanceof ApiError ? err : new ApiError('internal_error');
+    return err instanceof ApiError ? err : (unavailableOrNull(err) ?? new ApiError('internal_error'));
   }
 }

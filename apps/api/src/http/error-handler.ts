@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from './api-error.ts';
 import { keyRefusalFirst } from './auth.ts';
+import { unavailableOrNull } from './service-unavailable.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -38,9 +39,15 @@ function fromValidation(issues: AjvIssue[], context: string | undefined): ApiErr
 /** The router refuses longer path parameters (no identifier of the service comes near it). */
 export const MAX_PATH_PARAM_LENGTH = 100;
 
-/** Maps anything thrown while handling a request to an ApiError; unknown errors become internal_error. */
+/**
+ * Maps anything thrown while handling a request to an ApiError; a database that cannot be reached
+ * (whatever route, hook or service ran into it) becomes 503 service_unavailable with Retry-After;
+ * other unknown errors become internal_error.
+ */
 export function toApiError(err: FastifyError | ApiError | Error): ApiError {
   if (err instanceof ApiError) return err;
+  const unavailable = unavailableOrNull(err);
+  if (unavailable) return unavailable;
   const fe = err as FastifyError;
   if (fe.validation) return fromValidation(fe.validation as AjvIssue[], fe.validationContext);
   switch (fe.code) {
@@ -67,7 +74,9 @@ export function toApiError(err: FastifyError | ApiError | Error): ApiError {
 export function installErrorHandling(app: FastifyInstance, docsUrl: string): void {
   app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const apiError = await keyRefusalFirst(req, toApiError(err));
-    if (apiError.status >= 500) req.log.error({ err }, 'request failed');
+    // An outage is one cause for many requests: a warning with the driver's code, not a stack each.
+    if (apiError.code === 'service_unavailable') req.log.warn({ err: { code: (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code } }, 'database or storage unavailable');
+    else if (apiError.status >= 500) req.log.error({ err }, 'request failed');
     return reply.headers(apiError.headers).code(apiError.status).send(errorBody(apiError, req.id, docsUrl));
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { addApiUsage, type Db, type UsageIncrement } from '@idv/db';
+import { errorCode, FailureStreak } from '@idv/domain';
 
 const DAY_MS = 86_400_000;
 
@@ -66,11 +67,21 @@ export class UsageRecorder {
       const key = req.auth?.key;
       if (key && key.kind === 'integration') this.record(key.clientId, key.environment, now(), reply.statusCode);
     });
-    this.timer = setInterval(() => this.flush().catch((err) => app.log.warn({ err }, 'usage flush failed')), 1000);
+    // While the database cannot be reached the counts wait in memory and flushes back off (one
+    // warning for the whole outage); the first flush that succeeds writes them all.
+    const streak = new FailureStreak('usage flush', app.log, 1000, 5000);
+    let resumeAt = 0;
+    this.timer = setInterval(() => {
+      if (Date.now() < resumeAt) return;
+      this.flush().then(
+        () => streak.succeeded(),
+        (err) => (resumeAt = Date.now() + streak.failed(err)),
+      );
+    }, 1000);
     this.timer.unref();
     app.addHook('onClose', async () => {
       if (this.timer) clearInterval(this.timer);
-      await this.flush().catch((err) => app.log.warn({ err }, 'usage flush failed at shutdown'));
+      await this.flush().catch((err) => app.log.warn({ err: errorCode(err) }, 'usage flush failed at shutdown'));
     });
   }
 }

@@ -25,11 +25,12 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
 }
 
 /**
- * Refusals any route may answer, whatever its parameters: hostile text (http/forbidden-text.ts)
- * and 429 rate_limited (its Retry-After and RateLimit headers: the error's documentation page
- * and docs/rate-limits.md).
+ * Refusals any route may answer, whatever its parameters: hostile text (http/forbidden-text.ts),
+ * 429 rate_limited (its Retry-After and RateLimit headers: the error's documentation page
+ * and docs/rate-limits.md) and 503 service_unavailable while the database cannot be reached (with
+ * Retry-After: docs/faults.md).
  */
-const ANY_ROUTE: ErrorCode[] = ['parameter_invalid', 'bad_request', 'rate_limited'];
+const ANY_ROUTE: ErrorCode[] = ['parameter_invalid', 'bad_request', 'rate_limited', 'service_unavailable'];
 
 /** As errorResponses, for routes that need no key (the journey's, limited per session). */
 export function publicErrorResponses(...codes: ErrorCode[]): Record<number, TSchema> {

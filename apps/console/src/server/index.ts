@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import cookie from '@fastify/cookie';
-import type { Db } from '@idv/db';
+import { isDatabaseUnavailable, type Db } from '@idv/db';
 import { newId, parserRefusalAnswer, parserRefusalCode } from '@idv/domain';
 import type { MasterKeyring } from '@idv/vault';
 import { installAssets, type ConsoleAssets } from './assets.ts';
@@ -100,6 +100,13 @@ export async function createConsoleServer(options: ConsoleServerOptions): Promis
     req.log.info({ method: req.method, route: req.routeOptions.url ?? '(app)', status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    // The console's own state (sessions, sign-in state) is in the service's database: while it
+    // cannot be reached, 503 with Retry-After as the service answers, not 500.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: { name: err.name, code: err.code } }, 'database unavailable');
+      reply.header('retry-after', '2');
+      return fail(ctx, req, reply, 'service_unavailable');
+    }
     req.log.error({ err: { name: err.name, code: err.code } }, 'console request failed');
     if (err.statusCode === 413) return fail(ctx, req, reply, 'payload_too_large');
     if (err.statusCode && err.statusCode < 500) return fail(ctx, req, reply, 'bad_request');

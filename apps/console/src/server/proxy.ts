@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '@idv/db';
 import { fail, safeReturnTo, sameOrigin, type ConsoleContext } from './context.ts';
 import { isProxied, WRITE_METHODS } from './allow-list.ts';
 import { forwardForSession, operatorGone } from './forward.ts';
@@ -36,6 +37,8 @@ export function registerProxy(app: FastifyInstance, ctx: ConsoleContext): void {
     try {
       answer = await forwardForSession(ctx, session, request);
     } catch (err) {
+      // The console's own database (its session state) down is a 503, answered by the error handler.
+      if (isDatabaseUnavailable(err)) throw err;
       req.log.warn({ err: { name: (err as Error).name } }, 'service unreachable');
       return fail(ctx, req, reply, 'service_unreachable');
     }

@@ -89,11 +89,38 @@ export async function finishCheckJob(tx: Executor, job: Pick<ClaimedCheckJob, 'c
 }
 
 /** A run failed (no decision written): released for another attempt after `retryAt`. */
-export async function releaseCheckJob(db: Executor, job: ClaimedCheckJob, retryAt: Date, error: string): Promise<void> {
+export async function releaseCheckJob(
+  db: Executor,
+  job: ClaimedCheckJob,
+  retryAt: Date,
+  error: string,
+  /** The run failed for a cause outside the job (the database unreachable): it does not count as one of its attempts. */
+  opts: { refundAttempt?: boolean } = {},
+): Promise<void> {
   await db
     .update(checkJobs)
-    .set({ lockedUntil: null, claimToken: null, availableAt: retryAt, lastError: error.slice(0, 200) })
+    .set({
+      lockedUntil: null,
+      claimToken: null,
+      availableAt: retryAt,
+      lastError: error.slice(0, 200),
+      ...(opts.refundAttempt ? { attempts: sql`greatest(${checkJobs.attempts} - 1, 0)` } : {}),
+    })
     .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round), eq(checkJobs.claimToken, job.claimToken)));
+}
+
+/**
+ * Extends a claim's lease while its run goes on (the runner renews it periodically), so that a
+ * lease can be short — a worker that died is replaced quickly — without a slow analysis being
+ * taken over while it still runs. False when the claim is no longer this runner's.
+ */
+export async function renewCheckJobLease(db: Executor, job: ClaimedCheckJob, until: Date): Promise<boolean> {
+  const rows = await db
+    .update(checkJobs)
+    .set({ lockedUntil: until })
+    .where(and(eq(checkJobs.caseId, job.caseId), eq(checkJobs.round, job.round), eq(checkJobs.claimToken, job.claimToken), eq(checkJobs.status, 'pending')))
+    .returning({ caseId: checkJobs.caseId });
+  return rows.length > 0;
 }
 
 export async function findCheckJob(db: Executor, caseId: string, round: number): Promise<CheckJobRow | null> {

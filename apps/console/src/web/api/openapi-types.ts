@@ -2171,6 +2171,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createApiKey: {
@@ -2271,6 +2280,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -2338,6 +2356,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2422,6 +2449,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2557,6 +2593,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCase: {
@@ -2633,6 +2678,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCaseResults: {
@@ -2702,6 +2756,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2828,6 +2891,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSession: {
@@ -2904,6 +2976,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getApiUsage: {
@@ -2971,6 +3052,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getContract: {
@@ -3029,6 +3119,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3107,6 +3206,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportUsage: {
@@ -3178,6 +3286,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -3240,6 +3357,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3355,6 +3481,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookEndpointDeliveries: {
@@ -3429,6 +3564,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3525,6 +3669,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     resumeWebhookEndpoint: {
@@ -3595,6 +3748,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3688,6 +3850,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -3755,6 +3926,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3832,6 +4012,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3925,6 +4114,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookEvents: {
@@ -3983,6 +4181,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4104,6 +4311,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     operatorDirectory: {
@@ -4171,6 +4387,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4249,6 +4474,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4352,7 +4586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4477,7 +4711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4578,7 +4812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,6 +4900,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reviewSummary: {
@@ -4733,6 +4976,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4810,6 +5062,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4895,6 +5156,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4996,6 +5266,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     extendReviewLock: {
@@ -5090,6 +5369,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getReviewCase: {
@@ -5168,6 +5456,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5284,6 +5581,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5416,6 +5722,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reviseReview: {
@@ -5532,7 +5847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5664,6 +5979,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createCaseJourneyLink: {
@@ -5784,6 +6108,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCaseRecord: {
@@ -5869,6 +6202,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCaseData: {
@@ -5947,6 +6289,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6042,7 +6393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6136,7 +6487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6230,7 +6581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6324,7 +6675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6406,6 +6757,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6532,6 +6892,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCaseImage: {
@@ -6623,6 +6992,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6728,6 +7106,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCasePiece: {
@@ -6826,6 +7213,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSupportAccess: {
@@ -6896,6 +7292,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7017,7 +7422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: identity_provider_unavailable */
+            /** @description Error codes: identity_provider_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,6 +7525,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listMySupportAccess: {
@@ -7194,6 +7608,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJourneyEmbedding: {
@@ -7252,6 +7675,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7365,6 +7797,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJourney: {
@@ -7423,6 +7864,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7528,6 +7978,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     enterJourneyApplicant: {
@@ -7620,6 +8079,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7727,6 +8195,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     chooseJourneyDocument: {
@@ -7827,6 +8304,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     finishJourney: {
@@ -7901,6 +8387,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJourneyFrame: {
@@ -7959,6 +8454,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8062,6 +8566,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
