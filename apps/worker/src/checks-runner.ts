@@ -15,6 +15,7 @@ import {
   nextCheckJobDueAt,
   openReviewTask,
   releaseCheckJob,
+  runForRequest,
   saveDocumentReading,
   storeCaseChecks,
   type CaseRow,
@@ -36,6 +37,7 @@ import {
   type PolicyDecision,
 } from '@idv/domain';
 import type { CaseAnalysis, CaseInput } from '@idv/engine';
+import { checkJobDuration, countLoopFailure, observeCheckTasks } from '@idv/metrics';
 import type { MasterKeyring } from '@idv/vault';
 import { readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
 import type { WorkerLog } from './dispatcher.ts';
@@ -147,6 +149,7 @@ export class ChecksRunner {
           claimed = await this.claim(free);
         } catch (err) {
           this.log.error({ err: summary(err) }, 'check job claim failed; retrying');
+          countLoopFailure('checks_runner');
         }
         for (const job of claimed) {
           const task = this.runJob(job)
@@ -177,16 +180,30 @@ export class ChecksRunner {
     return this.running ? this.wakeup.sleep(ms) : Promise.resolve();
   }
 
-  /** One claimed job, start to finish; never throws (a failure releases the job for a later run). */
-  async runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
+  /**
+   * One claimed job, start to finish; never throws (a failure releases the job for a later run).
+   * Runs as the work of the request that queued the job: its log lines name that request
+   * (reqId, as the API's do) and so do the events its decision causes.
+   */
+  runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
+    return runForRequest(job.requestId, async () => {
+      const started = Date.now();
+      const outcome = await this.runClaimed(job);
+      checkJobDuration.observe({ outcome }, (Date.now() - started) / 1000);
+      return outcome;
+    });
+  }
+
+  private async runClaimed(job: ClaimedCheckJob): Promise<JobOutcome> {
     const started = Date.now();
+    const reqId = job.requestId ?? undefined;
     try {
       const outcome = await this.process(job);
-      this.log.info({ case: job.caseId, round: job.round, outcome, ms: Date.now() - started }, 'checks done');
+      this.log.info({ reqId, case: job.caseId, round: job.round, outcome, ms: Date.now() - started }, 'checks done');
       return outcome;
     } catch (err) {
       const code = summary(err);
-      this.log.error({ case: job.caseId, round: job.round, attempt: job.attempts, err: code }, 'checks failed');
+      this.log.error({ reqId, case: job.caseId, round: job.round, attempt: job.attempts, err: code }, 'checks failed');
       try {
         if (job.attempts >= (this.o.maxAttempts ?? 3)) {
           await this.giveUp(job, code);
@@ -195,7 +212,8 @@ export class ChecksRunner {
         await releaseCheckJob(this.o.db, job, new Date(this.now().getTime() + RETRY_DELAY_MS), code);
       } catch (inner) {
         // The lease will lapse and the job be claimed again.
-        this.log.error({ case: job.caseId, err: summary(inner) }, 'check job release failed');
+        this.log.error({ reqId, case: job.caseId, err: summary(inner) }, 'check job release failed');
+        countLoopFailure('checks_runner');
       }
       return 'failed';
     }
@@ -225,6 +243,7 @@ export class ChecksRunner {
       environment: job.environment,
       now,
     });
+    observeCheckTasks(analysis.timings.tasks);
 
     const fingerprints = this.fingerprints(analysis);
     const dup = await findDuplicates(db, this.o.vault, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, this.o.duplicates);

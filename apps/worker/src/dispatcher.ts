@@ -12,8 +12,10 @@ import {
   type Db,
   type FailureFollowUp,
 } from '@idv/db';
+import { countLoopFailure } from '@idv/metrics';
 import type { MasterKeyring } from '@idv/vault';
 import { afterFailure, signWebhook, WEBHOOK_HEADERS, type WebhookSettings } from '@idv/webhooks';
+import { observeAttempt } from './attempt-log.ts';
 import { DeliveryAgents, postDelivery } from './send.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -117,6 +119,7 @@ export class WebhookDispatcher {
           });
         } catch (err) {
           this.log.error({ err: errorSummary(err) }, 'webhook claim failed; retrying');
+          countLoopFailure('dispatcher');
           await this.sleep(DB_RETRY_MS);
           continue;
         }
@@ -160,6 +163,7 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const result = await this.send(delivery);
+    observeAttempt(delivery, result, this.now(), this.log);
     let followUp: FailureFollowUp | null = null;
     if (!result.ok) {
       const next = afterFailure(delivery.attemptCount + 1, this.options.settings.retryDelaysMs);
@@ -197,6 +201,7 @@ export class WebhookDispatcher {
         } catch (err) {
           if (tries >= 3) {
             this.log.error({ err: errorSummary(err), deliveries: batch.length }, 'webhook attempts could not be recorded; they will be sent again');
+            countLoopFailure('dispatcher');
             break;
           }
           await new Promise((r) => setTimeout(r, DB_RETRY_MS * tries));
@@ -234,6 +239,7 @@ export class WebhookDispatcher {
       await purgeWebhookLog(this.options.db, new Date(this.now().getTime() - RETENTION_MS));
     } catch (err) {
       this.log.warn({ err: errorSummary(err) }, 'webhook log purge failed');
+      countLoopFailure('webhook_log_purge');
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   type Environment,
 } from '@idv/db';
 import { isClosed } from '@idv/domain';
+import { countLoopFailure } from '@idv/metrics';
 
 export interface RetentionOptions {
   db: Db;
@@ -52,7 +53,10 @@ export class RetentionSweeper {
   start(): void {
     if (this.timer) return;
     const tick = () => {
-      this.running = this.sweep().catch((err) => this.o.log.error({ err }, 'retention sweep failed'));
+      this.running = this.sweep().catch((err) => {
+        this.o.log.error({ err }, 'retention sweep failed');
+        countLoopFailure('retention_sweeper');
+      });
     };
     this.timer = setInterval(tick, this.o.intervalMs ?? DEFAULT_INTERVAL_MS);
     this.timer.unref();

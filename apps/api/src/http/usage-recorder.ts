@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { addApiUsage, type Db, type UsageIncrement } from '@idv/db';
+import { countLoopFailure } from '@idv/metrics';
 
 const DAY_MS = 86_400_000;
 
@@ -66,7 +67,14 @@ export class UsageRecorder {
       const key = req.auth?.key;
       if (key && key.kind === 'integration') this.record(key.clientId, key.environment, now(), reply.statusCode);
     });
-    this.timer = setInterval(() => this.flush().catch((err) => app.log.warn({ err }, 'usage flush failed')), 1000);
+    this.timer = setInterval(
+      () =>
+        this.flush().catch((err) => {
+          app.log.warn({ err }, 'usage flush failed');
+          countLoopFailure('usage_flush');
+        }),
+      1000,
+    );
     this.timer.unref();
     app.addHook('onClose', async () => {
       if (this.timer) clearInterval(this.timer);

@@ -1,0 +1,20 @@
+import { Counter } from 'prom-client';
+import { registry } from './registry.ts';
+
+/** The background loops whose failures are counted (a fixed list: the label's values). */
+export type BackgroundLoop = 'usage_flush' | 'dispatcher' | 'webhook_log_purge' | 'retention_sweeper' | 'checks_runner';
+
+/**
+ * Failures of the background loops (a round that threw and was caught, logged and retried): a
+ * loop that keeps failing shows here before anything piles up.
+ */
+export const loopFailures = new Counter({
+  name: 'idv_background_loop_failures_total',
+  help: 'Background loop failures (caught, logged, retried) by loop',
+  labelNames: ['loop'] as const,
+  registers: [registry],
+});
+
+export function countLoopFailure(loop: BackgroundLoop): void {
+  loopFailures.inc({ loop });
+}
