@@ -2,7 +2,8 @@ import { Counter } from 'prom-client';
 import { registry } from './registry.ts';
 
 /** The background loops whose failures are counted (a fixed list: the label's values). */
-export type BackgroundLoop = 'usage_flush' | 'dispatcher' | 'webhook_log_purge' | 'retention_sweeper' | 'checks_runner';
+const LOOPS = ['usage_flush', 'dispatcher', 'webhook_log_purge', 'retention_sweeper', 'checks_runner'] as const;
+export type BackgroundLoop = (typeof LOOPS)[number];
 
 /**
  * Failures of the background loops (a round that threw and was caught, logged and retried): a
@@ -14,6 +15,8 @@ export const loopFailures = new Counter({
   labelNames: ['loop'] as const,
   registers: [registry],
 });
+// Every loop present from the start at 0, so that rate() and increase() see the first failure.
+for (const loop of LOOPS) loopFailures.inc({ loop }, 0);
 
 export function countLoopFailure(loop: BackgroundLoop): void {
   loopFailures.inc({ loop });
