@@ -66,7 +66,7 @@ async function start(root: string, entry: string, env: Record<string, string>): 
   const port = await freePort();
   const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', entry], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { METRICS_PORT: '0', ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
     detached: true,
   });

@@ -57,7 +57,8 @@ export async function startServer(
   opts: { args?: string[]; nodeArgs?: string[]; readyTimeoutS?: number } = {},
 ): Promise<Server> {
   const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  // METRICS_PORT 0 unless asked: several processes side by side would all take 9464 (the metrics are still recorded).
+  const childEnv: NodeJS.ProcessEnv = { METRICS_PORT: '0', ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), entry, ...(opts.args ?? [])], {
     cwd: ROOT,

@@ -19,11 +19,12 @@ export function freePort(): Promise<number> {
 /** The environment of a child process: ours without the variables the service reads, plus those given. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'API_BASE_URL', 'JOURNEY_URL', 'CONSOLE_URL', 'DOCS_URL', 'IDP_URL', 'OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE', 'CONSOLE_API_KEY', 'LOG_LEVEL', 'NODE_TEST_CONTEXT', 'REDIS_URL', 'TRUST_PROXY']) {
+  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'API_BASE_URL', 'JOURNEY_URL', 'CONSOLE_URL', 'DOCS_URL', 'IDP_URL', 'OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE', 'CONSOLE_API_KEY', 'LOG_LEVEL', 'NODE_TEST_CONTEXT', 'REDIS_URL', 'TRUST_PROXY', 'METRICS_PORT']) {
     delete base[name];
   }
   for (const name of Object.keys(base)) if (name.startsWith('RATE_LIMIT_')) delete base[name];
-  return { ...base, ...env };
+  // No metrics port unless the test asks for one: processes started side by side would all take 9464.
+  return { ...base, METRICS_PORT: '0', ...env };
 }
 
 export interface Proc {

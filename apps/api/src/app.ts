@@ -17,6 +17,7 @@ import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/method-not-allowed.ts';
 import { installOperatorAuth } from './http/operator.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { installRequestMetrics } from './http/request-metrics.ts';
 import { installSessionAuth } from './http/session-auth.ts';
 import { installSignatureCheck } from './http/signature.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
@@ -138,6 +139,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
   };
 
   installErrorHandling(app, config.docsUrl);
+  installRequestMetrics(app);
   installNotFound(app);
   installJsonBody(app);
   const rateLimits = await createRateLimits(app, config.rateLimits, config.redisUrl);

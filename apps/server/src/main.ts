@@ -4,6 +4,7 @@ import { openBlobStore } from '@idv/blobstore';
 import { pieceBlobs } from '@idv/case-data';
 import { loadConfigOrExit, localMasterKey } from '@idv/config';
 import { openDatabase } from '@idv/db';
+import { serveProcessMetrics } from '@idv/metrics';
 import { MasterKeyring } from '@idv/vault';
 import pino from 'pino';
 // The composition root is the one place that imports other apps, and only what their package.json
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     ready: async () => started && !stopping && (await database.ping().then(() => true)),
   });
   await app.listen({ port: config.port, host: config.host });
+  // One registry for the whole process: the API's requests, the worker's jobs and deliveries.
+  const metrics = await serveProcessMetrics(config.metricsPort, config.host, database);
   const companions = apiOnly ? [] : COMPANIONS;
   const servers: Server[] = [];
   for (const companion of companions) {
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
     app.log.warn(apiOnly ? 'the API alone with the embedded database: no webhook will be sent' : 'RUN_WORKER=false with the embedded database: no webhook will be sent');
   }
   const urls = Object.fromEntries(companions.map((companion) => [companion.name, companion.url(config)]));
-  app.log.info({ database: database.kind, blobs: config.blobStore, api: config.apiBaseUrl, ...urls, worker: Boolean(worker) }, 'service started');
+  app.log.info({ database: database.kind, blobs: config.blobStore, api: config.apiBaseUrl, ...urls, worker: Boolean(worker), metricsPort: metrics.port }, 'service started');
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     // Requests and attempts in flight finish (and are recorded) before the database closes.
-    await Promise.all([app.close(), worker?.stop(), ...servers.map((server) => new Promise((r) => server.close(r))), consoleParts?.close()]);
+    await Promise.all([app.close(), worker?.stop(), ...servers.map((server) => new Promise((r) => server.close(r))), consoleParts?.close(), metrics.close()]);
     await database.close();
     clearTimeout(force);
     process.exit(0);

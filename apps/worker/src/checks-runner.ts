@@ -17,6 +17,7 @@ import {
   openReviewTask,
   releaseCheckJob,
   renewCheckJobLease,
+  runForRequest,
   saveDocumentReading,
   storeCaseChecks,
   type CaseRow,
@@ -40,6 +41,7 @@ import {
   type PolicyDecision,
 } from '@idv/domain';
 import type { CaseAnalysis, CaseInput } from '@idv/engine';
+import { checkJobDuration, countLoopFailure, observeCheckTasks } from '@idv/metrics';
 import type { MasterKeyring } from '@idv/vault';
 import { readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
 import type { WorkerLog } from './dispatcher.ts';
@@ -155,6 +157,7 @@ export class ChecksRunner {
           claimed = await this.claim(free);
           this.streak.succeeded();
         } catch (err) {
+          countLoopFailure('checks_runner');
           await this.sleep(this.streak.failed(err));
           continue;
         }
@@ -187,33 +190,43 @@ export class ChecksRunner {
     return this.running ? this.wakeup.sleep(ms) : Promise.resolve();
   }
 
-  /** One claimed job, start to finish; never throws (a failure releases the job for a later run). */
-  async runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
-    // The claim is renewed every third of the lease while the run goes on: only a runner that
-    // stopped (killed, stuck) lets it lapse. A renewal that fails (the database away) is simply
-    // tried again at the next tick.
-    const leaseMs = this.o.leaseMs ?? DEFAULT_LEASE_MS;
-    const renew = setInterval(() => {
-      renewCheckJobLease(this.o.db, job, new Date(this.now().getTime() + leaseMs)).catch(() => {});
-    }, Math.max(1_000, Math.floor(leaseMs / 3)));
-    renew.unref();
-    try {
-      return await this.runClaimed(job);
-    } finally {
-      clearInterval(renew);
-    }
+  /**
+   * One claimed job, start to finish; never throws (a failure releases the job for a later run).
+   * Runs as the work of the request that queued the job: its log lines name that request
+   * (reqId, as the API's do) and so do the events its decision causes.
+   */
+  runJob(job: ClaimedCheckJob): Promise<JobOutcome> {
+    return runForRequest(job.requestId, async () => {
+      // The claim is renewed every third of the lease while the run goes on: only a runner that
+      // stopped (killed, stuck) lets it lapse. A renewal that fails (the database away) is simply
+      // tried again at the next tick.
+      const leaseMs = this.o.leaseMs ?? DEFAULT_LEASE_MS;
+      const renew = setInterval(() => {
+        renewCheckJobLease(this.o.db, job, new Date(this.now().getTime() + leaseMs)).catch(() => {});
+      }, Math.max(1_000, Math.floor(leaseMs / 3)));
+      renew.unref();
+      const started = Date.now();
+      try {
+        const outcome = await this.runClaimed(job);
+        checkJobDuration.observe({ outcome }, (Date.now() - started) / 1000);
+        return outcome;
+      } finally {
+        clearInterval(renew);
+      }
+    });
   }
 
   private async runClaimed(job: ClaimedCheckJob): Promise<JobOutcome> {
     const started = Date.now();
+    const reqId = job.requestId ?? undefined;
     try {
       const outcome = await this.process(job);
-      this.log.info({ case: job.caseId, round: job.round, outcome, ms: Date.now() - started }, 'checks done');
+      this.log.info({ reqId, case: job.caseId, round: job.round, outcome, ms: Date.now() - started }, 'checks done');
       return outcome;
     } catch (err) {
       if (isDatabaseUnavailable(err)) return this.putBack(job, err);
       const code = summary(err);
-      this.log.error({ case: job.caseId, round: job.round, attempt: job.attempts, err: code }, 'checks failed');
+      this.log.error({ reqId, case: job.caseId, round: job.round, attempt: job.attempts, err: code }, 'checks failed');
       try {
         if (job.attempts >= (this.o.maxAttempts ?? 3)) {
           await this.giveUp(job, code);
@@ -222,7 +235,8 @@ export class ChecksRunner {
         await releaseCheckJob(this.o.db, job, new Date(this.now().getTime() + RETRY_DELAY_MS), code);
       } catch (inner) {
         // The lease will lapse and the job be claimed again.
-        this.log.error({ case: job.caseId, err: summary(inner) }, 'check job release failed');
+        this.log.error({ reqId, case: job.caseId, err: summary(inner) }, 'check job release failed');
+        countLoopFailure('checks_runner');
       }
       return 'failed';
     }
@@ -279,6 +293,7 @@ export class ChecksRunner {
       environment: job.environment,
       now,
     });
+    observeCheckTasks(analysis.timings.tasks);
 
     const fingerprints = this.fingerprints(analysis);
     const dup = await findDuplicates(db, this.o.vault, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, this.o.duplicates);

@@ -14,8 +14,10 @@ import {
   type FailureFollowUp,
 } from '@idv/db';
 import { errorCode, FailureStreak } from '@idv/domain';
+import { countLoopFailure } from '@idv/metrics';
 import type { MasterKeyring } from '@idv/vault';
 import { afterFailure, signWebhook, WEBHOOK_HEADERS, type WebhookSettings } from '@idv/webhooks';
+import { observeAttempt } from './attempt-log.ts';
 import { DeliveryAgents, postDelivery } from './send.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -121,6 +123,7 @@ export class WebhookDispatcher {
           });
           this.claims.succeeded();
         } catch (err) {
+          countLoopFailure('dispatcher');
           await this.sleep(this.claims.failed(err));
           continue;
         }
@@ -164,6 +167,7 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const result = await this.send(delivery);
+    observeAttempt(delivery, result, this.now(), this.log);
     let followUp: FailureFollowUp | null = null;
     if (!result.ok) {
       const next = afterFailure(delivery.attemptCount + 1, this.options.settings.retryDelaysMs);
@@ -204,6 +208,7 @@ export class WebhookDispatcher {
         } catch (err) {
           if (tries >= 3 && !(isDatabaseUnavailable(err) && Date.now() < until)) {
             this.log.error({ err: errorSummary(err), deliveries: batch.length }, 'webhook attempts could not be recorded; they will be sent again');
+            countLoopFailure('dispatcher');
             break;
           }
           await new Promise((r) => setTimeout(r, Math.min(DB_RETRY_MS * tries, 5_000)));
@@ -241,6 +246,7 @@ export class WebhookDispatcher {
       await purgeWebhookLog(this.options.db, new Date(this.now().getTime() - RETENTION_MS));
     } catch (err) {
       this.log.warn({ err: errorSummary(err) }, 'webhook log purge failed');
+      countLoopFailure('webhook_log_purge');
     }
   }
 }

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { openBlobStore } from '@idv/blobstore';
 import { openDatabase } from '@idv/db';
+import { serveProcessMetrics } from '@idv/metrics';
 import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
 import { loadConfigOrExit } from '@idv/config';
 import { CaseVault, PieceBlobs } from '@idv/case-data';
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
     listen: database.listen,
     log,
   });
-  log.info({ concurrency: config.webhooks.concurrency }, 'webhook worker started');
+  // Its own registry and port: beside an API on the same host, give it another METRICS_PORT.
+  const metrics = await serveProcessMetrics(config.metricsPort, config.host, database);
+  log.info({ concurrency: config.webhooks.concurrency, metricsPort: metrics.port }, 'webhook worker started');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    await worker.stop();
+    await Promise.all([worker.stop(), metrics.close()]);
     await database.close();
     clearTimeout(force);
     process.exit(0);

@@ -11,6 +11,7 @@ import {
   type Environment,
 } from '@idv/db';
 import { errorCode, FailureStreak, isClosed } from '@idv/domain';
+import { countLoopFailure } from '@idv/metrics';
 
 export interface RetentionOptions {
   db: Db;
@@ -61,6 +62,7 @@ export class RetentionSweeper {
       this.running = this.sweep().then(
         () => streak.succeeded(),
         (err) => {
+          countLoopFailure('retention_sweeper');
           if (!this.timer) return;
           this.retry = setTimeout(tick, streak.failed(err));
           this.retry.unref();

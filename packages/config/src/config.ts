@@ -6,6 +6,8 @@ import { productionProblems } from './production.ts';
 export interface Config {
   port: number;
   host: string;
+  /** GET /metrics (Prometheus) on this port of HOST, apart from the API; 0: not served (docs/metrics.md). */
+  metricsPort: number;
   dataDir: string;
   /** PostgreSQL server; absent means the embedded PGlite database in dataDir. */
   databaseUrl: string | null;
@@ -179,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 
   const port = int('PORT', 8080, 0, 65535);
+  const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
+  if (metricsPort !== 0 && metricsPort === port) problems.push('METRICS_PORT must differ from PORT (the metrics are served apart from the API), or be 0 to serve none');
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   const masterKey = key('MASTER_KEY');
@@ -204,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port,
     host: env.HOST || '127.0.0.1',
+    metricsPort,
     dataDir: resolve(env.DATA_DIR || './.data'),
     databaseUrl,
     blobStore: blobStore === 'postgres' ? 'postgres' : 'file',

@@ -28,7 +28,20 @@ export interface Database {
    * notification sent while the connection was down is gone. Returns a function that stops.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** The connections' use now, for the metrics (read on scrape, no query). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: the pg Pool's connections open, busy, and queries waiting for one. PGlite: one
+ * connection (the database's thread), busy while statements sent to it are unanswered, the
+ * others queued behind the first counting as waiting.
+ */
+export interface PoolStats {
+  total: number;
+  inUse: number;
+  waiting: number;
 }
 
 export type DatabaseTarget =
@@ -86,6 +99,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     kind: 'postgres',
     ping: async () => void (await pool.query('SELECT 1')),
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    poolStats: () => ({ total: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }
@@ -121,6 +135,10 @@ async function openPglite(target: { dataDir: string } | { memory: true }): Promi
     kind: 'pglite',
     ping: async () => void (await client.query('SELECT 1')),
     listen: (channel, onNotify) => client.listen(channel, onNotify),
+    poolStats: () => {
+      const unanswered = client.unanswered;
+      return { total: 1, inUse: unanswered > 0 ? 1 : 0, waiting: Math.max(0, unanswered - 1) };
+    },
     close: async () => {
       try {
         await client.close();

@@ -1,5 +1,7 @@
 export * from './connect.ts';
 export * from './unavailable.ts';
+export * from './request-context.ts';
+export * from './repos/queue-stats.ts';
 export * as schema from './schema.ts';
 export type { Environment, Permission, KeyKind, WebhookEndpointStatus, WebhookDeliveryStatus, TaskStatusColumn, CheckJobStatus } from './schema.ts';
 export * from './repos/tenant.ts';

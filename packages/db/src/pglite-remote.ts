@@ -66,6 +66,11 @@ export class RemotePglite {
     worker.on('exit', (code) => this.fail(new Error(`the embedded database thread exited (code ${code})`)));
   }
 
+  /** Requests sent to the database's thread and not answered yet (the metrics' pool use). */
+  get unanswered(): number {
+    return this.pending.size;
+  }
+
   /** Starts the thread and opens the database (a data directory, or memory when null). */
   static async open(dataDir: string | null): Promise<RemotePglite> {
     const worker = new Worker(new URL('./pglite-thread-entry.cjs', import.meta.url), { workerData: { dataDir } satisfies ThreadStart });

@@ -211,6 +211,11 @@ export const webhookEvents = pgTable(
     /** The exact body every delivery of this event sends (and signs). */
     body: text('body').notNull(),
     occurredAt: ts('occurred_at').notNull(),
+    /**
+     * The API request (`req_…`) that caused the event, directly or through a check job: the
+     * worker logs it with each delivery, so one id can be followed from the API to the receiver.
+     */
+    requestId: text('request_id'),
   },
   (t) => [index('webhook_events_tenant').on(t.clientId, t.environment, t.id)],
 );
@@ -626,6 +631,8 @@ export const checkJobs = pgTable(
     claimToken: text('claim_token'),
     /** A short code of the last failure (never personal data). */
     lastError: text('last_error'),
+    /** The API request (`req_…`) that queued the job (the journey's finish): in the worker's log lines about it. */
+    requestId: text('request_id'),
     createdAt: ts('created_at').notNull(),
     finishedAt: ts('finished_at'),
   },

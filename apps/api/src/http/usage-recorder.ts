@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { addApiUsage, type Db, type UsageIncrement } from '@idv/db';
 import { errorCode, FailureStreak } from '@idv/domain';
+import { countLoopFailure } from '@idv/metrics';
 
 const DAY_MS = 86_400_000;
 
@@ -75,7 +76,10 @@ export class UsageRecorder {
       if (Date.now() < resumeAt) return;
       this.flush().then(
         () => streak.succeeded(),
-        (err) => (resumeAt = Date.now() + streak.failed(err)),
+        (err) => {
+          countLoopFailure('usage_flush');
+          resumeAt = Date.now() + streak.failed(err);
+        },
       );
     }, 1000);
     this.timer.unref();

@@ -3,6 +3,7 @@ import type { Executor } from '../connect.ts';
 import { queryRows } from '../connect.ts';
 import type { Environment } from '../schema.ts';
 import { cases, checkJobs, documentReadings } from '../schema.ts';
+import { currentRequestId } from '../request-context.ts';
 import type { Tenant } from './tenant.ts';
 
 export type CheckJobRow = typeof checkJobs.$inferSelect;
@@ -18,7 +19,7 @@ export const CHECKS_CHANNEL = 'idv_check_jobs';
 export async function enqueueCheckJob(tx: Executor, tenant: Tenant, caseId: string, round: number, now: Date): Promise<void> {
   await tx
     .insert(checkJobs)
-    .values({ caseId, round, ...tenant, status: 'pending', availableAt: now, createdAt: now })
+    .values({ caseId, round, ...tenant, status: 'pending', availableAt: now, createdAt: now, requestId: currentRequestId() })
     .onConflictDoNothing();
   await tx.execute(sql`SELECT pg_notify(${CHECKS_CHANNEL}, '')`);
 }
@@ -31,6 +32,8 @@ export interface ClaimedCheckJob {
   /** Claims including this one. */
   attempts: number;
   claimToken: string;
+  /** The API request that queued the job (null for jobs queued before request ids were kept). */
+  requestId: string | null;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface ClaimedCheckJob {
 export async function claimCheckJobs(db: Executor, opts: { now: Date; limit: number; leaseMs: number; token: string }): Promise<ClaimedCheckJob[]> {
   const now = opts.now.toISOString();
   const leaseUntil = new Date(opts.now.getTime() + opts.leaseMs).toISOString();
-  const rows = await queryRows<{ case_id: string; round: number; client_id: string; environment: Environment; attempts: number }>(
+  const rows = await queryRows<{ case_id: string; round: number; client_id: string; environment: Environment; attempts: number; request_id: string | null }>(
     db,
     sql`UPDATE check_jobs AS j
         SET locked_until = ${leaseUntil}, claim_token = ${opts.token}, attempts = j.attempts + 1
@@ -54,7 +57,7 @@ export async function claimCheckJobs(db: Executor, opts: { now: Date; limit: num
           FOR UPDATE SKIP LOCKED
         ) AS due
         WHERE j.case_id = due.case_id AND j.round = due.round
-        RETURNING j.case_id, j.round, j.client_id, j.environment, j.attempts`,
+        RETURNING j.case_id, j.round, j.client_id, j.environment, j.attempts, j.request_id`,
   );
   return rows.map((r) => ({
     caseId: r.case_id,
@@ -63,6 +66,7 @@ export async function claimCheckJobs(db: Executor, opts: { now: Date; limit: num
     environment: r.environment,
     attempts: Number(r.attempts),
     claimToken: opts.token,
+    requestId: r.request_id,
   }));
 }
 

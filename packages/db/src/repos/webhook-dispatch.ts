@@ -17,6 +17,10 @@ export interface ClaimedDelivery {
   secretSealed: string;
   body: string;
   claimToken: string;
+  /** The API request that caused the event (for the worker's log lines), or null. */
+  requestId: string | null;
+  /** When the delivery was created (its event's time): the delivery lag is measured from it. */
+  createdAt: Date;
 }
 
 /**
@@ -42,6 +46,8 @@ export async function claimDueDeliveries(
     url: string;
     secret_sealed: string;
     body: string;
+    request_id: string | null;
+    created_at: string | Date;
   }>(
     db,
     sql`UPDATE webhook_deliveries AS d
@@ -58,7 +64,8 @@ export async function claimDueDeliveries(
           FOR UPDATE OF d2 SKIP LOCKED
         ) AS due, webhook_endpoints AS e, webhook_events AS ev
         WHERE d.id = due.id AND e.id = d.endpoint_id AND ev.id = d.event_id
-        RETURNING d.id, d.client_id, d.environment, d.endpoint_id, d.event_type, d.attempt_count, e.url, e.secret_sealed, ev.body`,
+        RETURNING d.id, d.client_id, d.environment, d.endpoint_id, d.event_type, d.attempt_count, e.url, e.secret_sealed, ev.body,
+                  ev.request_id, d.created_at`,
   );
   return rows.map((r) => ({
     id: r.id,
@@ -71,6 +78,8 @@ export async function claimDueDeliveries(
     secretSealed: r.secret_sealed,
     body: r.body,
     claimToken: opts.token,
+    requestId: r.request_id,
+    createdAt: new Date(r.created_at),
   }));
 }
 

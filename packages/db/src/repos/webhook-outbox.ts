@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { eventBodyText, newId, type EventDataByType, type EventObject, type WebhookEventType } from '@idv/domain';
 import { queryRows, type Executor } from '../connect.ts';
+import { currentRequestId } from '../request-context.ts';
 import type { Tenant } from './tenant.ts';
 
 /** The channel the dispatcher listens on; a notification means "deliveries may be due now". */
@@ -31,7 +32,8 @@ export interface EmittedEvent {
  * Records an event in the outbox and one pending delivery per endpoint of the tenant subscribed
  * to its type (suspended endpoints included: their deliveries wait for resume). Call it with the
  * transaction of the state change that causes the event, so both commit or neither does.
- * `onlyEndpointId` addresses one endpoint whatever it subscribes to (the test event).
+ * `onlyEndpointId` addresses one endpoint whatever it subscribes to (the test event). The event
+ * records the request it is the work of (request-context.ts), for the worker's log lines.
  */
 export async function emitEvent<T extends WebhookEventType>(
   tx: Executor,
@@ -58,8 +60,8 @@ export async function emitEvent<T extends WebhookEventType>(
   const [row] = await queryRows<{ ids: string[] | null }>(
     tx,
     sql`WITH ev AS (
-          INSERT INTO webhook_events (id, client_id, environment, type, object_id, body, occurred_at)
-          VALUES (${eventId}, ${tenant.clientId}, ${tenant.environment}, ${event.type}, ${event.object.id}, ${body}, ${at})
+          INSERT INTO webhook_events (id, client_id, environment, type, object_id, body, occurred_at, request_id)
+          VALUES (${eventId}, ${tenant.clientId}, ${tenant.environment}, ${event.type}, ${event.object.id}, ${body}, ${at}, ${currentRequestId()})
           RETURNING id
         ), dl AS (
           INSERT INTO webhook_deliveries (id, client_id, environment, endpoint_id, event_id, event_type, status, next_attempt_at, created_at)
