@@ -32,7 +32,12 @@ let skipped = 0;
 // tests open PGlite whatever the backend: they run once, with the first backend's run. The server
 // database's own tests open PostgreSQL: they run with the PostgreSQL run, as do the fault suite's
 // (its own PostgreSQL cluster, stopped and restarted under load).
-const once = (f) => f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/config/');
+// The browser suites (the journey's and the console's screens in Chromium) run once too: what
+// they add over the API tests, which run on both databases, is the screens, whatever the database
+// behind; run twice they cost CI about two minutes.
+const BROWSER_SUITES = ['tests/e2e/journey-browser.test.ts', 'tests/console-ui/console-browser.test.ts', 'tests/console-ui/console-proof.test.ts'];
+const once = (f) =>
+  f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/config/') || BROWSER_SUITES.includes(f);
 const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');
 for (const [i, backend] of backends.entries()) {
   const run = files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f)));
