@@ -1,17 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '@idv/config';
+import { configProblems } from '../helpers/config-problems.ts';
 import { runNode } from '../helpers/processes.ts';
 
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-};
+const problems = configProblems;
 
 /** A production environment that passes: every setting the refusals below take out one by one. */
 const PRODUCTION: Record<string, string> = {

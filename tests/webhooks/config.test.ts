@@ -1,17 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '@idv/config';
+import { loadConfig } from '@idv/config';
+import { configProblems } from '../helpers/config-problems.ts';
 import { DEFAULT_WEBHOOK_SETTINGS, RETRY_DELAYS_MS } from '@idv/webhooks';
 
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-};
+const problems = configProblems;
 
 describe('webhook configuration', () => {
   test("defaults are the interface's values and the dispatcher runs in the service", () => {
