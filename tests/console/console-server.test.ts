@@ -12,8 +12,10 @@ import { Agent, startConsoleStack, type ConsoleStack } from '../helpers/console.
  * revocation, the re-authentication round trip, invitations and logout.
  */
 let s: ConsoleStack;
+/** Requests per operator and minute: low enough for a test to reach it, above what the other tests make. */
+const PER_OPERATOR = 40;
 before(async () => {
-  s = await startConsoleStack();
+  s = await startConsoleStack({ RATE_LIMIT_PER_OPERATOR: String(PER_OPERATOR) });
 });
 after(() => s.close());
 
@@ -165,6 +167,29 @@ describe('the session', () => {
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.equal(((await res.json()) as any).error.code, 'route_not_found');
     }
+  });
+
+  test("the service's pacing reaches the browser: RateLimit-* on every answer, then 429 with Retry-After", async () => {
+    const op = await operator('reviewer');
+    const { agent } = await signIn(op.login, op.password);
+    const remaining: number[] = [];
+    let refused: Response | null = null;
+    for (let i = 0; i < PER_OPERATOR + 5; i++) {
+      const res = await agent.request(`${s.consoleUrl}/api/v1/reviews/summary`);
+      if (res.status === 429) {
+        refused = res;
+        break;
+      }
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('ratelimit-limit'), String(PER_OPERATOR));
+      remaining.push(Number(res.headers.get('ratelimit-remaining')));
+      await res.arrayBuffer();
+    }
+    assert.ok(refused, 'the operator limit was never reached through the console');
+    assert.ok(remaining.length >= PER_OPERATOR - 2 && remaining.every((n, i) => i === 0 || n < remaining[i - 1]), `remaining: ${remaining.join(',')}`);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+    assert.equal(((await refused.json()) as any).error.code, 'rate_limited');
   });
 
   test('idle timeout (30 minutes) and absolute timeout (12 hours), on the console clock', async () => {

@@ -34,11 +34,12 @@ export const TEST_ASSETS: ConsoleAssets = new Map([
   ['/assets/app-0123abcd.js', { body: Buffer.from('console.log(1)'), contentType: 'text/javascript; charset=utf-8', immutable: true }],
 ]);
 
-export async function startConsoleStack(): Promise<ConsoleStack> {
+/** `env`: the service's settings beyond the provider's (rate limits, say). */
+export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
   const dir = mkdtempSync(join(tmpdir(), 'idv-console-'));
   const consoleUrl = `http://127.0.0.1:${await freePort()}`;
   const idp = await createDevIdp({ issuer: `http://127.0.0.1:${await freePort()}`, dataDir: join(dir, 'idp'), consoleUrl });
-  const api = await startTestApp({ OIDC_ISSUER: idp.issuer, OIDC_JWKS_URL: idp.jwksUrl, OIDC_AUDIENCE: idp.clientId });
+  const api = await startTestApp({ ...env, OIDC_ISSUER: idp.issuer, OIDC_JWKS_URL: idp.jwksUrl, OIDC_AUDIENCE: idp.clientId });
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   const apiUrl = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
   const tenant = { clientId: api.demo.client_id, environment: 'sandbox' as const };

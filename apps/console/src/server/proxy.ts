@@ -8,7 +8,7 @@ import { Sessions } from './sessions.ts';
 
 /**
  * /api/v1/… → the service's /v1/… for the session's operator (allow-listed routes only). Status,
- * JSON body and Content-Type pass through; a revoked or unknown operator ends the session; a write
+ * JSON body, Content-Type and the pacing headers (Retry-After, RateLimit-*) pass through; a revoked or unknown operator ends the session; a write
  * refused for want of a recent re-authentication is kept and its replay offered (reauth.url).
  */
 export function registerProxy(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -56,6 +56,6 @@ export function registerProxy(app: FastifyInstance, ctx: ConsoleContext): void {
       });
       return reply.code(403).type('application/json; charset=utf-8').send({ ...(answer.json as object), reauth: { url: `/auth/reauth?action=${id}` } });
     }
-    return reply.code(answer.status).type(answer.contentType).send(answer.stream ?? answer.body);
+    return reply.code(answer.status).headers(answer.pacing ?? {}).type(answer.contentType).send(answer.stream ?? answer.body);
   });
 }

@@ -14,7 +14,15 @@ export interface ServiceAnswer {
   errorCode: string | null;
   /** The parsed JSON body, when JSON. */
   json: unknown;
+  /** The service's pacing headers (Retry-After, RateLimit-*), for the browser to pace itself by. */
+  pacing?: Record<string, string>;
 }
+
+/**
+ * Headers of the service's answer the browser is given as they are: when to retry (a 429 or a 503)
+ * and the operator's rate limit. Everything else about the service stays behind the console.
+ */
+const PACING_HEADERS = ['retry-after', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
 
 export interface ForwardRequest {
   method: string;
@@ -56,8 +64,13 @@ export class ServiceClient {
       redirect: 'manual',
     });
     const contentType = res.headers.get('content-type') ?? 'application/octet-stream';
+    const pacing: Record<string, string> = {};
+    for (const name of PACING_HEADERS) {
+      const v = res.headers.get(name);
+      if (v !== null) pacing[name] = v;
+    }
     if (req.stream && res.body && !contentType.startsWith('application/json')) {
-      return { status: res.status, contentType, body: Buffer.alloc(0), stream: Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), errorCode: null, json: null };
+      return { status: res.status, contentType, body: Buffer.alloc(0), stream: Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), errorCode: null, json: null, pacing };
     }
     const body = Buffer.from(await res.arrayBuffer());
     let json: unknown = null;
@@ -71,7 +84,7 @@ export class ServiceClient {
         json = null;
       }
     }
-    return { status: res.status, contentType, body, errorCode, json };
+    return { status: res.status, contentType, body, errorCode, json, pacing };
   }
 
   /** POST /v1/operators/resolve: which operator the subject is (and the invitation consumed at the first sign-in). */
