@@ -9,7 +9,7 @@ import {
 } from '@idv/domain';
 import { queryRows, type Executor } from '../connect.ts';
 import type { Tenant } from './tenant.ts';
-import { recordUsage, type UsageUnit } from './usage.ts';
+import { monthTotal, recordUsage, type UsageUnit } from './usage.ts';
 import { emitEvent } from './webhook-outbox.ts';
 
 /** The terms of the subscription in force for a service at an instant. */
@@ -38,10 +38,6 @@ const terms = (r: TermsRow): QuotaInForce => ({
 const inForceAt = (at: Date) =>
   sql`s.starts_at <= ${at.toISOString()}::timestamptz AND (s.ends_at IS NULL OR s.ends_at > ${at.toISOString()}::timestamptz)`;
 
-const monthTotal = (tenant: Tenant, service: UsageService, period: string) =>
-  sql`(SELECT coalesce(sum(m.quantity), 0)::bigint FROM usage_monthly AS m
-       WHERE m.client_id = ${tenant.clientId} AND m.environment = ${tenant.environment}
-         AND m.period = ${period} AND m.service = ${service})`;
 
 /** The subscription of each service in force at `at` for the client (a service without one is absent). */
 export async function quotasInForce(db: Executor, clientId: string, at: Date): Promise<Partial<Record<UsageService, QuotaInForce>>> {

@@ -45,7 +45,16 @@ export async function recordUsage(tx: Executor, unit: UsageUnit): Promise<boolea
   return Number(row?.added ?? 0) > 0;
 }
 
-/** The month's total per service for one tenant (zeros for a month with nothing). */
+/**
+ * The month's total of one service, as a scalar subquery: the sum of its slots in usage_monthly.
+ * The slots are this module's layout; quota checks embed this in their own statements.
+ */
+export const monthTotal = (tenant: Tenant, service: UsageService, period: string) =>
+  sql`(SELECT coalesce(sum(m.quantity), 0)::bigint FROM usage_monthly AS m
+       WHERE m.client_id = ${tenant.clientId} AND m.environment = ${tenant.environment}
+         AND m.period = ${period} AND m.service = ${service})`;
+
+/** The month's total per service for one tenant (zeros for a month with nothing): the same sums, grouped. */
 export async function monthlyUsage(db: Executor, tenant: Tenant, period: string): Promise<Record<UsageService, number>> {
   const rows = await queryRows<{ service: string; quantity: string | number }>(
     db,
