@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { WebhookDispatcher } from '@idv/worker';
 import { SDK_DIST, buildSdk } from '../../scripts/build-sdk.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ROOT } from '../helpers/processes.ts';
 
 /**
  * The SDK as an integrator gets it: built, packed with npm, installed from the tarball into an
@@ -37,7 +38,7 @@ try {
   await idv.createCase({ flow_name: 'standard', country: 'ZZ' });
   out.error = 'none thrown';
 } catch (err) {
-  out.error = { isApiRequestError: err instanceof ApiRequestError, status: err.status, code: err.code, requestId: err.body?.error?.request_id };
+  out.error = { isApiRequestError: err instanceof ApiRequestError, name: err.name, status: err.status, code: err.code, type: err.type, field: err.field, requestId: err.requestId };
 }
 
 let secret;
@@ -76,6 +77,28 @@ try {
 console.log(JSON.stringify(out));
 `;
 
+/** A typed integration: the declarations must carry the client, its errors and the event types. */
+const TYPED_CONSUMER = `
+import { ApiRequestError, IdvClient, verifyWebhook, type WebhookEventBody } from '@idv/sdk';
+const idv = new IdvClient({ baseUrl: 'http://localhost', apiKey: 'k', signingSecret: 's', maxAttempts: 2 });
+export async function open(): Promise<string> {
+  const created = await idv.createCase({ flow_name: 'standard', country: 'FR' });
+  return created.id;
+}
+export function receive(raw: Buffer, headers: Record<string, string>): WebhookEventBody {
+  const { event } = verifyWebhook(raw, headers, ['whsec_old', 'whsec_new'], { toleranceS: 300 });
+  if (event.type === 'case.decided') {
+    const outcome: 'approved' | 'rejected' | 'manual_review' = (event as WebhookEventBody<'case.decided'>).data.outcome;
+    void outcome;
+  }
+  return event;
+}
+export function describe(err: unknown): string | undefined {
+  return err instanceof ApiRequestError ? \`\${err.status} \${err.code} \${err.requestId}\` : undefined;
+}
+`;
+const TSC_FLAGS = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+
 before(async () => {
   t = await startTestApp({ WEBHOOK_POLL_MS: '50', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   dispatcher = new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen });
@@ -112,6 +135,18 @@ describe('the packed SDK', () => {
     assert.match(types, /export declare class IdvClient/);
     assert.match(types, /export declare function verifyWebhook/);
 
+    // A TypeScript integrator compiles against the published declarations alone (and Node's
+    // types): the typed file compiles clean, a wrong call in the other is refused. One tsc run.
+    await writeFile(join(project, 'typed.ts'), TYPED_CONSUMER);
+    await writeFile(join(project, 'mistyped.ts'), `import { IdvClient } from '@idv/sdk';\nnew IdvClient({ baseUrl: 'x', apiKey: 'k', signingSecret: 's' }).createCase({ flow_name: 'standard', country: 1 });\n`);
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compiled = await exec(process.execPath, [tsc, ...TSC_FLAGS, '--typeRoots', join(ROOT, 'node_modules', '@types'), 'typed.ts', 'mistyped.ts'], { cwd: project }).then(
+      () => '',
+      (err: { stdout: string }) => err.stdout,
+    );
+    const errorFiles = [...compiled.matchAll(/^(\S+)\(\d+,\d+\): error (TS\d+)/gm)].map(([, file, code]) => `${file} ${code}`);
+    assert.deepEqual(errorFiles, ['mistyped.ts TS2322'], compiled);
+
     await writeFile(join(project, 'check.mjs'), CONSUMER_SCRIPT);
     const run = await exec(process.execPath, ['check.mjs'], {
       cwd: project,
@@ -126,6 +161,9 @@ describe('the packed SDK', () => {
     assert.equal(out.error.isApiRequestError, true);
     assert.equal(out.error.status, 422);
     assert.equal(out.error.code, 'invalid_country');
+    assert.equal(out.error.name, 'ApiRequestError');
+    assert.equal(out.error.type, 'validation_error');
+    assert.equal(out.error.field, 'country');
     assert.match(out.error.requestId, /\S/);
     assert.deepEqual(out.webhook, { deliveryId: out.testDelivery, type: 'webhook.test' }, 'the real delivery verified with the SDK');
     assert.equal(out.tampered, 'signature_invalid');
