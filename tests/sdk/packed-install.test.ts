@@ -17,6 +17,11 @@ import { ROOT } from '../helpers/processes.ts';
  * dispatcher delivering to a receiver the script itself runs.
  */
 const exec = promisify(execFile);
+/**
+ * The environment of the npm the test runs, without what an enclosing `npm test` exports
+ * (npm_config_local_prefix among them would make `npm install` install into the repository).
+ */
+const npmEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 let t: TestApp;
 let dispatcher: WebhookDispatcher;
 let baseUrl: string;
@@ -115,14 +120,14 @@ after(async () => {
 describe('the packed SDK', () => {
   test('installs from its tarball outside the repository and works from plain node', async () => {
     await buildSdk();
-    const packed = await exec('npm', ['pack', SDK_DIST, '--pack-destination', scratch, '--json'], { cwd: scratch });
+    const packed = await exec('npm', ['pack', SDK_DIST, '--pack-destination', scratch, '--json'], { cwd: scratch, env: npmEnv() });
     const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
 
     const project = join(scratch, 'integrator');
     await exec('mkdir', [project]);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
     // --offline: the package has no dependency, so installing it needs nothing from a registry.
-    await exec('npm', ['install', join(scratch, filename), '--offline', '--no-audit', '--no-fund'], { cwd: project });
+    await exec('npm', ['install', join(scratch, filename), '--offline', '--no-audit', '--no-fund'], { cwd: project, env: npmEnv() });
 
     const installed = join(project, 'node_modules', '@idv', 'sdk');
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
