@@ -11,15 +11,32 @@ export interface ClientOptions {
   maxRetryAfterS?: number;
 }
 
+/** The error body of every refusal: `{ error: { type, code, message, field?, doc_url, request_id } }`. */
+export interface ApiErrorBody {
+  error?: { type?: string; code?: string; message?: string; field?: string; doc_url?: string; request_id?: string };
+}
+
+/** A response other than 2xx, after the retries: quote `requestId` to the service's operator. */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
-    readonly body: { error?: { code?: string; message?: string; field?: string; request_id?: string } },
+    readonly body: ApiErrorBody,
   ) {
     super(`${status} ${body.error?.code ?? ''}: ${body.error?.message ?? ''}`);
+    this.name = 'ApiRequestError';
   }
   get code(): string | undefined {
     return this.body.error?.code;
+  }
+  get type(): string | undefined {
+    return this.body.error?.type;
+  }
+  /** The request field at fault, when the refusal names one. */
+  get field(): string | undefined {
+    return this.body.error?.field;
+  }
+  get requestId(): string | undefined {
+    return this.body.error?.request_id;
   }
 }
 
