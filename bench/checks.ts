@@ -8,8 +8,24 @@
  *
  * Environment: BENCH_SECTIONS (default "mrz,faces,document,pipeline"), and each section's own knobs.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// The document generator prints the MRZ in OCR-B: without the font, sharp's renderer substitutes
+// another and every MRZ figure measures the wrong thing. Refuse rather than print such figures.
+if (!hasOcrBFont()) {
+  console.error("bench:checks needs the OCR-B font (Debian's fonts-ocr-b, as .ci/run installs): `fc-list | grep 'OCR B'` finds none. Install it with: apt-get install fonts-ocr-b");
+  process.exit(1);
+}
+
+function hasOcrBFont(): boolean {
+  try {
+    return execFileSync('fc-list', { encoding: 'utf8' }).includes('OCR B');
+  } catch {
+    return false; // no fontconfig at all: no font either
+  }
+}
 
 const SECTIONS: Record<string, { file: string; fn: string }> = {
   mrz: { file: 'checks/mrz.ts', fn: 'measureMrz' },
