@@ -3,19 +3,37 @@
  * run on this machine — the machine-readable zone against its baseline (bench/checks/mrz.ts),
  * faces and liveness (bench/checks/faces.ts), document quality, barcodes, printed zone and
  * validity (bench/checks/document.ts), and the whole pipeline per case
- * (bench/checks/pipeline.ts). A section whose file is absent is reported as such. Prints each
+ * (bench/checks/pipeline.ts), and the first case after `npm start` against the later ones
+ * (bench/checks/cold-start.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
- * Environment: BENCH_SECTIONS (default "mrz,faces,document,pipeline"), and each section's own knobs.
+ * Environment: BENCH_SECTIONS (default "mrz,faces,document,pipeline,cold_start"), and each section's own knobs.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// The document generator prints the MRZ in OCR-B: without the font, sharp's renderer substitutes
+// another and every MRZ figure measures the wrong thing. Refuse rather than print such figures.
+if (!hasOcrBFont()) {
+  console.error("bench:checks needs the OCR-B font (Debian's fonts-ocr-b, as .ci/run installs): `fc-list | grep 'OCR B'` finds none. Install it with: apt-get install fonts-ocr-b");
+  process.exit(1);
+}
+
+function hasOcrBFont(): boolean {
+  try {
+    return execFileSync('fc-list', { encoding: 'utf8' }).includes('OCR B');
+  } catch {
+    return false; // no fontconfig at all: no font either
+  }
+}
 
 const SECTIONS: Record<string, { file: string; fn: string }> = {
   mrz: { file: 'checks/mrz.ts', fn: 'measureMrz' },
   faces: { file: 'checks/faces.ts', fn: 'measureFaces' },
   document: { file: 'checks/document.ts', fn: 'measureDocument' },
   pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
+  cold_start: { file: 'checks/cold-start.ts', fn: 'measureColdStart' },
 };
 const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').filter((s) => s in SECTIONS);
 

@@ -20,7 +20,12 @@ export const DOCUMENT_SIDES = PIECES.filter(([kind]) => kind.startsWith('documen
  * finish; the service's own checks runner then runs every check and opens the review task.
  * Resolves with the case id once the case is in review.
  */
-export async function caseInReviewThroughJourney(apiBase: string, key: { secret: string; signingSecret: string }): Promise<string> {
+export async function caseInReviewThroughJourney(
+  apiBase: string,
+  key: { secret: string; signingSecret: string },
+  /** Called when the finish is answered (bench:checks times the checks from there). */
+  onFinished: () => void = () => {},
+): Promise<string> {
   const client = new IdvClient({ baseUrl: apiBase, apiKey: key.secret, signingSecret: key.signingSecret });
   const { id } = await client.createCase({ flow_name: 'standard', country: 'FR', external_ref: 'bench-console' });
   const { url } = await client.createSession({ case_id: id, locale: 'en' });
@@ -41,6 +46,7 @@ export async function caseInReviewThroughJourney(apiBase: string, key: { secret:
   for (const [path, body] of steps) await call('POST', path, JSON.stringify(body), 'application/json');
   for (const [kind, path, type] of PIECES) await call('PUT', `/pieces/${kind}`, fixture(path), type);
   await call('POST', '/finish');
+  onFinished();
 
   // The checks run in the service's worker threads (models loaded on first use): minutes on a busy machine.
   const until = Date.now() + 10 * 60_000;

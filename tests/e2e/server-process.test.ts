@@ -128,6 +128,23 @@ describe(`the service process on ${TEST_DB}`, () => {
     assert.equal(live.status, 200);
   });
 
+  test('/readyz is 200 at once while the checks load their models in the background, then says they are warm', async () => {
+    const states: string[] = [];
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const res = await fetch(`${first.api}/readyz`);
+      assert.equal(res.status, 200, 'ready whatever the models');
+      const body = (await res.json()) as { status: string; checks: string };
+      assert.equal(body.status, 'ready');
+      if (states.at(-1) !== body.checks) states.push(body.checks);
+      if (body.checks !== 'warming' || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // The loading takes seconds on any machine (tfjs, opencv and tesseract on each thread): a ready
+    // API that did not wait for it is first seen warming.
+    assert.deepEqual(states, ['warming', 'warm']);
+  });
+
   test('the SDK creates and reads a case and a journey link over HTTP with the demo key', async () => {
     const client = clientOf(first, creds);
     const created = await client.createCase({ flow_name: 'standard', country: 'FR', external_ref: 'e2e-1' });
@@ -243,6 +260,7 @@ describe(`the API alone (npm run api: --api-only) on ${TEST_DB}`, () => {
     try {
       const alone = await startService(dir, {}, ['--api-only']);
       assert.equal((await fetch(`${alone.api}/v1/openapi.json`)).status, 200);
+      assert.deepEqual(await (await fetch(`${alone.api}/readyz`)).json(), { status: 'ready', checks: 'not_running' });
       for (const url of [alone.docsUrl, alone.journeyUrl]) await assert.rejects(fetch(url), `nothing listens on ${url}`);
       if (TEST_DB === 'pglite') assert.match(alone.proc.stdout() + alone.proc.stderr(), /the API alone with the embedded database: no webhook will be sent/);
       await stop(alone.proc);

@@ -21,7 +21,7 @@ import { installRequestMetrics } from './http/request-metrics.ts';
 import { installSessionAuth } from './http/session-auth.ts';
 import { installSignatureCheck } from './http/signature.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
-import { registerHealth } from './routes/health.ts';
+import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './schemas/shared.ts';
@@ -39,6 +39,8 @@ export interface BuildOptions {
   now?: () => Date;
   /** False until the process is ready, and again while it shuts down. */
   ready?: () => Promise<boolean>;
+  /** Where the checks' models stand, for /readyz (default `not_running`: no worker in this process). */
+  checks?: () => ChecksStatus;
   logger?: boolean;
   /** Where the log lines go (default stdout); tests read them. */
   logStream?: NodeJS.WritableStream;
@@ -158,7 +160,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     done(null, payload);
   });
 
-  registerHealth(app, options.ready ?? (async () => true));
+  registerHealth(app, options.ready ?? (async () => true), options.checks);
   registerOpenApi(app);
   registerRoutes(app, ctx);
   await app.ready();

@@ -11,7 +11,7 @@ import pino from 'pino';
 // exports (the rule no-app-to-app in .dependency-cruiser.cjs enforces both).
 import { build } from '@idv/api';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from '@idv/api/bootstrap';
-import { startWorker } from '@idv/worker';
+import { startWorker, type RunningWorker } from '@idv/worker';
 import { COMPANIONS, listenOnUrlPort } from './companions.ts';
 import { startConsoleCompanions } from './console.ts';
 
@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   // Ready only once startup is complete, SIGTERM handling included: a stop asked for earlier
   // would otherwise find the default handler and kill the process without a clean shutdown.
   let started = false;
+  // Assigned once the API listens; /readyz says `not_running` until then (and without a worker).
+  let worker: RunningWorker | null = null;
   // One blob store for the API and the worker in this process (BLOB_STORE).
   const blobs = openBlobStore(config, database.db);
   const { app, ctx } = await build({
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     keyring,
     blobs,
     ready: async () => started && !stopping && (await database.ping().then(() => true)),
+    checks: () => worker?.checksWarmth() ?? 'not_running',
   });
   await app.listen({ port: config.port, host: config.host });
   // One registry for the whole process: the API's requests, the worker's jobs and deliveries.
@@ -73,7 +76,7 @@ async function main(): Promise<void> {
     servers.push(await listenOnUrlPort(await companion.create({ config, db: database.db }), companion.url(config), config.host));
   }
   // The worker, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only).
-  const worker =
+  worker =
     config.runWorker && !apiOnly
       ? await startWorker({
           db: database.db,

@@ -13,11 +13,23 @@ export interface WorkerParts extends Pick<ChecksRunnerOptions, 'db' | 'keyring' 
   log: WorkerLog & RetentionOptions['log'];
   /** CHECKS_LEASE_MS: how long a claim holds a check job (default 2 minutes). */
   checksLeaseMs?: number;
+  /**
+   * Load the checks' models on every thread as soon as the worker starts, in the background
+   * (default true). False only for a process that will never run a check and should not spend
+   * the CPU: an explicit option rather than an environment variable, so that no production
+   * setting can turn the cold first case back on by accident.
+   */
+  warmChecks?: boolean;
 }
+
+/** Whether the checks' models are loaded: `cold` until a warm-up ends, or when it failed (they then load with the first case). */
+export type ChecksWarmth = 'warming' | 'warm' | 'cold';
 
 export interface RunningWorker {
   /** Lets the work in flight finish (deliveries sent and recorded, checks concluded), then frees the threads. */
   stop(): Promise<void>;
+  /** Where the background loading of the checks' models stands (/readyz reports it). */
+  checksWarmth(): ChecksWarmth;
 }
 
 /**
@@ -33,10 +45,32 @@ export async function startWorker(parts: WorkerParts): Promise<RunningWorker> {
   const retention = new RetentionSweeper({ db, blobs: parts.blobs, log });
   retention.start();
   const pool = new ChecksPool();
+  let warmth: ChecksWarmth = 'cold';
+  let stopping = false;
+  if (parts.warmChecks !== false) {
+    // Not awaited: the API is ready at once. The loading runs in the pool's threads, off this
+    // event loop; a case claimed meanwhile waits
+    // for the same loading (each thread loads its models once), not for a second one.
+    warmth = 'warming';
+    const started = Date.now();
+    pool.warmUp().then(
+      () => {
+        warmth = 'warm';
+        log.info({ ms: Date.now() - started }, 'checks warm');
+      },
+      (err: unknown) => {
+        warmth = 'cold';
+        // Destroying the pool on stop cancels a warm-up in flight: not a failure worth a log line.
+        if (!stopping) log.error({ err: err instanceof Error ? err.message : String(err) }, 'checks warm-up failed: the models will load with the first case');
+      },
+    );
+  }
   const checks = new ChecksRunner({ db, keyring, vault: parts.vault, pieces: parts.pieces, analyser: pool, listen, log, leaseMs: parts.checksLeaseMs });
   await checks.start();
   return {
+    checksWarmth: () => warmth,
     async stop() {
+      stopping = true;
       await Promise.all([dispatcher.stop(), retention.stop(), checks.stop()]);
       await pool.destroy();
     },

@@ -14,6 +14,7 @@ import { readMrz } from './mrz/read.ts';
 import { loadOpenCv } from './opencv.ts';
 import { timedTask } from './pool/thread-cpu.ts';
 import type { DocumentFields } from './types.ts';
+import { exerciseCase } from './warm-exercise.ts';
 
 export { combineParts, confirmedByPrintedZone } from './case-finish.ts';
 
@@ -174,11 +175,24 @@ export async function analyseCase(input: CaseInput): Promise<CaseAnalysis> {
  * Loads this thread's models ahead of the first case; returns the milliseconds it took. `images`:
  * what the document and face tasks use (faces, MRZ, OpenCV); `printed_zone`: what the OCR task
  * uses (OpenCV, tesseract); `all` (default): everything, for a thread that runs whole cases.
+ * Each part then runs once on a made-up case (warm-exercise.ts).
  */
 export async function warmUpEngine(part: 'all' | 'images' | 'printed_zone' = 'all'): Promise<number> {
   const started = Date.now();
   const images = part !== 'printed_zone' ? [loadFaceModels(), loadMrzClassifier()] : [];
   const ocr = part !== 'images' ? [loadOcrWorker()] : [];
   await Promise.all([...images, loadOpenCv(), ...ocr]);
+  // Then one made-up case through this thread's tasks: the first run of each is the slow one. The
+  // models are loaded whatever happens here, so a failure only leaves that first run slow.
+  await exercise(part).catch(() => {});
   return Date.now() - started;
+}
+
+async function exercise(part: 'all' | 'images' | 'printed_zone'): Promise<void> {
+  const sample = await exerciseCase();
+  if (part !== 'printed_zone') await Promise.all([readDocumentPart(sample), readFaces(sample.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
+  if (part !== 'images') {
+    const first = await readPrintedOcr(sample);
+    if (first) await readSecondOcrPass(first.straightened);
+  }
 }

@@ -4,6 +4,7 @@
  * through `onRuntimeInitialized` and hand it back wrapped in a plain object.
  */
 import { createRequire } from 'node:module';
+import { countModelLoad } from './model-loads.ts';
 
 // The typings of @techstark/opencv-js are huge and partial; the engine uses a small surface.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,6 +19,7 @@ let loading: Promise<{ cv: OpenCv }> | null = null;
  */
 export function loadOpenCv(): Promise<{ cv: OpenCv }> {
   loading ??= new Promise<{ cv: OpenCv }>((resolve, reject) => {
+    countModelLoad('opencv');
     try {
       // require keeps the emscripten module from being wrapped as an ES namespace (whose default
       // export would be awaited as a thenable by some loaders).

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Worker, WorkerParams } from 'tesseract.js';
+import { countModelLoad } from '../model-loads.ts';
 
 /**
  * One tesseract.js worker per thread, created on first use and reused: creating one loads the
@@ -17,6 +18,7 @@ export function englishModelPath(): string {
 
 export function loadOcrWorker(): Promise<Worker> {
   worker ??= (async () => {
+    countModelLoad('ocr');
     const { createWorker, OEM, PSM } = await import('tesseract.js');
     const created = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishModelPath(), cacheMethod: 'none', gzip: true });
     // Straightened images carry no useful resolution tag: tell tesseract the scale. Sparse text

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { countModelLoad } from '../model-loads.ts';
 
 /**
  * The face models, loaded once per thread (lazy singletons: the first call loads, later calls
@@ -90,6 +91,7 @@ export function loadFaceModels(): Promise<FaceModels> {
 }
 
 async function load(): Promise<FaceModels> {
+  countModelLoad('faces');
   await presetTfjsEnvironment();
   const humanModule = await import(pathToFileURL(join(HUMAN_DIST, 'human.esm.js')).href);
 

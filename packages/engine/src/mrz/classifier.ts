@@ -12,6 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { CELL_FEATURES } from './segment.ts';
+import { countModelLoad } from '../model-loads.ts';
 
 export const MRZ_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 export const CLASS_COUNT = MRZ_ALPHABET.length;
@@ -87,7 +88,7 @@ let loaded: Promise<MlpWeights> | null = null;
 
 /** The committed classifier, read once per thread. */
 export function loadMrzClassifier(): Promise<MlpWeights> {
-  loaded ??= readFile(MODEL_URL, 'utf8').then((text) => decodeModel(JSON.parse(text) as StoredModel));
+  loaded ??= (countModelLoad('mrz_classifier'), readFile(MODEL_URL, 'utf8')).then((text) => decodeModel(JSON.parse(text) as StoredModel));
   return loaded;
 }
 

@@ -6,6 +6,12 @@ import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, 
 import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
 import type { PoolTask } from './worker.ts';
 
+/** One thread's model loads, by model (see model-loads.ts). */
+export interface ThreadLoads {
+  threadId: number;
+  loads: Record<string, number>;
+}
+
 export interface ChecksPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). Each loads every model once. */
   threads?: number;
@@ -91,6 +97,15 @@ export class ChecksPool {
     const warm = (pool: Piscina, n: number, part: 'images' | 'printed_zone') =>
       Array.from({ length: n }, () => pool.run({ task: 'warm_up', part } satisfies PoolTask) as Promise<number>);
     return Promise.all([...warm(this.pool, this.threads, 'images'), ...warm(this.ocrPool, this.ocrThreads, 'printed_zone')]);
+  }
+
+  /**
+   * How many times a thread of each pool has loaded each model (one thread of each: exact for
+   * pools of one thread, which is what the test of "once per thread, not per case" uses).
+   */
+  async modelLoads(): Promise<{ images: ThreadLoads; printedZone: ThreadLoads }> {
+    const [images, printedZone] = await Promise.all([this.pool.run({ task: 'model_loads' } satisfies PoolTask), this.ocrPool.run({ task: 'model_loads' } satisfies PoolTask)]);
+    return { images: images as ThreadLoads, printedZone: printedZone as ThreadLoads };
   }
 
   async destroy(): Promise<void> {

@@ -1,5 +1,7 @@
 import type { CaseInput } from '../case-types.ts';
 import type { DecodedImage } from '../document/decode.ts';
+import { threadId } from 'node:worker_threads';
+import { modelLoads } from '../model-loads.ts';
 import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPass, warmUpEngine } from '../analyse-case.ts';
 
 /**
@@ -14,7 +16,8 @@ export type PoolTask =
   | { task: 'printed_zone'; input: CaseInput }
   | { task: 'printed_zone_second'; straightened: DecodedImage }
   | { task: 'faces'; image: Uint8Array; maxSide?: number }
-  | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' };
+  | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' }
+  | { task: 'model_loads' };
 
 export default function run(t: PoolTask): Promise<unknown> {
   switch (t.task) {
@@ -28,5 +31,7 @@ export default function run(t: PoolTask): Promise<unknown> {
       return readFaces(t.image, t.maxSide);
     case 'warm_up':
       return warmUpEngine(t.part);
+    case 'model_loads':
+      return Promise.resolve({ threadId, loads: modelLoads() });
   }
 }

@@ -1,0 +1,101 @@
+/**
+ * Cold-start section of bench:checks: what a new user sees after `npm start`. The service is
+ * started as an operator starts it (its own process, a fresh PGlite DATA_DIR, the demo client),
+ * a webhook endpoint is registered to a local receiver, and as soon as /readyz answers a case is
+ * sent through the journey over HTTP (real fixture photos, the standard flow, "Sandbox Review":
+ * every check runs). Then two more cases, one at a time, once the models are surely loaded.
+ *
+ * - warm_up_ms: the worker's own figure for loading the models on every thread (its log line);
+ * - cold_first_case_ms: from spawning the process to the first case's `case.decided` webhook;
+ * - first_finish_to_webhook_ms against warm_finish_to_webhook_ms (the median of the later ones):
+ *   the ratio says how much of a cold start the first person still waits for.
+ * Runnable alone: `tsx bench/checks/cold-start.ts` prints one JSON line.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { IdvClient } from '@idv/sdk';
+import { caseInReviewThroughJourney } from '../console/real-case.ts';
+import { freePort, runNode, stop, waitUntilReady } from '../../tests/helpers/processes.ts';
+import { startReceiver } from '../../tests/helpers/receiver.ts';
+
+const WARM_CASES = 2;
+
+export async function measureColdStart(): Promise<Record<string, unknown>> {
+  const rx = await startReceiver();
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-cold-'));
+  const ports = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const api = `http://127.0.0.1:${ports[0]}`;
+  const spawned = Date.now();
+  const proc = runNode('apps/server/src/main.ts', [], {
+    PORT: String(ports[0]),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    API_BASE_URL: api,
+    DOCS_URL: `http://localhost:${ports[1]}`,
+    JOURNEY_URL: `http://localhost:${ports[2]}`,
+    CONSOLE_URL: `http://localhost:${ports[3]}`,
+    IDP_URL: `http://127.0.0.1:${ports[4]}`,
+    // Info: the worker's `checks warm` line gives the warm-up's own duration.
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_ENABLED: 'false',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_POLL_MS: '50',
+  });
+  try {
+    await waitUntilReady(proc, `${api}/readyz`);
+    const readyMs = Date.now() - spawned;
+    const checksAtReady = ((await (await fetch(`${api}/readyz`)).json()) as { checks: string }).checks;
+    const creds = JSON.parse(readFileSync(join(dataDir, 'bootstrap-credentials.json'), 'utf8')) as { api_key: { secret: string; signing_secret: string } };
+    const key = { secret: creds.api_key.secret, signingSecret: creds.api_key.signing_secret };
+    const client = new IdvClient({ baseUrl: api, apiKey: key.secret, signingSecret: key.signingSecret });
+    await client.request('POST', '/v1/webhook-endpoints', { url: rx.url, events: ['case.decided'] }, { signed: true });
+
+    const finishToWebhook: number[] = [];
+    let coldFirstCase = 0;
+    let checksAtFirstFinish = '';
+    for (let i = 0; i <= WARM_CASES; i++) {
+      let finished = 0;
+      await caseInReviewThroughJourney(api, key, () => (finished = Date.now()));
+      if (i === 0) checksAtFirstFinish = ((await (await fetch(`${api}/readyz`)).json()) as { checks: string }).checks;
+      await rx.waitFor((r) => r.length > i, 120_000, `webhook ${i + 1}`);
+      const at = rx.received[i]!.at;
+      finishToWebhook.push(at - finished);
+      if (i === 0) coldFirstCase = at - spawned;
+    }
+    const warm = finishToWebhook.slice(1).sort((a, b) => a - b);
+    const warmMedian = warm[Math.floor((warm.length - 1) / 2)]!;
+    return {
+      ready_ms: readyMs,
+      checks_at_ready: checksAtReady,
+      warm_up_ms: warmUpMs(proc.stdout()),
+      checks_at_first_finish: checksAtFirstFinish,
+      cold_first_case_ms: coldFirstCase,
+      first_finish_to_webhook_ms: finishToWebhook[0],
+      warm_finish_to_webhook_ms: warmMedian,
+      first_over_warm: Math.round((finishToWebhook[0]! / warmMedian) * 100) / 100,
+    };
+  } finally {
+    await stop(proc);
+    await rx.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The `ms` of the worker's `checks warm` log line (pino JSON), or null if it never came. */
+function warmUpMs(stdout: string): number | null {
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('"checks warm"')) continue;
+    try {
+      return (JSON.parse(line) as { ms: number }).ms;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify({ cold_start: await measureColdStart() }));
+}
