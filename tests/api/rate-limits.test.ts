@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
@@ -360,3 +362,46 @@ async function stopRedis(child: ChildProcess): Promise<void> {
   child.kill('SIGKILL');
   await exited;
 }
+
+describe('the SDK during an outage', () => {
+  test('a 503 with Retry-After is waited out, then the same signed creation is retried with the same Idempotency-Key', async () => {
+    // The service's answer during a database outage (docs/faults.md), in front of the real service:
+    // the first attempt is answered 503 with Retry-After: 1, the next ones are passed through.
+    const service = instance(t, {});
+    const base = await (await service).listen({ port: 0, host: '127.0.0.1' });
+    const seen: { at: number; key: string | undefined }[] = [];
+    const front = createServer((req, res) => {
+      seen.push({ at: Date.now(), key: req.headers['idempotency-key'] as string | undefined });
+      if (seen.length === 1) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ error: { type: 'api_error', code: 'service_unavailable', message: 'database away', request_id: 'req_front' } }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', async () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name))) as Record<string, string>;
+        const answer = await fetch(base + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const frontBase = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const sdk = new IdvClient({ baseUrl: frontBase, apiKey: t.demoKey.secret, signingSecret: t.demoKey.signingSecret });
+      const opened = await sdk.createCase({ flow_name: 'standard', country: 'FR', external_ref: 'sdk-503' });
+      assert.match(opened.id, /^case_/);
+      assert.equal(seen.length, 2);
+      assert.ok(seen[1].at - seen[0].at >= 1000, `retried after ${seen[1].at - seen[0].at} ms`);
+      assert.equal(seen[1].key, seen[0].key);
+      // Beyond maxRetryAfterS the refusal is thrown at once.
+      seen.length = 0;
+      const impatient = new IdvClient({ baseUrl: frontBase, apiKey: t.demoKey.secret, signingSecret: t.demoKey.signingSecret, maxRetryAfterS: 0 });
+      await assert.rejects(impatient.getCase(opened.id), (err: ApiRequestError) => err.status === 503 && err.code === 'service_unavailable');
+    } finally {
+      await new Promise((r) => front.close(r));
+      await (await service).close();
+    }
+  });
+});

@@ -7,7 +7,7 @@ export interface ClientOptions {
   signingSecret: string;
   /** Attempts for network errors, 409 in progress, 429 and 5xx; the same Idempotency-Key is reused. */
   maxAttempts?: number;
-  /** Longest Retry-After of a 429 the client waits out before its next attempt (default 60 s); beyond it the 429 is thrown. */
+  /** Longest Retry-After of a 429 or 503 the client waits out before its next attempt (default 60 s); beyond it the refusal is thrown. */
   maxRetryAfterS?: number;
 }
 
@@ -66,13 +66,15 @@ export class IdvClient {
       const text = await res.text();
       const parsed = text ? JSON.parse(text) : undefined;
       if (res.ok) return parsed as T;
-      if (res.status === 429 && attempt < attempts) {
-        // The limit's window must end first: retrying sooner would only be refused again.
-        const after = Number(res.headers.get('retry-after') ?? 1);
-        if (Number.isFinite(after) && after >= 0 && after <= (this.options.maxRetryAfterS ?? 60)) {
-          await new Promise((r) => setTimeout(r, after * 1000));
-          continue;
-        }
+      const retryAfter = res.headers.get('retry-after');
+      if ((res.status === 429 || (res.status === 503 && retryAfter !== null)) && attempt < attempts) {
+        // The limit's window must end first (429), or the service its outage (503 while its
+        // database is away): retrying sooner would only be refused again. Longer than the caller
+        // may wait, the refusal is theirs to handle now.
+        const after = Number(retryAfter ?? 1);
+        if (!(Number.isFinite(after) && after >= 0 && after <= (this.options.maxRetryAfterS ?? 60))) throw new ApiRequestError(res.status, parsed ?? {});
+        await new Promise((r) => setTimeout(r, after * 1000));
+        continue;
       }
       const retriable = res.status === 409 && parsed?.error?.code === 'idempotency_request_in_progress';
       if ((retriable || res.status >= 500) && attempt < attempts) {
