@@ -157,7 +157,7 @@ export class WebhookDispatcher {
 
   private launch(delivery: ClaimedDelivery): void {
     const task = this.attempt(delivery)
-      .catch((err) => this.log.error({ delivery: delivery.id, err: errorSummary(err) }, 'webhook attempt failed unexpectedly'))
+      .catch((err) => this.log.error({ delivery: delivery.id, err: errorCode(err) }, 'webhook attempt failed unexpectedly'))
       .finally(() => {
         this.inFlight.delete(task);
         this.wake(); // a slot is free
@@ -207,7 +207,7 @@ export class WebhookDispatcher {
           break;
         } catch (err) {
           if (tries >= 3 && !(isDatabaseUnavailable(err) && Date.now() < until)) {
-            this.log.error({ err: errorSummary(err), deliveries: batch.length }, 'webhook attempts could not be recorded; they will be sent again');
+            this.log.error({ err: errorCode(err), deliveries: batch.length }, 'webhook attempts could not be recorded; they will be sent again');
             countLoopFailure('dispatcher');
             break;
           }
@@ -245,16 +245,8 @@ export class WebhookDispatcher {
     try {
       await purgeWebhookLog(this.options.db, new Date(this.now().getTime() - RETENTION_MS));
     } catch (err) {
-      this.log.warn({ err: errorSummary(err) }, 'webhook log purge failed');
+      this.log.warn({ err: errorCode(err) }, 'webhook log purge failed');
       countLoopFailure('webhook_log_purge');
     }
   }
-}
-
-/**
- * Error details for logs without payloads: name and code only (the message of a query error
- * wrapped by drizzle quotes the query's parameters).
- */
-function errorSummary(err: unknown): { name?: string; code?: string } {
-  return errorCode(err);
 }
