@@ -70,6 +70,18 @@ export const ROLE_ABILITIES = {
   grantSupport: ['administrator', 'supervisor'],
   /** List one's own support grants in force. */
   supportDesk: ['support'],
+  /**
+   * The client's integration settings through the console: API keys, webhook endpoints and their
+   * deliveries, embedding origins, the journey's appearance. An integration key does the same
+   * through the API without an operator.
+   */
+  manageIntegration: ['administrator'],
+  /** Read the month's usage against the quotas, the integration calls and the contract. */
+  readUsage: ['administrator', 'supervisor'],
+  /** Read flows and their versions, and dry-run a draft on past cases. */
+  readFlows: ['administrator', 'supervisor'],
+  /** Create a flow version and activate it. */
+  manageFlows: ['administrator'],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 export type RoleAbility = keyof typeof ROLE_ABILITIES;
 

@@ -47,9 +47,15 @@ function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored
 /** The request's Idempotency-Key (presence and shape checked with the signature). */
 export const idempotencyKeyOf = (req: FastifyRequest) => req.headers['idempotency-key'] as string;
 
-/** The fingerprint of a request stored with its Idempotency-Key: a reuse with another request is refused. */
+/**
+ * The fingerprint of a request stored with its Idempotency-Key: a reuse with another request is
+ * refused. Through the console every operator shares the console credential, so the acting operator
+ * is part of the request: one operator's key never replays another's answer (a secret shown once).
+ */
 export function requestHashOf(req: FastifyRequest): string {
-  return createHash('sha256').update(`${req.method}\n${req.url}\n`).update(req.rawBody ?? '').digest('hex');
+  const hash = createHash('sha256').update(`${req.method}\n${req.url}\n`);
+  if (req.operator) hash.update(`operator:${req.operator.id}\n`);
+  return hash.update(req.rawBody ?? '').digest('hex');
 }
 
 async function sendReplay(s: IdempotencySettings, reply: FastifyReply, apiKeyId: string, idem: string, status: number, stored: unknown) {

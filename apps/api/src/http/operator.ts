@@ -32,6 +32,14 @@ export function operatorOf(req: FastifyRequest): { operator: OperatorRow; tenant
 }
 
 /**
+ * Who acts on a route open to integration keys and to the console (`alsoIntegration`): the operator
+ * when the console credential named one, otherwise the key. Written into journals and `created_by`.
+ */
+export function actorOf(req: FastifyRequest): string {
+  return req.operator ? `op:${req.operator.id}` : `key:${authOf(req).key.id}`;
+}
+
+/**
  * Checks, in this order: console credential, operator header, operator (read from the database on
  * every call, so a change of clearance or a revocation applies to the next request), role, then
  * re-authentication. Runs before body validation, like the signature check.

@@ -32,8 +32,16 @@ function signingSecret(keyring: MasterKeyring, key: { id: string; signingSecretS
  */
 export function installSignatureCheck(app: FastifyInstance, keyring: MasterKeyring, toleranceS: number, now: () => Date): void {
   app.addHook('preValidation', async (req) => {
-    if (!req.routeOptions.config.signed) return;
+    const config = req.routeOptions.config;
+    if (!config.signed) return;
     const { key } = authOf(req);
+    if (key.kind === 'console' && config.operator?.alsoIntegration) {
+      // The console server acting for an operator: the console credential never leaves that server
+      // and the operator is checked on this call (http/operator.ts), as on every operator route,
+      // none of which is signed. The Idempotency-Key is still required: a retried click is one action.
+      requireIdempotencyKey(req.headers['idempotency-key']);
+      return;
+    }
     const timestamp = req.headers['x-service-timestamp'];
     const signature = req.headers['x-service-signature'];
     if (typeof timestamp !== 'string' || typeof signature !== 'string') throw new ApiError('signature_missing');
@@ -51,10 +59,13 @@ export function installSignatureCheck(app: FastifyInstance, keyring: MasterKeyri
     const valid = candidates.map((c) => constantTimeEqual(c, expected)).includes(true);
     if (!valid) throw new ApiError('signature_invalid');
     if (Math.abs(now().getTime() / 1000 - Number(timestamp)) > toleranceS) throw new ApiError('signature_expired');
-    const idem = req.headers['idempotency-key'];
-    if (idem === undefined) throw new ApiError('idempotency_key_missing', undefined, 'Idempotency-Key');
-    if (typeof idem !== 'string' || !IDEMPOTENCY_KEY.test(idem)) {
-      throw new ApiError('idempotency_key_invalid', undefined, 'Idempotency-Key');
-    }
+    requireIdempotencyKey(req.headers['idempotency-key']);
   });
+}
+
+function requireIdempotencyKey(idem: string | string[] | undefined): void {
+  if (idem === undefined) throw new ApiError('idempotency_key_missing', undefined, 'Idempotency-Key');
+  if (typeof idem !== 'string' || !IDEMPOTENCY_KEY.test(idem)) {
+    throw new ApiError('idempotency_key_invalid', undefined, 'Idempotency-Key');
+  }
 }

@@ -8,12 +8,15 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Every write carries the session's CSRF token and the path to come back to should the service ask
  * for a re-authentication (the console server keeps the action and replays it after the round trip).
+ * A POST carries an Idempotency-Key of its own (one per call, that is one per click): the service's
+ * creations require one, and a call the network retried is then done once.
  */
 const consoleHeaders: Middleware = {
   onRequest({ request }) {
     if (WRITES.has(request.method)) {
       request.headers.set('X-CSRF-Token', currentCsrfToken());
       request.headers.set('X-Console-Return-To', currentReturnTo());
+      if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', crypto.randomUUID());
     }
     return request;
   },

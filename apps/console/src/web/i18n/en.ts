@@ -241,8 +241,8 @@ export const en = {
   'journeyLink.create': 'New journey link',
   'journeyLink.intro': 'For a resubmission or a lost link. The link is shown once: send it to the person now.',
   'journeyLink.shownOnce': 'Shown once, valid until {time}.',
-  'journeyLink.copy': 'Copy',
-  'journeyLink.copied': 'Copied',
+  'shownOnce.copy': 'Copy',
+  'shownOnce.copied': 'Copied',
   'journeyLink.label': 'Journey link',
 
   'shortcuts.title': 'Keyboard shortcuts',

@@ -243,8 +243,8 @@ export const fr: Messages = {
   'journeyLink.create': 'Nouveau lien de parcours',
   'journeyLink.intro': 'Pour une reprise ou un lien perdu. Le lien est affiché une seule fois : envoyez-le maintenant à la personne.',
   'journeyLink.shownOnce': "Affiché une seule fois, valable jusqu'à {time}.",
-  'journeyLink.copy': 'Copier',
-  'journeyLink.copied': 'Copié',
+  'shownOnce.copy': 'Copier',
+  'shownOnce.copied': 'Copié',
   'journeyLink.label': 'Lien de parcours',
 
   'shortcuts.title': 'Raccourcis clavier',

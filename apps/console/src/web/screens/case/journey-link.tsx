@@ -1,13 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
 import { api, ok } from '../../api/client.ts';
+import { ShownOnce } from '../../components/shown-once.tsx';
 import { ErrorNotice } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** A new journey link for a resubmission or a lost link: the service returns it once, so it is shown once, with a copy button. */
 export function JourneyLinkPanel({ caseId }: { caseId: string }) {
   const { t, locale, dateTime } = useI18n();
-  const [copied, setCopied] = useState(false);
   const create = useMutation({
     mutationFn: () => ok(api.POST('/v1/cases/{case_id}/journey-link', { params: { path: { case_id: caseId } }, body: { locale } })),
   });
@@ -16,26 +15,7 @@ export function JourneyLinkPanel({ caseId }: { caseId: string }) {
       <h2 id="link-title">{t('journeyLink.title')}</h2>
       <p className="muted small">{t('journeyLink.intro')}</p>
       {create.data ? (
-        <div className="stack">
-          <label className="field">
-            <span>{t('journeyLink.label')}</span>
-            <input readOnly value={create.data.url} onFocus={(e) => e.target.select()} className="mono" />
-          </label>
-          <p className="small">{t('journeyLink.shownOnce', { time: dateTime(create.data.expires_at) })}</p>
-          <button
-            type="button"
-            className="button"
-            onClick={async () => {
-              await navigator.clipboard.writeText(create.data.url);
-              setCopied(true);
-            }}
-          >
-            {copied ? t('journeyLink.copied') : t('journeyLink.copy')}
-          </button>
-          <span role="status" className="visually-hidden">
-            {copied ? t('journeyLink.copied') : ''}
-          </span>
-        </div>
+        <ShownOnce label={t('journeyLink.label')} value={create.data.url} note={t('journeyLink.shownOnce', { time: dateTime(create.data.expires_at) })} />
       ) : (
         <button type="button" className="button" onClick={() => create.mutate()} disabled={create.isPending}>
           {t('journeyLink.create')}
