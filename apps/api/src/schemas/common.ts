@@ -78,6 +78,18 @@ export const SignedHeaders = Type.Object({
   'x-service-signature': Type.String({ description: 'v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body' }),
 });
 
+/**
+ * A signed creation also open to the console acting for an operator (docs/operators.md, "The
+ * client's settings through the console"): the console sends no signature, so the signature
+ * headers are optional in the schema; an integration key without them is still refused
+ * (signature_missing, checked before the schema).
+ */
+export const SignedOrConsoleHeaders = Type.Object({
+  'idempotency-key': Type.String({ description: 'Unique per intention (UUID recommended); reuse it to retry' }),
+  'x-service-timestamp': Type.Optional(Type.String({ description: 'Unix time in seconds; required with an integration key' })),
+  'x-service-signature': Type.Optional(Type.String({ description: 'v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key' })),
+});
+
 /** Splits a page fetched with limit + 1 rows into the envelope. */
 export function page<Row extends { id: string }, Out>(rows: Row[], limit: number, present: (row: Row) => Out) {
   const has_more = rows.length > limit;

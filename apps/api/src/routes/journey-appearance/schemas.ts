@@ -34,7 +34,9 @@ export const JourneyAppearanceUpdateSchema = Type.Object(
         [
           Type.Object(
             {
-              data_base64: Type.String({ maxLength: Math.ceil(LOGO_LIMITS.maxBytes / 3) * 4 + 4, description: 'The image bytes in base64' }),
+              // No maxLength: the route's body limit bounds it, and a logo over its size is answered
+              // image_too_large with the limit in bytes, which says more than a character count.
+              data_base64: Type.String({ description: 'The image bytes in base64' }),
             },
             { additionalProperties: false },
           ),

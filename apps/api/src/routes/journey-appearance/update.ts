@@ -7,7 +7,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { actorOf } from '../../http/operator.ts';
-import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { SIGNED_ERRORS, SignedOrConsoleHeaders, errorResponses } from '../../schemas/common.ts';
 import { inspectLogo } from '../../services/images.ts';
 import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 import { presentAppearance } from '../../presenters/appearance.ts';
@@ -36,7 +36,7 @@ export function registerUpdateJourneyAppearance(app: App, ctx: AppContext): void
         operationId: 'updateJourneyAppearance',
         tags: ['embedding'],
         summary: 'Replace the journey’s display name, colours and (optionally) logo; colours must meet WCAG AA contrast (signed, idempotent, journaled)',
-        headers: SignedHeaders,
+        headers: SignedOrConsoleHeaders,
         body: Type.Ref(JourneyAppearanceUpdateSchema),
         response: {
           200: Type.Ref('JourneyAppearance'),
