@@ -72,6 +72,9 @@ const searchRoute = createRoute({ getParentRoute: () => appRoute, path: '/search
 const SupportScreen = lazyRouteComponent(() => import('./screens/support.tsx'), 'SupportScreen');
 const supportRoute = createRoute({ getParentRoute: () => appRoute, path: '/support', component: SupportScreen });
 
+const AppearanceScreen = lazyRouteComponent(() => import('./screens/appearance.tsx'), 'AppearanceScreen');
+const appearanceRoute = createRoute({ getParentRoute: () => appRoute, path: '/appearance', component: AppearanceScreen });
+
 const CaseScreen = lazyRouteComponent(() => import('./screens/case/case-screen.tsx'), 'CaseScreen');
 const taskRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -100,7 +103,7 @@ const caseRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   signedOutRoute,
   invitationRoute,
-  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, taskRoute, caseRoute]),
+  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, appearanceRoute, taskRoute, caseRoute]),
 ]);
 
 export const router = createRouter({
