@@ -287,6 +287,7 @@ export const en = {
   'appearance.preview.body': 'It takes about three minutes. Have your identity document at hand.',
   'appearance.preview.link': 'Help',
   'appearance.preview.button': 'Continue',
+  'appearance.preview.hidden': 'The preview shows once the colours keep every text readable.',
   'appearance.preview.logoNote': 'The current logo is shown on the journey itself.',
 } as const;
 

@@ -289,5 +289,6 @@ export const fr: Messages = {
   'appearance.preview.body': "Cela prend environ trois minutes. Gardez votre pièce d'identité à portée de main.",
   'appearance.preview.link': 'Aide',
   'appearance.preview.button': 'Continuer',
+  'appearance.preview.hidden': "L'aperçu s'affiche dès que les couleurs gardent tous les textes lisibles.",
   'appearance.preview.logoNote': 'Le logo actuel est visible sur le parcours lui-même.',
 };

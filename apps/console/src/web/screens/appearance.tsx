@@ -32,6 +32,8 @@ export function AppearanceScreen() {
   const [background, setBackground] = useState('#ffffff');
   const [logo, setLogo] = useState<LogoChoice>({ kind: 'keep' });
   const [fileProblem, setFileProblem] = useState<string | null>(null);
+  // A new key empties the file input once its file is saved.
+  const [fileInputKey, setFileInputKey] = useState(0);
 
   useEffect(() => {
     if (!current.data) return;
@@ -50,6 +52,7 @@ export function AppearanceScreen() {
     onSuccess: (data) => {
       queryClient.setQueryData(['journey-appearance'], data);
       setLogo({ kind: 'keep' });
+      setFileInputKey((k) => k + 1);
     },
   });
 
@@ -129,9 +132,9 @@ export function AppearanceScreen() {
                 aria-describedby="display_name-help"
                 autoComplete="organization"
               />
-              <span id="display_name-help" className="muted small">
+              <small id="display_name-help" className={problemFor('display_name') ? 'field-error' : 'muted'}>
                 {problemFor('display_name') ?? t('appearance.name.help')}
-              </span>
+              </small>
             </label>
             {colour('primary_color', t('appearance.primary'), primary, setPrimary, bothValid ? [[t('appearance.pair.links'), contrastRatio(primary.toLowerCase(), background.toLowerCase())], [t('appearance.pair.buttons'), contrastRatio(primary.toLowerCase(), label)]] : [])}
             {colour('background_color', t('appearance.background'), background, setBackground, valid.test(background) ? [[t('appearance.pair.text'), contrastRatio('#4a5360', background.toLowerCase())]] : [])}
@@ -148,10 +151,10 @@ export function AppearanceScreen() {
               </p>
               <label className="field">
                 <span>{t('appearance.logo.choose')}</span>
-                <input type="file" name="logo" accept={LOGO_LIMITS.types.join(',')} onChange={(e) => pickFile((e.target as HTMLInputElement).files?.[0])} aria-describedby="logo-help" />
-                <span id="logo-help" className="muted small">
+                <input key={fileInputKey} type="file" name="logo" accept={LOGO_LIMITS.types.join(',')} onChange={(e) => pickFile((e.target as HTMLInputElement).files?.[0])} aria-describedby="logo-help" />
+                <small id="logo-help" className="muted">
                   {fileProblem ?? (serverField?.startsWith('logo') || (save.error instanceof ApiError && save.error.code.startsWith('image_')) ? (save.error as ApiError).message : t('appearance.logo.help', { kb: String(LOGO_LIMITS.maxBytes / 1024), max: String(LOGO_LIMITS.maxSide) }))}
-                </span>
+                </small>
               </label>
               {stored.logo && logo.kind !== 'remove' ? (
                 <button type="button" className="button button-small" onClick={() => setLogo({ kind: 'remove' })}>
@@ -168,7 +171,7 @@ export function AppearanceScreen() {
         </form>
         <section className="panel" aria-labelledby="preview-title">
           <h2 id="preview-title">{t('appearance.preview')}</h2>
-          {bothValid ? (
+          {check.ok ? (
             <div className="journey-preview" style={{ backgroundColor: background, color: '#1b1f24' }}>
               <div className="journey-preview-brand">
                 {logo.kind === 'new' ? <img src={logo.url} alt="" /> : null}
@@ -183,7 +186,9 @@ export function AppearanceScreen() {
                 {t('appearance.preview.button')}
               </span>
             </div>
-          ) : null}
+          ) : (
+            <p className="muted">{t('appearance.preview.hidden')}</p>
+          )}
           {stored.logo && logo.kind === 'keep' ? <p className="muted small">{t('appearance.preview.logoNote')}</p> : null}
         </section>
       </div>
