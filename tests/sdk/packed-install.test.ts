@@ -68,7 +68,7 @@ const received = new Promise((resolve) => {
   server.listen(0, '127.0.0.1', async () => {
     const endpoint = await idv.createWebhookEndpoint({ url: 'http://127.0.0.1:' + server.address().port + '/hook', events: ['case.decided'] });
     secret = endpoint.secret;
-    out.testDelivery = (await idv.sendWebhookTest(endpoint.id)).id;
+    out.testDelivery = (await idv.testWebhookEndpoint(endpoint.id)).id;
   });
 });
 out.webhook = await received;

@@ -96,7 +96,7 @@ describe('crash of the dispatcher process', () => {
     const endpoint = await client(api.api).createWebhookEndpoint({ url: `${receiver.url}/hooks`, events: ['case.decided'] });
     const expected = new Set<string>();
     for (let i = 0; i < EVENTS; i += 20) {
-      const batch = await Promise.all(Array.from({ length: 20 }, () => client(api.api).sendWebhookTest(endpoint.id)));
+      const batch = await Promise.all(Array.from({ length: 20 }, () => client(api.api).testWebhookEndpoint(endpoint.id)));
       batch.forEach((d) => expected.add(d.id));
     }
     assert.equal(expected.size, EVENTS);

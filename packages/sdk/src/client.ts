@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { operations } from './openapi-types.ts';
 import { signedHeaders } from './sign-request.ts';
 
 export interface ClientOptions {
@@ -47,8 +48,15 @@ export class ApiRequestError extends Error {
 export class IdvClient {
   constructor(private readonly options: ClientOptions) {}
 
+  /** Any route: the JSON answer of `method target` (signed creations with `signed: true`). */
   async request<T>(method: string, target: string, body?: unknown, opts: { signed?: boolean; idempotencyKey?: string } = {}): Promise<T> {
-    const raw = body === undefined ? '' : JSON.stringify(body);
+    const res = await this.send(method, target, body === undefined ? '' : JSON.stringify(body), opts);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** Sends with the retries; a 2xx answer is returned unread, anything else thrown as ApiRequestError. */
+  private async send(method: string, target: string, raw: string, opts: { signed?: boolean; idempotencyKey?: string }): Promise<Response> {
     const idempotencyKey = opts.idempotencyKey ?? randomUUID();
     const attempts = this.options.maxAttempts ?? 3;
     for (let attempt = 1; ; attempt++) {
@@ -63,68 +71,216 @@ export class IdvClient {
         await delay(attempt);
         continue;
       }
+      if (res.ok) return res;
       const text = await res.text();
-      const parsed = text ? JSON.parse(text) : undefined;
-      if (res.ok) return parsed as T;
+      let parsed: ApiErrorBody = {};
+      try {
+        parsed = text ? JSON.parse(text) : {};
+      } catch {
+        parsed = {};
+      }
       const retryAfter = res.headers.get('retry-after');
       if ((res.status === 429 || (res.status === 503 && retryAfter !== null)) && attempt < attempts) {
         // The limit's window must end first (429), or the service its outage (503 while its
         // database is away): retrying sooner would only be refused again. Longer than the caller
         // may wait, the refusal is theirs to handle now.
         const after = Number(retryAfter ?? 1);
-        if (!(Number.isFinite(after) && after >= 0 && after <= (this.options.maxRetryAfterS ?? 60))) throw new ApiRequestError(res.status, parsed ?? {});
+        if (!(Number.isFinite(after) && after >= 0 && after <= (this.options.maxRetryAfterS ?? 60))) throw new ApiRequestError(res.status, parsed);
         await new Promise((r) => setTimeout(r, after * 1000));
         continue;
       }
-      const retriable = res.status === 409 && parsed?.error?.code === 'idempotency_request_in_progress';
+      const retriable = res.status === 409 && parsed.error?.code === 'idempotency_request_in_progress';
       if ((retriable || res.status >= 500) && attempt < attempts) {
         await delay(attempt);
         continue;
       }
-      throw new ApiRequestError(res.status, parsed ?? {});
+      throw new ApiRequestError(res.status, parsed);
     }
   }
 
-  createCase(body: { flow_name: string; country: string; external_ref?: string; declared?: Record<string, string> }) {
-    return this.request<{ id: string; status: string; expires_at: string }>('POST', '/v1/cases', body, { signed: true });
+  // One method per integration route, named by its operationId in openapi/openapi.json; bodies,
+  // queries and results are the generated types (tests/sdk/typed-methods.test.ts checks that every
+  // integration route has its method).
+
+  // Cases
+  createCase(body: Body<'createCase'>, opts?: CallOptions) {
+    return this.call('createCase', 'POST', '/v1/cases', { body, signed: true, ...opts });
+  }
+  listCases(query: Query<'listCases'> = {}) {
+    return this.call('listCases', 'GET', '/v1/cases', { query });
+  }
+  getCase(caseId: string) {
+    return this.call('getCase', 'GET', `/v1/cases/${seg(caseId)}`);
+  }
+  getCaseResults(caseId: string) {
+    return this.call('getCaseResults', 'GET', `/v1/cases/${seg(caseId)}/results`);
+  }
+  decideCase(caseId: string, body: Body<'decideCase'>, opts?: CallOptions) {
+    return this.call('decideCase', 'POST', `/v1/cases/${seg(caseId)}/decision`, { body, signed: true, ...opts });
+  }
+  getCaseData(caseId: string) {
+    return this.call('getCaseData', 'GET', `/v1/cases/${seg(caseId)}/data`);
+  }
+  getCaseAccessLog(caseId: string) {
+    return this.call('getCaseAccessLog', 'GET', `/v1/cases/${seg(caseId)}/access-log`);
+  }
+  eraseCasePersonalData(caseId: string, opts?: CallOptions) {
+    return this.call('eraseCasePersonalData', 'POST', `/v1/cases/${seg(caseId)}/erasure`, { signed: true, ...opts });
+  }
+  /** An image of the case, as bytes with its content type (needs the personal_data permission). */
+  async getCaseImage(caseId: string, pieceId: string): Promise<{ contentType: string; bytes: Uint8Array }> {
+    const res = await this.send('GET', `/v1/cases/${seg(caseId)}/images/${seg(pieceId)}`, '', { signed: false });
+    return { contentType: res.headers.get('content-type') ?? 'application/octet-stream', bytes: new Uint8Array(await res.arrayBuffer()) };
   }
 
-  getCase(id: string) {
-    return this.request<Record<string, unknown>>('GET', `/v1/cases/${encodeURIComponent(id)}`);
+  // Sessions
+  createSession(body: Body<'createSession'>, opts?: CallOptions) {
+    return this.call('createSession', 'POST', '/v1/sessions', { body, signed: true, ...opts });
+  }
+  getSession(sessionId: string) {
+    return this.call('getSession', 'GET', `/v1/sessions/${seg(sessionId)}`);
   }
 
-  createSession(body: { case_id: string; locale?: string }) {
-    return this.request<{ id: string; url: string; expires_at: string }>('POST', '/v1/sessions', body, { signed: true });
-  }
-
+  // Webhooks
   /** The response carries the signing secret, once: keep it for verifyWebhook. */
-  createWebhookEndpoint(body: { url: string; events: string[] }) {
-    return this.request<{ id: string; url: string; events: string[]; status: string; secret: string }>(
-      'POST',
-      '/v1/webhook-endpoints',
-      body,
-      { signed: true },
-    );
+  createWebhookEndpoint(body: Body<'createWebhookEndpoint'>, opts?: CallOptions) {
+    return this.call('createWebhookEndpoint', 'POST', '/v1/webhook-endpoints', { body, signed: true, ...opts });
   }
-
-  sendWebhookTest(endpointId: string) {
-    return this.request<{ id: string; status: string }>('POST', `/v1/webhook-endpoints/${encodeURIComponent(endpointId)}/test`);
+  listWebhookEndpoints() {
+    return this.call('listWebhookEndpoints', 'GET', '/v1/webhook-endpoints');
   }
-
+  listWebhookEndpointDeliveries(endpointId: string) {
+    return this.call('listWebhookEndpointDeliveries', 'GET', `/v1/webhook-endpoints/${seg(endpointId)}/deliveries`);
+  }
+  replayWebhookEndpointDelivery(endpointId: string, deliveryId: string) {
+    return this.call('replayWebhookEndpointDelivery', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/replay`, { query: { delivery_id: deliveryId } });
+  }
   resumeWebhookEndpoint(endpointId: string) {
-    return this.request<{ id: string; status: string }>('POST', `/v1/webhook-endpoints/${encodeURIComponent(endpointId)}/resume`);
+    return this.call('resumeWebhookEndpoint', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/resume`);
   }
-
+  testWebhookEndpoint(endpointId: string) {
+    return this.call('testWebhookEndpoint', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/test`);
+  }
+  listWebhookDeliveries(query: Query<'listWebhookDeliveries'> = {}) {
+    return this.call('listWebhookDeliveries', 'GET', '/v1/webhook-deliveries', { query });
+  }
   getWebhookDelivery(deliveryId: string) {
-    return this.request<{ id: string; status: string; body: string; attempt_count: number }>(
-      'GET',
-      `/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}`,
-    );
+    return this.call('getWebhookDelivery', 'GET', `/v1/webhook-deliveries/${seg(deliveryId)}`);
+  }
+  replayWebhookDelivery(deliveryId: string) {
+    return this.call('replayWebhookDelivery', 'POST', `/v1/webhook-deliveries/${seg(deliveryId)}/replay`);
+  }
+  listWebhookEvents() {
+    return this.call('listWebhookEvents', 'GET', '/v1/webhook-events');
   }
 
-  replayWebhookDelivery(deliveryId: string) {
-    return this.request<{ id: string; replay_of: string }>('POST', `/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}/replay`);
+  // Embedding and appearance
+  getJourneyEmbedding() {
+    return this.call('getJourneyEmbedding', 'GET', '/v1/journey-embedding');
   }
+  updateJourneyEmbedding(body: Body<'updateJourneyEmbedding'>, opts?: CallOptions) {
+    return this.call('updateJourneyEmbedding', 'POST', '/v1/journey-embedding', { body, signed: true, ...opts });
+  }
+  getJourneyAppearance() {
+    return this.call('getJourneyAppearance', 'GET', '/v1/journey-appearance');
+  }
+  updateJourneyAppearance(body: Body<'updateJourneyAppearance'>, opts?: CallOptions) {
+    return this.call('updateJourneyAppearance', 'POST', '/v1/journey-appearance', { body, signed: true, ...opts });
+  }
+
+  // Keys, usage, contract
+  /** The response carries the key's secret and signing secret, once. */
+  createApiKey(body: Body<'createApiKey'> = {}) {
+    return this.call('createApiKey', 'POST', '/v1/api-keys', { body });
+  }
+  listApiKeys(query: Query<'listApiKeys'> = {}) {
+    return this.call('listApiKeys', 'GET', '/v1/api-keys', { query });
+  }
+  revokeApiKey(keyId: string) {
+    return this.call('revokeApiKey', 'DELETE', `/v1/api-keys/${seg(keyId)}`);
+  }
+  getUsage(query: Query<'getUsage'>) {
+    return this.call('getUsage', 'GET', '/v1/usage', { query });
+  }
+  /** The month's measured units as CSV text. */
+  async exportUsage(query: Query<'exportUsage'>): Promise<string> {
+    const res = await this.send('GET', `/v1/usage/export${queryString(query)}`, '', { signed: false });
+    return res.text();
+  }
+  getApiUsage(query: Query<'getApiUsage'> = {}) {
+    return this.call('getApiUsage', 'GET', '/v1/api-usage', { query });
+  }
+  getContract() {
+    return this.call('getContract', 'GET', '/v1/contract');
+  }
+
+  /**
+   * Every item of a list, page after page, as an async iterator: `for await (const c of
+   * client.each('listCases', { status: 'approved' }))`. The next page starts after the last
+   * item (`next_cursor`), passed as the parameter that list takes (`cursor` or `starting_after`).
+   */
+  async *each<K extends ListOperation>(operation: K, query: Query<K> = {} as Query<K>): AsyncGenerator<ListItem<K>> {
+    const list = (this as unknown as Record<K, (q: Query<K>) => Promise<ListPage<ListItem<K>>>>)[operation].bind(this);
+    let q = { ...query };
+    for (;;) {
+      const page = await list(q);
+      for (const item of page.data) yield item;
+      if (!page.has_more || page.data.length === 0) return;
+      const after = page.next_cursor ?? (page.data[page.data.length - 1] as { id: string }).id;
+      q = { ...q, [CURSOR_PARAM[operation]]: after };
+    }
+  }
+
+  /** A call whose answer is the operation's JSON result (nothing for a 204). */
+  private async call<K extends keyof operations>(
+    _operation: K,
+    method: string,
+    path: string,
+    opts: { body?: unknown; query?: object; signed?: boolean; idempotencyKey?: string } = {},
+  ): Promise<Result<K>> {
+    return this.request<Result<K>>(method, path + queryString(opts.query), opts.body, { signed: opts.signed, idempotencyKey: opts.idempotencyKey });
+  }
+}
+
+/** What a caller may add to a signed creation: its own Idempotency-Key (one per intention). */
+export interface CallOptions {
+  idempotencyKey?: string;
+}
+
+type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
+/** The JSON body of an operation. */
+export type Body<K extends keyof operations> = operations[K] extends { requestBody: infer R } ? Json<R> : operations[K] extends { requestBody?: infer R } ? Json<NonNullable<R>> : never;
+/** The query parameters of an operation. */
+export type Query<K extends keyof operations> = operations[K]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+type Responses<K extends keyof operations> = operations[K]['responses'];
+/** The successful result of an operation (undefined for 204 No Content). */
+export type Result<K extends keyof operations> =
+  Responses<K> extends { 200: infer R } ? Json<R> : Responses<K> extends { 201: infer R } ? Json<R> : Responses<K> extends { 202: infer R } ? Json<R> : undefined;
+interface ListPage<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor?: string | null;
+}
+type ListOperation = { [K in keyof operations]: Result<K> extends ListPage<{ id: string }> ? (K extends `list${string}` ? K : never) : never }[keyof operations] &
+  { [K in keyof IdvClient]: K }[keyof IdvClient];
+type ListItem<K extends keyof operations> = Result<K> extends ListPage<infer T> ? T : never;
+
+/** Which query parameter of each list takes the position to resume from (the spec names both). */
+const CURSOR_PARAM: Record<ListOperation, 'cursor' | 'starting_after'> = {
+  listCases: 'cursor',
+  listApiKeys: 'starting_after',
+  listWebhookEndpoints: 'starting_after',
+  listWebhookEndpointDeliveries: 'starting_after',
+  listWebhookDeliveries: 'starting_after',
+};
+
+const seg = (s: string) => encodeURIComponent(s);
+
+function queryString(query: object | undefined): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.set(k, String(v));
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
 
 function delay(attempt: number): Promise<void> {
