@@ -41,8 +41,16 @@ const BROWSER_SUITES = [
   'tests/console-ui/console-proof.test.ts',
   'tests/console-ui/console-appearance.test.ts',
 ];
+// The example integration starts the whole service and drives a case to its webhook (about 80 s);
+// the routes it uses are tested on both databases by the API tests.
+const WHOLE_SERVICE_SUITES = ['tests/e2e/example-integration.test.ts'];
 const once = (f) =>
-  f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/config/') || BROWSER_SUITES.includes(f);
+  f.startsWith('tests/engine/') ||
+  f.startsWith('tests/architecture/') ||
+  f.startsWith('tests/embedded-db/') ||
+  f.startsWith('tests/config/') ||
+  BROWSER_SUITES.includes(f) ||
+  WHOLE_SERVICE_SUITES.includes(f);
 const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');
 for (const [i, backend] of backends.entries()) {
   const run = files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f)));
