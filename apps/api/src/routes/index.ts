@@ -28,6 +28,7 @@ import { registerListWebhookEvents } from './webhook-events/list.ts';
 import { registerJourneyRoutes } from './journey/index.ts';
 import { registerGetJourneyEmbedding } from './journey-embedding/get.ts';
 import { registerUpdateJourneyEmbedding } from './journey-embedding/update.ts';
+import { registerFlowRoutes } from './flows/index.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -58,5 +59,6 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerSupportAccessRoutes(app, ctx);
   registerGetJourneyEmbedding(app, ctx);
   registerUpdateJourneyEmbedding(app, ctx);
+  registerFlowRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);
 }

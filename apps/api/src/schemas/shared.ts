@@ -19,6 +19,7 @@ import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, U
 import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from '../routes/support-access/schemas.ts';
 import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
 import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
+import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from '../routes/flows/schemas.ts';
 import {
   NewOperatorSchema,
   OperatorClearanceSchema,
@@ -128,4 +129,10 @@ export const SHARED_SCHEMAS: TSchema[] = [
   SupportAccessRequestSchema,
   SupportGrantSchema,
   SupportGrantListSchema,
+  FlowDefinitionRefSchema,
+  FlowVersionSchema,
+  FlowSummarySchema,
+  FlowListSchema,
+  FlowSchema,
+  FlowDryRunSchema,
 ];
