@@ -5,6 +5,7 @@
  * session can do no more than the operator could in the app. Paths are the service's, below /v1.
  */
 const ID = '[A-Za-z0-9_]{1,64}';
+const FLOW = '[a-z][a-z0-9_-]{0,63}';
 
 const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['GET', '/operators/directory'],
@@ -35,6 +36,12 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/cases/${ID}/questionnaires/unmask`],
   ['POST', `/cases/${ID}/applicant-data/unmask`],
   ['POST', `/cases/${ID}/journey-link`],
+  // Flows (administrator and supervisor; the service checks the role on every call)
+  ['GET', '/flows'],
+  ['GET', `/flows/${FLOW}`],
+  ['POST', `/flows/${FLOW}/versions`],
+  ['POST', `/flows/${FLOW}/versions/[0-9]{1,10}/activate`],
+  ['POST', `/flows/${FLOW}/dry-run`],
 ];
 
 const COMPILED = ROUTES.map(([method, pattern]) => ({ method, re: new RegExp(`^${pattern}$`) }));
