@@ -72,6 +72,23 @@ const searchRoute = createRoute({ getParentRoute: () => appRoute, path: '/search
 const SupportScreen = lazyRouteComponent(() => import('./screens/support.tsx'), 'SupportScreen');
 const supportRoute = createRoute({ getParentRoute: () => appRoute, path: '/support', component: SupportScreen });
 
+// Flows (administrators and supervisors): the list, and one flow with its versions.
+const FlowsScreen = lazyRouteComponent(() => import('./screens/flows/flows-screen.tsx'), 'FlowsScreen');
+const flowsRoute = createRoute({ getParentRoute: () => appRoute, path: '/flows', component: FlowsScreen });
+const FlowScreen = lazyRouteComponent(() => import('./screens/flows/flow-screen.tsx'), 'FlowScreen');
+const flowRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/flows/$name',
+  validateSearch: (s: Record<string, unknown>): { version?: number } => {
+    const v = Number(s.version);
+    return Number.isInteger(v) && v > 0 ? { version: v } : {};
+  },
+  component: function Flow() {
+    const { name } = flowRoute.useParams();
+    return <FlowScreen key={name} name={name} version={flowRoute.useSearch().version} />;
+  },
+});
+
 const CaseScreen = lazyRouteComponent(() => import('./screens/case/case-screen.tsx'), 'CaseScreen');
 const taskRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -100,7 +117,7 @@ const caseRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   signedOutRoute,
   invitationRoute,
-  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, taskRoute, caseRoute]),
+  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, taskRoute, caseRoute, flowsRoute, flowRoute]),
 ]);
 
 export const router = createRouter({
