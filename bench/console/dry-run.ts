@@ -34,7 +34,7 @@ export async function benchDryRun(cases: number, runs: number) {
     const { app } = await build({ config, db: database.db, keyring, logger: false });
     const draft = structuredClone(STANDARD_FLOW);
     draft.decision.on_attention = 'reject';
-    draft.checks.face_match_max_distance = 0.6;
+    draft.checks.face_match_max_distance = 0.55;
     const payload = JSON.stringify({ definition: draft, cases });
     const call = async () => {
       const started = performance.now();

@@ -70,6 +70,13 @@ describe('flow dry run', () => {
     assert.equal(narrower.changed, 2);
   });
 
+  test('stored verdicts stand while the face thresholds stay: a distance rounded onto the threshold keeps its verdict', () => {
+    // The engine graded 0.6304 as uncertain and stored the distance as 0.63 (three decimals).
+    const stored = face(0.63, ['faces_uncertain'], 'attention');
+    const r = dryRunFlow(draft((d) => (d.decision.max_resubmissions = 1)), [kase(withReport(stored))], versions);
+    assert.deepEqual(r.cells.map((c) => [c.from, c.to]), [['in_review', 'in_review']]);
+  });
+
   test('a face report with a capture problem is never regraded on its distance', () => {
     const capture = face(0.9, ['selfie_not_frontal'], 'attention');
     assert.deepEqual(regradeFaceMatch(capture, { face_match_max_distance: 1, face_review_max_distance: 1 }), capture);

@@ -53,8 +53,17 @@ export interface DryRunResult {
 /** A fixed instant: the due date of a review is the only use of `now`, and it is not compared. */
 const EPOCH = new Date(0);
 
-function decide(reports: readonly CheckReport[], flow: FlowDefinition, resubmissions: number): PolicyDecision['outcome'] {
-  const graded = reports.map((r) => regradeFaceMatch(r, flow.checks));
+const sameFaceThresholds = (a: FlowDefinition, b: FlowDefinition) =>
+  a.checks.face_match_max_distance === b.checks.face_match_max_distance && a.checks.face_review_max_distance === b.checks.face_review_max_distance;
+
+/**
+ * The stored reports are the verdicts of the case's own version: "from" takes them as they are, and
+ * so does "to" while the draft keeps that version's face thresholds. Only a change of thresholds
+ * grades the stored distance again (stored to three decimals: a distance within 0.0005 of a new
+ * threshold may fall on either side of it).
+ */
+function decide(reports: readonly CheckReport[], flow: FlowDefinition, resubmissions: number, regrade: boolean): PolicyDecision['outcome'] {
+  const graded = regrade ? reports.map((r) => regradeFaceMatch(r, flow.checks)) : reports;
   return decideCase({ reports: graded, flow, resubmissions, now: EPOCH }).outcome;
 }
 
@@ -71,8 +80,8 @@ export function dryRunFlow(draft: FlowDefinition, cases: readonly DryRunCase[], 
       skipped++;
       continue;
     }
-    const from = decide(c.reports, own, c.resubmissions);
-    const to = decide(c.reports, draft, c.resubmissions);
+    const from = decide(c.reports, own, c.resubmissions, false);
+    const to = decide(c.reports, draft, c.resubmissions, !sameFaceThresholds(own, draft));
     evaluated++;
     const key = `${from}>${to}`;
     let cell = cells.get(key);
