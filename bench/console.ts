@@ -11,8 +11,11 @@
  *   and draw one row, or the document sides (bench/console/baseline-server.ts); ratio = console /
  *   baseline.
  * Targets (issue 16): first row ≤ 1 s, case screen ≤ 1.5 s. Ends with one line of JSON.
+ * - dry_run (issue 18): a flow's dry run over BENCH_DRY_RUN_CASES (10,000) decided cases on
+ *   PostgreSQL, in seconds (bench/console/dry-run.ts); target ≤ 2 s.
  *
- * Environment: BENCH_TASKS (100000), BENCH_RUNS (7), BENCH_BACKENDS ("pglite,postgres"),
+ * Environment: BENCH_SECTIONS ("screens,dry_run": either alone runs only that part),
+ * BENCH_TASKS (100000), BENCH_RUNS (7), BENCH_BACKENDS ("pglite,postgres"), BENCH_DRY_RUN_CASES (10000),
  * TEST_DATABASE_URL (the PostgreSQL server; a fresh database is created and dropped), CHROMIUM_PATH.
  * Everything started here is stopped at the end, on failure and on Ctrl-C.
  */
@@ -23,11 +26,14 @@ import { firstScreenOfBuild } from './console/first-screen.ts';
 import { Processes } from './console/processes.ts';
 import { DOCUMENT_SIDES } from './console/real-case.ts';
 import { startStack, type Backend } from './console/stack.ts';
+import { benchDryRun } from './console/dry-run.ts';
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',') as Backend[];
 const TARGETS = { first_row_ms: 1000, case_screen_ms: 1500 };
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'screens,dry_run').split(',');
+const DRY_RUN_CASES = Number(process.env.BENCH_DRY_RUN_CASES ?? 10_000);
 
 const r1 = (v: number) => Math.round(v * 10) / 10;
 const r2 = (v: number) => Math.round(v * 100) / 100;
@@ -63,68 +69,81 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const results: Record<string, unknown> = {};
 let failed = false;
 try {
-  const build = firstScreenOfBuild(await loadConsoleAssets());
-  const browser = await launchChromium({ ownSignalHandling: true });
-  all.later('chromium', () => browser.close());
-  for (const backend of BACKENDS) {
-    current = new Processes();
-    try {
-      const stack = await startStack(backend, TASKS, current);
-      console.error(`[${backend}] signing in through the development provider, then ${RUNS} rounds after a cold one…`);
-      const m = await measure(browser, stack, DOCUMENT_SIDES, RUNS);
-      if (m.timelines) for (const [screen, lines] of Object.entries(m.timelines)) console.error(`[${backend}] console ${screen}, one warm navigation:\n  ${lines.join('\n  ')}`);
-      const buildAssets = build.files.filter((f) => f !== '/index.html').sort();
-      const browserAssets = m.firstScreen.files.filter((f) => !f.endsWith('(document)')).sort();
-      results[backend] = {
-        seed_s: stack.seedS,
-        first_screen_browser: {
-          html_gzip: m.firstScreen.html_gzip,
-          js_gzip: m.firstScreen.js_gzip,
-          css_gzip: m.firstScreen.css_gzip,
-          js_css_gzip: m.firstScreen.js_css_gzip,
-          wire_bytes: m.firstScreen.wire_bytes,
-          same_files_as_build: JSON.stringify(buildAssets) === JSON.stringify(browserAssets),
-          files: m.firstScreen.files,
-        },
-        first_row: figures(m.queue, m.cold.queue, TARGETS.first_row_ms),
-        case_screen: figures(m.case, m.cold.case, TARGETS.case_screen_ms),
-      };
-    } finally {
-      await current.stopAll();
-      current = null;
+  let screensSummary: Record<string, unknown> = {};
+  if (SECTIONS.includes('screens')) {
+    const build = firstScreenOfBuild(await loadConsoleAssets());
+    const browser = await launchChromium({ ownSignalHandling: true });
+    all.later('chromium', () => browser.close());
+    for (const backend of BACKENDS) {
+      current = new Processes();
+      try {
+        const stack = await startStack(backend, TASKS, current);
+        console.error(`[${backend}] signing in through the development provider, then ${RUNS} rounds after a cold one…`);
+        const m = await measure(browser, stack, DOCUMENT_SIDES, RUNS);
+        if (m.timelines) for (const [screen, lines] of Object.entries(m.timelines)) console.error(`[${backend}] console ${screen}, one warm navigation:\n  ${lines.join('\n  ')}`);
+        const buildAssets = build.files.filter((f) => f !== '/index.html').sort();
+        const browserAssets = m.firstScreen.files.filter((f) => !f.endsWith('(document)')).sort();
+        results[backend] = {
+          seed_s: stack.seedS,
+          first_screen_browser: {
+            html_gzip: m.firstScreen.html_gzip,
+            js_gzip: m.firstScreen.js_gzip,
+            css_gzip: m.firstScreen.css_gzip,
+            js_css_gzip: m.firstScreen.js_css_gzip,
+            wire_bytes: m.firstScreen.wire_bytes,
+            same_files_as_build: JSON.stringify(buildAssets) === JSON.stringify(browserAssets),
+            files: m.firstScreen.files,
+          },
+          first_row: figures(m.queue, m.cold.queue, TARGETS.first_row_ms),
+          case_screen: figures(m.case, m.cold.case, TARGETS.case_screen_ms),
+        };
+      } finally {
+        await current.stopAll();
+        current = null;
+      }
     }
-  }
 
-  // ---------------------------------------------------------------- report
-  console.log(`Operator console with ${TASKS} review tasks, Chromium headless on loopback, ${RUNS} warm navigations per figure (median / p90), cold first navigation apart`);
-  console.log(`First screen from the build (index.html + entry + static chunks + CSS), gzip: JS ${build.js_gzip} B, CSS ${build.css_gzip} B (JS+CSS ${build.js_css_gzip} B; index.html ${build.html_gzip} B; ${build.js_css_raw} B uncompressed)`);
-  const rows: string[][] = [['backend', 'measure', 'console median', 'p90', 'cold', 'baseline median', 'p90', 'cold', 'ratio', 'target', 'met']];
-  for (const backend of BACKENDS) {
-    const r = results[backend] as Record<string, any>;
-    const fs = r.first_screen_browser;
-    console.log(
-      `[${backend}] browser fetched for the queue (cold cache): JS ${fs.js_gzip} B gzip, CSS ${fs.css_gzip} B gzip, ${fs.wire_bytes} B on the wire; same files as the build's first screen: ${fs.same_files_as_build ? 'yes' : `NO (${fs.files.join(', ')})`}`,
-    );
-    for (const name of ['first_row', 'case_screen']) {
-      const f = r[name];
-      rows.push([backend, name, `${f.console.median_ms} ms`, `${f.console.p90_ms}`, `${f.console.cold_ms}`, `${f.baseline.median_ms} ms`, `${f.baseline.p90_ms}`, `${f.baseline.cold_ms}`, String(f.ratio), `≤ ${f.target_ms} ms`, f.target_met ? 'yes' : 'NO']);
+    // ---------------------------------------------------------------- report
+    console.log(`Operator console with ${TASKS} review tasks, Chromium headless on loopback, ${RUNS} warm navigations per figure (median / p90), cold first navigation apart`);
+    console.log(`First screen from the build (index.html + entry + static chunks + CSS), gzip: JS ${build.js_gzip} B, CSS ${build.css_gzip} B (JS+CSS ${build.js_css_gzip} B; index.html ${build.html_gzip} B; ${build.js_css_raw} B uncompressed)`);
+    const rows: string[][] = [['backend', 'measure', 'console median', 'p90', 'cold', 'baseline median', 'p90', 'cold', 'ratio', 'target', 'met']];
+    for (const backend of BACKENDS) {
+      const r = results[backend] as Record<string, any>;
+      const fs = r.first_screen_browser;
+      console.log(
+        `[${backend}] browser fetched for the queue (cold cache): JS ${fs.js_gzip} B gzip, CSS ${fs.css_gzip} B gzip, ${fs.wire_bytes} B on the wire; same files as the build's first screen: ${fs.same_files_as_build ? 'yes' : `NO (${fs.files.join(', ')})`}`,
+      );
+      for (const name of ['first_row', 'case_screen']) {
+        const f = r[name];
+        rows.push([backend, name, `${f.console.median_ms} ms`, `${f.console.p90_ms}`, `${f.console.cold_ms}`, `${f.baseline.median_ms} ms`, `${f.baseline.p90_ms}`, `${f.baseline.cold_ms}`, String(f.ratio), `≤ ${f.target_ms} ms`, f.target_met ? 'yes' : 'NO']);
+      }
     }
-  }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i])).join('  '));
-  const met = BACKENDS.every((b) => {
-    const r = results[b] as Record<string, { target_met: boolean }>;
-    return r.first_row.target_met && r.case_screen.target_met;
-  });
-  console.log(`Targets (first row ≤ ${TARGETS.first_row_ms} ms, case screen ≤ ${TARGETS.case_screen_ms} ms, console medians): ${met ? 'met' : 'NOT met'} on ${BACKENDS.join(' and ')}`);
-  console.log(
-    JSON.stringify({
-      bench: 'console',
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+    for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i])).join('  '));
+    const met = BACKENDS.every((b) => {
+      const r = results[b] as Record<string, { target_met: boolean }>;
+      return r.first_row.target_met && r.case_screen.target_met;
+    });
+    console.log(`Targets (first row ≤ ${TARGETS.first_row_ms} ms, case screen ≤ ${TARGETS.case_screen_ms} ms, console medians): ${met ? 'met' : 'NOT met'} on ${BACKENDS.join(' and ')}`);
+    screensSummary = {
       tasks: TASKS,
       runs: RUNS,
       first_screen_gzip: { js: build.js_gzip, css: build.css_gzip, js_css: build.js_css_gzip, html: build.html_gzip, js_css_raw: build.js_css_raw, files: build.files },
       targets: TARGETS,
       targets_met: met,
+    };
+  }
+  if (SECTIONS.includes('dry_run')) {
+    console.error(`[dry_run] seeding ${DRY_RUN_CASES} decided cases on PostgreSQL, then dry runs…`);
+    const d = await benchDryRun(DRY_RUN_CASES, 5);
+    console.log(`Dry run over ${d.evaluated} decided cases on PostgreSQL: ${d.median_s} s median of 5 (cold ${d.cold_s} s, worst ${d.max_s} s; seeding ${d.seed_s} s), ${d.changed} outcomes would change (${d.matrix.join(', ')}); target ≤ ${d.target_s} s: ${d.target_met ? 'met' : 'NOT met'}`);
+    results.dry_run = d;
+  }
+  console.log(
+    JSON.stringify({
+      bench: 'console',
+      sections: SECTIONS,
+      ...screensSummary,
       ...results,
     }),
   );

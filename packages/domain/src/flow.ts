@@ -109,30 +109,45 @@ export type FlowDefinition = Static<typeof FlowDefinitionSchema>;
 
 export const FLOW_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
 
-/** Schema errors plus the rules a schema cannot say; an empty list means the definition is usable. */
-export function validateFlowDefinition(def: unknown): string[] {
+/** One problem of a definition: a JSON pointer into it (`/checks/face_match_max_distance`) and what is wrong there. */
+export interface FlowProblem {
+  path: string;
+  message: string;
+}
+
+/** Schema errors plus the rules a schema cannot say, each at the path it concerns; empty when usable. */
+export function flowDefinitionProblems(def: unknown): FlowProblem[] {
   if (!Value.Check(FlowDefinitionSchema, def)) {
-    return [...Value.Errors(FlowDefinitionSchema, def)].slice(0, 20).map((e) => `${e.path || '/'}: ${e.message}`);
+    return [...Value.Errors(FlowDefinitionSchema, def)].slice(0, 20).map((e) => ({ path: e.path || '/', message: e.message }));
   }
-  const errors: string[] = [];
+  const problems: FlowProblem[] = [];
+  const at = (path: string, message: string) => problems.push({ path, message });
   const steps = def.steps;
   const needs = (step: (typeof JOURNEY_STEPS)[number]) => steps.includes(step);
-  if (needs('questionnaire') && def.questionnaire.questions.length === 0) errors.push('/questionnaire: the questionnaire step needs questions');
-  if (needs('applicant') && def.applicant.fields.length === 0) errors.push('/applicant: the applicant step needs fields');
-  if (needs('face') && !needs('document')) errors.push('/steps: the face step compares with the document and needs the document step');
-  if (steps.indexOf('consent') > 0) errors.push('/steps: consent must come first');
+  if (needs('questionnaire') && def.questionnaire.questions.length === 0) at('/questionnaire/questions', 'the questionnaire step needs questions');
+  if (needs('applicant') && def.applicant.fields.length === 0) at('/applicant/fields', 'the applicant step needs fields');
+  if (needs('face') && !needs('document')) at('/steps', 'the face step compares with the document and needs the document step');
+  if (steps.indexOf('consent') > 0) at(`/steps/${steps.indexOf('consent')}`, 'consent must come first');
   if (def.checks.face_match_max_distance > def.checks.face_review_max_distance) {
-    errors.push('/checks: face_match_max_distance must not exceed face_review_max_distance');
+    at('/checks/face_match_max_distance', 'face_match_max_distance must not exceed face_review_max_distance');
   }
   const countries = def.documents.map((d) => d.country);
-  if (new Set(countries).size !== countries.length) errors.push('/documents: each country may appear once');
+  const repeatedCountry = countries.findIndex((c, i) => countries.indexOf(c) !== i);
+  if (repeatedCountry >= 0) at(`/documents/${repeatedCountry}/country`, 'each country may appear once');
   const fields = def.applicant.fields.map((f) => f.name);
-  if (new Set(fields).size !== fields.length) errors.push('/applicant/fields: each field may appear once');
-  for (const q of def.questionnaire.questions) {
+  const repeatedField = fields.findIndex((f, i) => fields.indexOf(f) !== i);
+  if (repeatedField >= 0) at(`/applicant/fields/${repeatedField}/name`, 'each field may appear once');
+  def.questionnaire.questions.forEach((q, i) => {
     const ids = q.answers.map((a) => a.id);
-    if (new Set(ids).size !== ids.length) errors.push(`/questionnaire/${q.id}: answer ids must be unique`);
-  }
-  return errors;
+    const repeated = ids.findIndex((id, j) => ids.indexOf(id) !== j);
+    if (repeated >= 0) at(`/questionnaire/questions/${i}/answers/${repeated}/id`, 'answer ids must be unique within a question');
+  });
+  return problems;
+}
+
+/** The same problems as text lines (`path: message`), as the admin command line prints them. */
+export function validateFlowDefinition(def: unknown): string[] {
+  return flowDefinitionProblems(def).map((p) => `${p.path}: ${p.message}`);
 }
 
 /** Document types the flow accepts for an issuing country (exact country first, then the `*` entry). */

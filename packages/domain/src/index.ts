@@ -16,6 +16,8 @@ export * from './identity.ts';
 export * from './personal-data.ts';
 export * from './check-reasons.ts';
 export * from './decision-policy.ts';
+export * from './face-grading.ts';
+export * from './flow-dry-run.ts';
 export * from './sandbox-outcomes.ts';
 export * from './usage.ts';
 export * from './contract.ts';

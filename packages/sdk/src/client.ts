@@ -188,6 +188,25 @@ export class IdvClient {
     return this.call('updateJourneyAppearance', 'POST', '/v1/journey-appearance', { body, signed: true, ...opts });
   }
 
+  // Flows
+  listFlows() {
+    return this.call('listFlows', 'GET', '/v1/flows');
+  }
+  getFlow(name: string) {
+    return this.call('getFlow', 'GET', `/v1/flows/${seg(name)}`);
+  }
+  /** A new version of the flow, as a draft: activate it to make new cases use it. */
+  createFlowVersion(name: string, body: Body<'createFlowVersion'>, opts?: CallOptions) {
+    return this.call('createFlowVersion', 'POST', `/v1/flows/${seg(name)}/versions`, { body, signed: true, ...opts });
+  }
+  activateFlowVersion(name: string, version: number, opts?: CallOptions) {
+    return this.call('activateFlowVersion', 'POST', `/v1/flows/${seg(name)}/versions/${version}/activate`, { signed: true, ...opts });
+  }
+  /** How a draft (or a version) would have decided the last decided cases of the flow: nothing is changed. */
+  dryRunFlow(name: string, body: Body<'dryRunFlow'>) {
+    return this.call('dryRunFlow', 'POST', `/v1/flows/${seg(name)}/dry-run`, { body });
+  }
+
   // Keys, usage, contract
   /** The response carries the key's secret and signing secret, once. */
   createApiKey(body: Body<'createApiKey'> = {}) {

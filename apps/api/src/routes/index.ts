@@ -30,6 +30,7 @@ import { registerGetJourneyAppearance } from './journey-appearance/get.ts';
 import { registerUpdateJourneyAppearance } from './journey-appearance/update.ts';
 import { registerGetJourneyEmbedding } from './journey-embedding/get.ts';
 import { registerUpdateJourneyEmbedding } from './journey-embedding/update.ts';
+import { registerFlowRoutes } from './flows/index.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -62,5 +63,6 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerUpdateJourneyEmbedding(app, ctx);
   registerGetJourneyAppearance(app, ctx);
   registerUpdateJourneyAppearance(app, ctx);
+  registerFlowRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);
 }

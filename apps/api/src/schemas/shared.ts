@@ -20,6 +20,7 @@ import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema 
 import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
 import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from '../routes/journey-appearance/schemas.ts';
 import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
+import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from '../routes/flows/schemas.ts';
 import {
   NewOperatorSchema,
   OperatorClearanceSchema,
@@ -131,4 +132,10 @@ export const SHARED_SCHEMAS: TSchema[] = [
   SupportAccessRequestSchema,
   SupportGrantSchema,
   SupportGrantListSchema,
+  FlowDefinitionRefSchema,
+  FlowVersionSchema,
+  FlowSummarySchema,
+  FlowListSchema,
+  FlowSchema,
+  FlowDryRunSchema,
 ];

@@ -6,6 +6,7 @@
  * session can do no more than the operator could in the app. Paths are the service's, below /v1.
  */
 const ID = '[A-Za-z0-9_]{1,64}';
+const FLOW = '[a-z][a-z0-9_-]{0,63}';
 
 const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['GET', '/operators/directory'],
@@ -39,6 +40,12 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   // The client's settings (administrators; the service checks the role on every call).
   ['GET', '/journey-appearance'],
   ['POST', '/journey-appearance'],
+  // Flows (administrator and supervisor; the service checks the role on every call)
+  ['GET', '/flows'],
+  ['GET', `/flows/${FLOW}`],
+  ['POST', `/flows/${FLOW}/versions`],
+  ['POST', `/flows/${FLOW}/versions/[0-9]{1,10}/activate`],
+  ['POST', `/flows/${FLOW}/dry-run`],
 ];
 
 const COMPILED = ROUTES.map(([method, pattern]) => ({ method, re: new RegExp(`^${pattern}$`) }));

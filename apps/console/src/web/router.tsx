@@ -75,6 +75,23 @@ const supportRoute = createRoute({ getParentRoute: () => appRoute, path: '/suppo
 const AppearanceScreen = lazyRouteComponent(() => import('./screens/appearance.tsx'), 'AppearanceScreen');
 const appearanceRoute = createRoute({ getParentRoute: () => appRoute, path: '/appearance', component: AppearanceScreen });
 
+// Flows (administrators and supervisors): the list, and one flow with its versions.
+const FlowsScreen = lazyRouteComponent(() => import('./screens/flows/flows-screen.tsx'), 'FlowsScreen');
+const flowsRoute = createRoute({ getParentRoute: () => appRoute, path: '/flows', component: FlowsScreen });
+const FlowScreen = lazyRouteComponent(() => import('./screens/flows/flow-screen.tsx'), 'FlowScreen');
+const flowRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/flows/$name',
+  validateSearch: (s: Record<string, unknown>): { version?: number } => {
+    const v = Number(s.version);
+    return Number.isInteger(v) && v > 0 ? { version: v } : {};
+  },
+  component: function Flow() {
+    const { name } = flowRoute.useParams();
+    return <FlowScreen key={name} name={name} version={flowRoute.useSearch().version} />;
+  },
+});
+
 const CaseScreen = lazyRouteComponent(() => import('./screens/case/case-screen.tsx'), 'CaseScreen');
 const taskRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -103,7 +120,7 @@ const caseRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   signedOutRoute,
   invitationRoute,
-  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, appearanceRoute, taskRoute, caseRoute]),
+  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, appearanceRoute, flowsRoute, flowRoute, taskRoute, caseRoute]),
 ]);
 
 export const router = createRouter({

@@ -1,4 +1,4 @@
-import type { CheckReason, CheckReport } from '@idv/domain';
+import { gradeFaceDistance, type CheckReason, type CheckReport } from '@idv/domain';
 import type { FaceAnalysis } from '../types.ts';
 import { analyseFaces, type FaceFinding } from './analyse-face.ts';
 import { faceDistance, faceSimilarity } from './distance.ts';
@@ -91,13 +91,9 @@ export function judgeFaceMatch<F extends FaceAnalysis>(
     measures.distance = round(distance);
     measures.similarity = faceSimilarity(distance);
     if (reasons.length === 0) {
-      if (distance > thresholds.face_review_max_distance) {
-        reasons.push('faces_differ');
-        status = 'failed';
-      } else if (distance > thresholds.face_match_max_distance) {
-        reasons.push('faces_uncertain');
-        status = 'attention';
-      }
+      const grade = gradeFaceDistance(distance, thresholds);
+      status = grade.status;
+      if (grade.reason) reasons.push(grade.reason);
     }
   }
   return { report: { type: 'face_match', status, reasons, measures }, documentFace, selfieFace };

@@ -2,7 +2,7 @@ import type { OperatorRole } from '../domain.ts';
 import type { MessageKey } from '../i18n/en.ts';
 
 export interface NavItem {
-  to: '/queue' | '/search' | '/support' | '/appearance';
+  to: '/queue' | '/search' | '/support' | '/appearance' | '/flows';
   label: MessageKey;
   roles: readonly OperatorRole[];
 }
@@ -17,6 +17,7 @@ export const NAVIGATION: readonly NavItem[] = [
   { to: '/queue', label: 'nav.queue', roles: STAFF },
   { to: '/search', label: 'nav.search', roles: STAFF },
   { to: '/support', label: 'nav.support', roles: ['support'] },
+  { to: '/flows', label: 'nav.flows', roles: ['administrator', 'supervisor'] },
   { to: '/appearance', label: 'nav.appearance', roles: ['administrator'] },
 ];
 

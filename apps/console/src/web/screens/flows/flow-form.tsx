@@ -1,0 +1,168 @@
+import type { ReactNode } from 'react';
+import { useI18n } from '../../i18n/index.tsx';
+import type { MessageKey } from '../../i18n/en.ts';
+import { CHALLENGES, DOCUMENT_TYPES, STEPS, changed, toggled, type FlowDefinition } from './flow-model.ts';
+
+interface Props {
+  def: FlowDefinition;
+  onChange(def: FlowDefinition): void;
+}
+
+/** A number input bound to one setting; an empty or non-numeric entry leaves the setting as it was. */
+function NumberField({ label, value, onChange, min, max, step, name }: { label: string; value: number; onChange(v: number): void; min: number; max: number; step?: number; name: string }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        type="number"
+        name={name}
+        className="input-short"
+        value={value}
+        min={min}
+        max={max}
+        step={step ?? 1}
+        onChange={(e) => {
+          const v = (e.target as HTMLInputElement).valueAsNumber;
+          if (Number.isFinite(v)) onChange(v);
+        }}
+      />
+    </label>
+  );
+}
+
+function Check({ label, checked, onChange, name }: { label: string; checked: boolean; onChange(on: boolean): void; name?: string }) {
+  return (
+    <label className="check-label">
+      <input type="checkbox" name={name} checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      {label}
+    </label>
+  );
+}
+
+/** A fieldset of the form; `inline` lays its fields side by side where there is room. */
+function Group({ legend, children, inline }: { legend: string; children: ReactNode; inline?: boolean }) {
+  return (
+    <fieldset className={inline ? 'steps flow-inline' : 'steps'}>
+      <legend>{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+/**
+ * The common settings of a flow version as a form. Everything else of the definition (labels of
+ * the questionnaire, applicant fields) is edited in the JSON beside it; both stay in sync.
+ */
+export function FlowForm({ def, onChange }: Props) {
+  const { t } = useI18n();
+  const set = (change: (d: FlowDefinition) => void) => onChange(changed(def, change));
+  return (
+    <div className="flow-form">
+      <Group legend={t('flows.form.steps')}>
+        {STEPS.map((s) => (
+          <Check key={s} label={t(`flows.step.${s}` as MessageKey)} checked={def.steps.includes(s)} onChange={(on) => set((d) => (d.steps = toggled(d.steps, s, on, STEPS)))} />
+        ))}
+      </Group>
+
+      <Group legend={t('flows.form.documents')}>
+        {def.documents.map((entry, i) => (
+          <div key={i} className="flow-doc">
+            <label className="field field-inline">
+              <span>{t('flows.form.country')}</span>
+              <input
+                className="input-short"
+                value={entry.country}
+                maxLength={2}
+                aria-describedby="flows-country-help"
+                onChange={(e) => set((d) => (d.documents[i].country = (e.target as HTMLInputElement).value.toUpperCase()))}
+              />
+            </label>
+            <div className="flow-doc-types" role="group" aria-label={t('flows.form.types', { country: entry.country || '?' })}>
+              {DOCUMENT_TYPES.map((type) => (
+                <Check
+                  key={type}
+                  label={t(`flows.doc.${type}` as MessageKey)}
+                  checked={entry.types.includes(type)}
+                  onChange={(on) => set((d) => (d.documents[i].types = toggled(d.documents[i].types, type, on, DOCUMENT_TYPES)))}
+                />
+              ))}
+            </div>
+            {def.documents.length > 1 ? (
+              <button type="button" className="button button-small" onClick={() => set((d) => d.documents.splice(i, 1))}>
+                {t('flows.form.remove_country', { country: entry.country || '?' })}
+              </button>
+            ) : null}
+          </div>
+        ))}
+        <p id="flows-country-help" className="muted small">
+          {t('flows.form.country_help')}
+        </p>
+        <button type="button" className="button button-small" onClick={() => set((d) => d.documents.push({ country: '', types: ['passport'] }))}>
+          {t('flows.form.add_country')}
+        </button>
+      </Group>
+
+      <Group legend={t('flows.form.liveness')}>
+        {CHALLENGES.map((c) => (
+          <Check
+            key={c}
+            label={t(`flows.challenge.${c}` as MessageKey)}
+            checked={def.liveness.challenges.includes(c)}
+            onChange={(on) => set((d) => (d.liveness.challenges = toggled(d.liveness.challenges, c, on, CHALLENGES)))}
+          />
+        ))}
+      </Group>
+
+      <Group inline legend={t('flows.form.checks')}>
+        <NumberField name="face_match_max_distance" label={t('flows.form.face_match')} value={def.checks.face_match_max_distance} min={0} max={2} step={0.01} onChange={(v) => set((d) => (d.checks.face_match_max_distance = v))} />
+        <NumberField name="face_review_max_distance" label={t('flows.form.face_review')} value={def.checks.face_review_max_distance} min={0} max={2} step={0.01} onChange={(v) => set((d) => (d.checks.face_review_max_distance = v))} />
+        <NumberField name="min_age" label={t('flows.form.min_age')} value={def.checks.min_age} min={0} max={120} onChange={(v) => set((d) => (d.checks.min_age = v))} />
+      </Group>
+
+      <Group inline legend={t('flows.form.decision')}>
+        <label className="field">
+          <span>{t('flows.form.on_attention')}</span>
+          <select
+            name="on_attention"
+            value={def.decision.on_attention}
+            onChange={(e) => set((d) => (d.decision.on_attention = (e.target as HTMLSelectElement).value as FlowDefinition['decision']['on_attention']))}
+          >
+            <option value="review">{t('flows.form.on_attention.review')}</option>
+            <option value="reject">{t('flows.form.on_attention.reject')}</option>
+          </select>
+        </label>
+        <NumberField name="max_resubmissions" label={t('flows.form.max_resubmissions')} value={def.decision.max_resubmissions} min={0} max={5} onChange={(v) => set((d) => (d.decision.max_resubmissions = v))} />
+        <NumberField name="review_due_hours" label={t('flows.form.review_due_hours')} value={def.decision.review_due_hours} min={1} max={720} onChange={(v) => set((d) => (d.decision.review_due_hours = v))} />
+        <Check name="double_validation" label={t('flows.form.double_validation')} checked={def.double_validation} onChange={(on) => set((d) => (d.double_validation = on))} />
+      </Group>
+
+      <Group legend={t('flows.form.questionnaire')}>
+        <NumberField name="review_threshold" label={t('flows.form.review_threshold')} value={def.questionnaire.review_threshold} min={0} max={10_000} onChange={(v) => set((d) => (d.questionnaire.review_threshold = v))} />
+        {def.questionnaire.questions.map((q, qi) => (
+          <div key={q.id + qi} role="group" aria-label={q.id} className="flow-question flow-inline">
+            <p className="small mono">{q.id}</p>
+            {q.answers.map((a, ai) => (
+              <NumberField
+                key={a.id + ai}
+                name={`points_${q.id}_${a.id}`}
+                label={t('flows.form.points', { answer: a.id })}
+                value={a.points}
+                min={0}
+                max={100}
+                onChange={(v) => set((d) => (d.questionnaire.questions[qi].answers[ai].points = v))}
+              />
+            ))}
+          </div>
+        ))}
+        <p className="muted small">{t('flows.form.questions_in_json')}</p>
+      </Group>
+
+      <Group inline legend={t('flows.form.retention')}>
+        <NumberField name="images_days" label={t('flows.form.images_days')} value={def.retention.images_days} min={1} max={3650} onChange={(v) => set((d) => (d.retention.images_days = v))} />
+        <NumberField name="data_days" label={t('flows.form.data_days')} value={def.retention.data_days} min={1} max={3650} onChange={(v) => set((d) => (d.retention.data_days = v))} />
+        <NumberField name="case_lifetime_hours" label={t('flows.form.case_lifetime_hours')} value={def.case_lifetime_hours} min={1} max={2160} onChange={(v) => set((d) => (d.case_lifetime_hours = v))} />
+        <Check name="allow_file_upload" label={t('flows.form.allow_file_upload')} checked={def.capture.allow_file_upload} onChange={(on) => set((d) => (d.capture.allow_file_upload = on))} />
+      </Group>
+    </div>
+  );
+}

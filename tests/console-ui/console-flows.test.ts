@@ -1,0 +1,158 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { findActiveFlow } from '@idv/db';
+import { STANDARD_FLOW } from '@idv/domain';
+import { realisticReports, seedDecidedCases } from '../helpers/flows.ts';
+import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+
+/**
+ * The Flows screen of issue 18 in Debian's Chromium, signed in through the development provider:
+ * an administrator edits the standard flow (a face threshold and double validation, in the form,
+ * the JSON following), dry-runs it on past decided cases, saves it as a new version, activates it,
+ * and a case opened afterwards through the API uses that version; a supervisor reads and dry-runs
+ * but is offered neither save nor activation, and the service refuses them to a direct call; a
+ * reviewer has no Flows screen. Every screen is audited with axe and captured (phone and desktop).
+ */
+
+type Account = Awaited<ReturnType<ConsoleHarness['operator']>>;
+let h: ConsoleHarness;
+let ada: Account;
+let sam: Account;
+let rita: Account;
+const audits: Record<string, string[]> = {};
+const contexts: BrowserContext[] = [];
+
+async function capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
+  audits[`${name} (${viewport})`] = await axeViolations(page);
+}
+
+async function openAs(who: Account, path: string, viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
+  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale: 'en-GB' });
+  contexts.push(context);
+  const page = await context.newPage();
+  await signIn(page, h.consoleUrl, path, who.login, who.password);
+  return page;
+}
+
+/** A direct call to the console's /api from the signed-in page, with the CSRF token and an Idempotency-Key (as the app sends them). */
+async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ([method, path, body]) => {
+      const session = await (await fetch('/auth/session')).json();
+      const res = await fetch(`/api${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token, 'idempotency-key': crypto.randomUUID() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json().catch(() => null) };
+    },
+    [method, path, body] as const,
+  );
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  h = await startConsoleHarness();
+  ada = await h.operator('administrator', 'Ada Admin');
+  sam = await h.operator('supervisor', 'Sam Supervisor');
+  rita = await h.operator('reviewer', 'Rita Reviewer');
+  // Past decided cases of the standard flow, as the checks left them: the dry run's material.
+  const flow = (await findActiveFlow(h.t.database.db, h.tenant, 'standard'))!;
+  await seedDecidedCases(h.t.database.db, h.tenant, flow, Array.from({ length: 60 }, (_, i) => realisticReports(STANDARD_FLOW, i)), h.t.clock.now());
+});
+
+after(async () => {
+  for (const c of contexts) await c.close();
+  await h?.close();
+});
+
+describe('console: flows', () => {
+  test('an administrator edits a flow, dry-runs it, saves and activates it; a new case uses the new version', async () => {
+    const page = await openAs(ada, '/flows');
+    await page.getByRole('link', { name: 'standard' }).waitFor();
+    await capture(page, 'flows-list', 'desktop');
+    await page.getByRole('link', { name: 'standard' }).click();
+    await page.getByRole('heading', { name: 'Flow standard' }).waitFor();
+
+    // The form writes the JSON…
+    await page.getByLabel('Match up to distance').fill('0.68');
+    await page.getByLabel('Double validation (two operators must agree)').check();
+    const json = page.getByLabel('Definition (JSON)');
+    assert.match(await json.inputValue(), /"face_match_max_distance": 0\.68/);
+    assert.match(await json.inputValue(), /"double_validation": true/);
+    // …and JSON typed beside it redraws the form.
+    await json.fill((await json.inputValue()).replace('"min_age": 18', '"min_age": 21'));
+    assert.equal(await page.getByLabel('Minimum age').inputValue(), '21');
+    await json.fill((await json.inputValue()).replace('"min_age": 21', '"min_age": 18'));
+
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    const summary = page.getByText(/of 60 decided cases would end differently/);
+    await summary.waitFor();
+    const changed = Number((await summary.textContent())!.match(/^(\d+) of/)![1]);
+    assert.ok(changed > 0, 'uncertain faces under 0.68 would now be approved');
+    await page.getByText(/: Review → Approved\./).waitFor();
+    await capture(page, 'flow-dry-run', 'desktop');
+
+    await page.getByRole('button', { name: 'Save as a new version' }).click();
+    await page.waitForURL(/\/flows\/standard\?version=2$/);
+    await page.getByRole('heading', { name: /Version 2\s+Draft/ }).waitFor();
+    await page.getByRole('heading', { name: 'Compare versions' }).waitFor();
+    await page.locator('.diff-add', { hasText: '"face_match_max_distance": 0.68' }).waitFor();
+
+    await page.getByRole('button', { name: 'Activate version 2' }).click();
+    const dialog = page.getByRole('dialog', { name: /Activate version 2 of standard\?/ });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Version 2 is active: new cases use it.').waitFor();
+    await page.getByRole('heading', { name: /Version 2\s+Active/ }).waitFor();
+    await capture(page, 'flow-edit', 'desktop');
+
+    const created = await h.t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'standard', country: 'FR' } });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.equal(created.json().flow_version, 2);
+    const active = (await findActiveFlow(h.t.database.db, h.tenant, 'standard'))!;
+    assert.deepEqual([active.version, active.definition.checks.face_match_max_distance, active.definition.double_validation], [2, 0.68, true]);
+
+    const phone = await openAs(ada, '/flows/standard?version=2', 'phone');
+    await phone.getByRole('heading', { name: /Version 2\s+Active/ }).waitFor();
+    await capture(phone, 'flow-edit', 'phone');
+  });
+
+  test('a supervisor reads and dry-runs, but is offered neither save nor activation, and the service refuses both', async () => {
+    const page = await openAs(sam, '/flows/standard?version=1', 'phone');
+    await page.getByRole('heading', { name: /Version 1\s+Retired/ }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Flows', exact: true }).count(), 1, 'Flows is in the navigation');
+    await page.getByLabel('When a check needs attention').selectOption('reject');
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByText(/decided cases would end differently/).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save as a new version' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /Activate/ }).count(), 0);
+    await capture(page, 'flow-supervisor', 'phone');
+
+    const save = await apiFromPage(page, 'POST', '/v1/flows/standard/versions', { definition: STANDARD_FLOW });
+    assert.deepEqual([save.status, save.body.error.code], [403, 'operator_role_insufficient']);
+    const activate = await apiFromPage(page, 'POST', '/v1/flows/standard/versions/1/activate');
+    assert.deepEqual([activate.status, activate.body.error.code], [403, 'operator_role_insufficient']);
+    assert.equal((await findActiveFlow(h.t.database.db, h.tenant, 'standard'))!.version, 2);
+  });
+
+  test('a reviewer has no Flows screen: not in the navigation, refused by the service', async () => {
+    const page = await openAs(rita, '/queue');
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Flows', exact: true }).count(), 0);
+    const list = await apiFromPage(page, 'GET', '/v1/flows');
+    assert.deepEqual([list.status, list.body.error.code], [403, 'operator_role_insufficient']);
+    await page.goto(`${h.consoleUrl}/flows`);
+    await page.getByText('The role reviewer does not allow this action.').waitFor();
+  });
+
+  test('every flows screen passes the axe audit (serious and critical, WCAG 2.1 A and AA)', () => {
+    assert.ok(Object.keys(audits).length >= 5);
+    const failures = Object.entries(audits).filter(([, v]) => v.length > 0);
+    assert.deepEqual(failures, []);
+  });
+});
