@@ -78,6 +78,17 @@ export const SignedHeaders = Type.Object({
   'x-service-signature': Type.String({ description: 'v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body' }),
 });
 
+/**
+ * The same on a signed creation the console may also make for an operator (docs/operators.md):
+ * there the console credential sends no signature. An integration key without one is refused
+ * before validation (signature_missing), as on every signed route.
+ */
+export const SignedOrConsoleHeaders = Type.Object({
+  'idempotency-key': SignedHeaders.properties['idempotency-key'],
+  'x-service-timestamp': Type.Optional(Type.String({ description: 'Unix time in seconds; required with an integration key' })),
+  'x-service-signature': Type.Optional(Type.String({ description: 'v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key' })),
+});
+
 /** Splits a page fetched with limit + 1 rows into the envelope. */
 export function page<Row extends { id: string }, Out>(rows: Row[], limit: number, present: (row: Row) => Out) {
   const has_more = rows.length > limit;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { listWebhookDeliveries } from '@idv/db';
+import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentDelivery } from '../../presenters/webhooks.ts';
@@ -12,6 +13,7 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
   app.get(
     '/v1/webhook-deliveries',
     {
+      config: throughConsole('manageIntegration'),
       schema: {
         operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
@@ -26,7 +28,7 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...VALIDATION_ERRORS) },
       },
     },
     async (req) => {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { findWebhookDelivery } from '@idv/db';
+import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
@@ -12,6 +13,7 @@ export function registerReplayWebhookDelivery(app: App, ctx: AppContext): void {
   app.post(
     '/v1/webhook-deliveries/:delivery_id/replay',
     {
+      config: throughConsole('manageIntegration'),
       schema: {
         operationId: 'replayWebhookDelivery',
         tags: ['webhooks'],
@@ -19,7 +21,7 @@ export function registerReplayWebhookDelivery(app: App, ctx: AppContext): void {
         params: Type.Object({ delivery_id: IdParam('A delivery id (dlv_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
+          ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
         },
       },
     },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { findWebhookDelivery } from '@idv/db';
+import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentDelivery } from '../../presenters/webhooks.ts';
@@ -11,6 +12,7 @@ export function registerTestWebhookEndpoint(app: App, ctx: AppContext): void {
   app.post(
     '/v1/webhook-endpoints/:endpoint_id/test',
     {
+      config: throughConsole('manageIntegration'),
       schema: {
         operationId: 'testWebhookEndpoint',
         tags: ['webhooks'],
@@ -18,7 +20,7 @@ export function registerTestWebhookEndpoint(app: App, ctx: AppContext): void {
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended'),
+          ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended'),
         },
       },
     },

@@ -11,13 +11,15 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly requestId?: string,
+    /** The offending field, as the service names it (`origins.2`), when one is. */
+    readonly field?: string,
   ) {
     super(message);
   }
 
   static from(status: number, body: unknown): ApiError {
     const e = (body as ErrorBody | undefined)?.error;
-    if (e && typeof e.code === 'string') return new ApiError(status, e.code, e.message, e.request_id);
+    if (e && typeof e.code === 'string') return new ApiError(status, e.code, e.message, e.request_id, e.field);
     return new ApiError(status, 'unexpected_response', `Unexpected answer (HTTP ${status}).`);
   }
 }

@@ -10,7 +10,7 @@ export interface paths {
         /** Keys of this client and environment, newest first, without secrets */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create a key in the environment of the calling key; its secrets are returned once */
+        /** Create an integration key in the environment of the calling key; its secrets are returned once. Through the console, an administrator may grant either permission */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -196,7 +196,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook endpoints of this client and environment, newest first, without their secrets */
+        /** Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /** Declare a destination for events (signed, idempotent); the signing secret is returned once */
@@ -1323,10 +1323,34 @@ export interface components {
             /** @description Signing secret (whsec_…) for X-Service-Signature; returned once, here only */
             secret: string;
         };
+        WebhookEndpointListed: {
+            /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            url: string;
+            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** @enum {string} */
+            environment: "sandbox" | "prod";
+            /** Format: date-time */
+            created_at: string;
+            suspended_at: string | null;
+            /** @description Deliveries created in the last 24 hours, by current status (retrying: failed at least once, to be tried again) */
+            recent_deliveries: {
+                /** @enum {number} */
+                window_hours: 24;
+                pending: number;
+                retrying: number;
+                succeeded: number;
+                failed: number;
+            };
+        };
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
-            data: components["schemas"]["WebhookEndpoint"][];
+            data: components["schemas"]["WebhookEndpointListed"][];
             has_more: boolean;
             next_cursor: string | null;
         };
@@ -1487,7 +1511,7 @@ export interface components {
                 sensitivity: "standard" | "sensitive" | "restricted";
             };
             /** @description What the role allows, for the console to show or hide its screens */
-            abilities: ("review" | "arbitrate" | "revise" | "metrics" | "manageOperators" | "directory" | "readCase" | "grantSupport" | "supportDesk")[];
+            abilities: ("review" | "arbitrate" | "revise" | "metrics" | "manageOperators" | "directory" | "readCase" | "grantSupport" | "supportDesk" | "manageIntegration" | "readUsage" | "readFlows" | "manageFlows")[];
             /** @description True on the first connection, when the invitation attached the subject */
             invitation_consumed: boolean;
         };
@@ -2135,8 +2159,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2217,7 +2250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2226,7 +2259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: permission_not_held */
+            /** @description Error codes: operator_revoked, operator_role_insufficient, permission_not_held */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2318,8 +2351,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient, console_key_protected */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3328,8 +3370,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3381,10 +3432,10 @@ export interface operations {
             header: {
                 /** @description Unique per intention (UUID recommended); reuse it to retry */
                 "idempotency-key": string;
-                /** @description Unix time in seconds */
-                "x-service-timestamp": string;
-                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body */
-                "x-service-signature": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3418,8 +3469,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3526,8 +3586,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3615,8 +3684,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3710,8 +3788,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3796,8 +3883,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3897,8 +3993,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3974,8 +4079,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4060,8 +4174,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4152,8 +4275,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7646,8 +7778,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7699,10 +7840,10 @@ export interface operations {
             header: {
                 /** @description Unique per intention (UUID recommended); reuse it to retry */
                 "idempotency-key": string;
-                /** @description Unix time in seconds */
-                "x-service-timestamp": string;
-                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body */
-                "x-service-signature": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7734,8 +7875,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@ import type { OperatorRole } from '../domain.ts';
 import type { MessageKey } from '../i18n/en.ts';
 
 export interface NavItem {
-  to: '/queue' | '/search' | '/support';
+  to: '/queue' | '/search' | '/support' | '/settings/api-keys' | '/settings/webhooks' | '/settings/origins';
   label: MessageKey;
   roles: readonly OperatorRole[];
 }
@@ -17,6 +17,10 @@ export const NAVIGATION: readonly NavItem[] = [
   { to: '/queue', label: 'nav.queue', roles: STAFF },
   { to: '/search', label: 'nav.search', roles: STAFF },
   { to: '/support', label: 'nav.support', roles: ['support'] },
+  // The client's integration settings (the service's manageIntegration ability).
+  { to: '/settings/api-keys', label: 'nav.apiKeys', roles: ['administrator'] },
+  { to: '/settings/webhooks', label: 'nav.webhooks', roles: ['administrator'] },
+  { to: '/settings/origins', label: 'nav.origins', roles: ['administrator'] },
 ];
 
 export const navigationFor = (role: OperatorRole) => NAVIGATION.filter((item) => item.roles.includes(role));
