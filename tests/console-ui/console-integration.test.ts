@@ -244,6 +244,16 @@ describe('the integration settings in the console', () => {
     const phone = await adminPhone('/settings/origins');
     await phone.getByText('https://shop.example.com').waitFor();
     await capture(phone, 'origins', 'phone');
+
+    // The same screens in French.
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('heading', { level: 1, name: "Origines d'intégration" }).waitFor();
+    await page.getByRole('link', { name: 'Clés API' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Clés API' }).waitFor();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Points de réception' }).waitFor();
+    await capture(page, 'webhooks-fr', 'desktop');
+    await page.getByLabel('Langue').selectOption('en');
   });
 
   test('a supervisor sees none of these screens, and the service refuses the calls the console passes on', async () => {

@@ -96,7 +96,11 @@ function NewEndpoint() {
                     onChange={(e) => setEvents(e.target.checked ? [...events, ev.type] : events.filter((x) => x !== ev.type))}
                   />
                   <span>
-                    <span className="mono">{ev.type}</span> <span className="muted small">{ev.sent_when}</span>
+                    <span className="mono">{ev.type}</span>{' '}
+                    {/* The service's catalogue is written in English (WCAG 3.1.2: its language is said). */}
+                    <span className="muted small" lang="en">
+                      {ev.sent_when}
+                    </span>
                   </span>
                 </label>
               ))
