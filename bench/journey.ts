@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { chromium } from 'playwright-core';
 import { build } from '@idv/api';
-import { findEmbedding, openDatabase } from '@idv/db';
+import { findAppearanceLogo, findEmbedding, openDatabase } from '@idv/db';
 import { buildJourneyAssets, createJourneyServer } from '@idv/journey';
 import { IdvClient } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
@@ -42,6 +42,7 @@ const journey = createJourneyServer({
   assets,
   apiBaseUrl: apiBase,
   embeddingOrigins: async (clientId, environment) => (await findEmbedding(database.db, { clientId, environment }))?.origins ?? [],
+  logo: (clientId, environment, sha256) => findAppearanceLogo(database.db, { clientId, environment }, sha256),
 });
 await listen(journey, journeyPort);
 const client = new IdvClient({ baseUrl: apiBase, apiKey: demo.api_key.secret, signingSecret: demo.api_key.signing_secret });

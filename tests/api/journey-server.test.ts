@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { findEmbedding } from '@idv/db';
+import { findAppearanceLogo, findEmbedding } from '@idv/db';
 import { buildJourneyAssets, createJourneyServer, type JourneyAssets } from '@idv/journey';
 import { startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 
@@ -22,6 +22,7 @@ before(async () => {
     assets,
     apiBaseUrl: API,
     embeddingOrigins: async (clientId, environment) => (await findEmbedding(t.database.db, { clientId, environment }))?.origins ?? [],
+    logo: (clientId, environment, sha256) => findAppearanceLogo(t.database.db, { clientId, environment }, sha256),
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -570,4 +570,33 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await context.close();
     }
   });
+
+  test('the client’s appearance: its colours on the buttons and background, its name and logo at the top, the CSP intact', async () => {
+    const logo = await sharp({ create: { width: 160, height: 48, channels: 3, background: '#7a1f3d' } }).png().toBuffer();
+    await client.request('POST', '/v1/journey-appearance', { display_name: 'Banque Démo', primary_color: '#7a1f3d', background_color: '#fbf7f0', logo: { data_base64: logo.toString('base64') } }, { signed: true });
+    const { context, page } = await phone();
+    const refusedStyles: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refusedStyles.push(m.text());
+    });
+    try {
+      await page.goto(await sessionUrl(await newCase()));
+      await heading(page).filter({ hasText: en.consent_title }).waitFor();
+      const brand = page.locator('header.brand');
+      await brand.getByText('Banque Démo').waitFor();
+      await page.waitForFunction(() => (document.querySelector('img.brand-logo') as HTMLImageElement | null)?.naturalWidth === 160);
+      const colours = await page.evaluate(() => ({
+        body: getComputedStyle(document.body).backgroundColor,
+        button: getComputedStyle(document.querySelector('button.primary')!).backgroundColor,
+        label: getComputedStyle(document.querySelector('button.primary')!).color,
+      }));
+      assert.deepEqual(colours, { body: 'rgb(251, 247, 240)', button: 'rgb(122, 31, 61)', label: 'rgb(255, 255, 255)' });
+      assert.deepEqual(refusedStyles, [], 'nothing refused by the CSP');
+      await shot(page, '40-appearance');
+    } finally {
+      await context.close();
+      // The next tests (and a rerun) see the journey's own look again.
+      await client.request('POST', '/v1/journey-appearance', { display_name: null, primary_color: '#0b57d0', background_color: '#ffffff', logo: null }, { signed: true });
+    }
+  });
 });

@@ -9,16 +9,21 @@ export interface JourneyServerOptions {
   apiBaseUrl: string;
   /** The origins a client allows to frame its journey, read on every frame request (empty: none). */
   embeddingOrigins(clientId: string, environment: 'sandbox' | 'prod'): Promise<string[]>;
+  /** The client's current logo when `sha256` names it (an older address finds nothing). */
+  logo(clientId: string, environment: 'sandbox' | 'prod', sha256: string): Promise<{ type: string; data: Buffer } | null>;
 }
 
 const FRAME = /^\/embed\/(cli_[0-9a-hjkmnp-tv-z]{26})\/(sandbox|prod)$/;
+const LOGO = /^\/brand\/(cli_[0-9a-hjkmnp-tv-z]{26})\/(sandbox|prod)\/([0-9a-f]{64})$/;
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Serves the journey on the port of JOURNEY_URL: `/` (the journey), `/embed` (the frame address
  * of the spec, a loader that moves to the client's frame), `/embed/<client>/<environment>` (the
  * framed journey, `frame-ancestors` from that client's origins), the hashed assets (gzip or
- * brotli, cached for good) and `/embed.js` (the integrator script).
+ * brotli, cached for good), `/embed.js` (the integrator script) and `/brand/<client>/<environment>/<sha256>`
+ * (the client's logo, by the hash of its bytes: cached for good, served from the journey's own
+ * origin so that its CSP stays `img-src 'self'`).
  */
 export function createJourneyServer(options: JourneyServerOptions): Server {
   const { assets, apiBaseUrl } = options;
@@ -107,6 +112,21 @@ export function createJourneyServer(options: JourneyServerOptions): Server {
         return sendHtml(req, res, framedPage, origins.length ? origins.join(' ') : "'none'");
       }
       if (path.startsWith('/assets/') || path === '/embed.js') return sendAsset(req, res, path);
+      const brand = LOGO.exec(path);
+      if (brand) {
+        const logo = await options.logo(brand[1], brand[2] as 'sandbox' | 'prod', brand[3]);
+        if (!logo) return notFound(res);
+        res.writeHead(200, {
+          'content-type': logo.type,
+          'content-length': logo.data.length,
+          'cache-control': 'public, max-age=31536000, immutable',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'same-origin',
+          // Opened on its own, the image can run nothing (its type was checked from its bytes anyway).
+          'content-security-policy': "default-src 'none'; sandbox",
+        });
+        return res.end(req.method === 'HEAD' ? undefined : logo.data);
+      }
       if (path === '/favicon.ico') {
         res.writeHead(204, { 'cache-control': 'public, max-age=86400' });
         return res.end();

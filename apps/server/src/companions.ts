@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from '@idv/config';
-import { findEmbedding, type Db } from '@idv/db';
+import { findAppearanceLogo, findEmbedding, type Db } from '@idv/db';
 import { createDocsServer } from '@idv/docs';
 import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
 
@@ -35,6 +35,7 @@ export const COMPANIONS: readonly Companion[] = [
         assets: await loadJourneyAssets(),
         apiBaseUrl: config.apiBaseUrl,
         embeddingOrigins: async (clientId, environment) => (await findEmbedding(db, { clientId, environment }))?.origins ?? [],
+        logo: (clientId, environment, sha256) => findAppearanceLogo(db, { clientId, environment }, sha256),
       }),
   },
 ];

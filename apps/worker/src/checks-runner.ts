@@ -426,8 +426,12 @@ function markForced(reports: CheckReport[]): void {
   else reports.push({ type: 'document_validity', status: 'ok', reasons: [reason], measures: {} });
 }
 
+/**
+ * What is logged and stored of a failed run: the error's name and code, never its message, which
+ * may quote what a check read on a document (personal data).
+ */
 function summary(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, 200);
-  return String(err).slice(0, 200);
+  const { name, code } = errorCode(err);
+  return `${name ?? 'Error'}${code ? ` (${code})` : ''}`;
 }
 

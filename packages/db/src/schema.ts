@@ -785,3 +785,26 @@ export const blobChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.blobId, t.seq] })],
 );
+
+/**
+ * The journey's appearance per client and environment: display name, colours (checked for WCAG AA
+ * contrast by @idv/domain before they are stored) and an optional small logo, kept here rather than
+ * in the blob store: it is no personal data, at most 256 KiB, and read by the journey server by
+ * its SHA-256 (the address changes with the logo, so browsers may cache it for good).
+ */
+export const journeyAppearance = pgTable(
+  'journey_appearance',
+  {
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    displayName: text('display_name'),
+    primaryColor: text('primary_color').notNull(),
+    backgroundColor: text('background_color').notNull(),
+    logo: bytea('logo'),
+    logoType: text('logo_type'),
+    logoSha256: text('logo_sha256'),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment] })],
+);

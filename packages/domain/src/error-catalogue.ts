@@ -110,6 +110,7 @@ export const ERROR_CATALOGUE = {
   image_type_unsupported: e(415, 'invalid_request_error', 'The bytes are not a JPEG, PNG, WebP or AVIF image.', 'Send the image file itself; its type is read from its content, not its name or Content-Type.'),
   image_unreadable: e(422, 'validation_error', 'The image cannot be decoded.', 'Take the photo again.'),
   image_dimensions_invalid: e(422, 'validation_error', 'The image is too small to be read, or too large to be processed.', 'Send an image within the bounds given in the message.'),
+  appearance_invalid: e(422, 'validation_error', 'The journey appearance is refused: a colour is not #rrggbb, a text would not meet WCAG AA contrast (4.5:1), or the display name is not valid.', 'Read error.field and the message: it names the colour and its contrast; choose a darker primary colour or a lighter background.'),
   embedding_origin_invalid: e(422, 'validation_error', 'An embedding origin is not an origin of scheme and host only.', 'Write each origin as the browser does, such as https://www.example.com (no path, query, fragment or trailing slash; https in production).'),
   // Webhooks
   webhook_endpoint_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of webhook endpoints (16).', 'Subscribe an existing endpoint to more events rather than declaring another one.'),

@@ -26,6 +26,8 @@ import { registerResumeWebhookEndpoint } from './webhook-endpoints/resume.ts';
 import { registerTestWebhookEndpoint } from './webhook-endpoints/test.ts';
 import { registerListWebhookEvents } from './webhook-events/list.ts';
 import { registerJourneyRoutes } from './journey/index.ts';
+import { registerGetJourneyAppearance } from './journey-appearance/get.ts';
+import { registerUpdateJourneyAppearance } from './journey-appearance/update.ts';
 import { registerGetJourneyEmbedding } from './journey-embedding/get.ts';
 import { registerUpdateJourneyEmbedding } from './journey-embedding/update.ts';
 
@@ -58,5 +60,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerSupportAccessRoutes(app, ctx);
   registerGetJourneyEmbedding(app, ctx);
   registerUpdateJourneyEmbedding(app, ctx);
+  registerGetJourneyAppearance(app, ctx);
+  registerUpdateJourneyAppearance(app, ctx);
   registerJourneyRoutes(app, ctx);
 }

@@ -79,12 +79,13 @@ export const SignedHeaders = Type.Object({
 });
 
 /**
- * The same on a signed creation the console may also make for an operator (docs/operators.md):
- * there the console credential sends no signature. An integration key without one is refused
- * before validation (signature_missing), as on every signed route.
+ * A signed creation also open to the console acting for an operator (docs/operators.md, "The
+ * client's settings through the console"): the console sends no signature, so the signature
+ * headers are optional in the schema; an integration key without them is still refused
+ * (signature_missing, checked before the schema).
  */
 export const SignedOrConsoleHeaders = Type.Object({
-  'idempotency-key': SignedHeaders.properties['idempotency-key'],
+  'idempotency-key': Type.String({ description: 'Unique per intention (UUID recommended); reuse it to retry' }),
   'x-service-timestamp': Type.Optional(Type.String({ description: 'Unix time in seconds; required with an integration key' })),
   'x-service-signature': Type.Optional(Type.String({ description: 'v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key' })),
 });

@@ -18,6 +18,7 @@ import { ErrorSchema } from './common.ts';
 import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from '../routes/personal-data/schemas.ts';
 import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from '../routes/support-access/schemas.ts';
 import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
+import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from '../routes/journey-appearance/schemas.ts';
 import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
 import {
   NewOperatorSchema,
@@ -120,6 +121,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ReviewCaseSchema,
   CaseRecordSchema,
   JourneyEmbeddingSchema,
+  JourneyAppearanceSchema,
+  JourneyAppearanceUpdateSchema,
   JourneySchema,
   JourneyFrameSchema,
   CaseDataSchema,

@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
-import { IMAGE_LIMITS, dimensionProblem, sniffImageType, type ImageType } from '@idv/domain';
+import { IMAGE_LIMITS, LOGO_LIMITS, dimensionProblem, logoDimensionProblem, sniffImageType, type ImageType } from '@idv/domain';
 import { ApiError } from '../http/api-error.ts';
 
 export interface InspectedImage {
@@ -15,19 +15,50 @@ const FORMAT_OF: Record<string, ImageType[]> = {
   heif: ['image/avif', 'image/heic'],
 };
 
+/** What an upload of one purpose accepts: size, types and pixel bounds. */
+interface ImageRules {
+  maxBytes: number;
+  types: readonly string[];
+  typesText: string;
+  maxPixels: number;
+  dimensionProblem(width: number, height: number): string | null;
+}
+
+const PIECE_RULES: ImageRules = {
+  maxBytes: IMAGE_LIMITS.maxBytes,
+  types: IMAGE_LIMITS.types,
+  typesText: 'a JPEG, PNG, WebP or AVIF image',
+  maxPixels: IMAGE_LIMITS.maxPixels,
+  dimensionProblem,
+};
+
+const LOGO_RULES: ImageRules = {
+  maxBytes: LOGO_LIMITS.maxBytes,
+  types: LOGO_LIMITS.types,
+  typesText: 'a PNG, JPEG or WebP image (SVG is not accepted)',
+  maxPixels: LOGO_LIMITS.maxSide * LOGO_LIMITS.maxSide,
+  dimensionProblem: logoDimensionProblem,
+};
+
+/** A photo of the journey (a document side, a selfie). */
+export const inspectImage = (bytes: Buffer) => inspect(bytes, PIECE_RULES);
+
+/** A client's logo for the journey's appearance. */
+export const inspectLogo = (bytes: Buffer) => inspect(bytes, LOGO_RULES);
+
 /**
  * Checks an uploaded image before anything is stored: type from the bytes (never the name or the
  * Content-Type), pixel size from the header (read without decoding, so a decompression bomb is
  * refused before it costs anything), then a full decode at a tiny size (JPEG shrink-on-load) to
  * refuse truncated or corrupt files. sharp works on libuv's thread pool, off the event loop.
  */
-export async function inspectImage(bytes: Buffer): Promise<InspectedImage> {
+async function inspect(bytes: Buffer, rules: ImageRules): Promise<InspectedImage> {
   if (bytes.length === 0) throw new ApiError('image_type_unsupported', 'The body is empty: send the image bytes.');
-  if (bytes.length > IMAGE_LIMITS.maxBytes) throw new ApiError('image_too_large', `An image may be at most ${IMAGE_LIMITS.maxBytes} bytes.`);
+  if (bytes.length > rules.maxBytes) throw new ApiError('image_too_large', `An image may be at most ${rules.maxBytes} bytes.`);
   const type = sniffImageType(bytes.subarray(0, 64));
-  if (!type) throw new ApiError('image_type_unsupported');
-  if (!(IMAGE_LIMITS.types as readonly string[]).includes(type)) {
-    throw new ApiError('image_type_unsupported', `${type} images cannot be processed; send a JPEG, PNG, WebP or AVIF image.`);
+  if (!type) throw new ApiError('image_type_unsupported', `Send ${rules.typesText}.`);
+  if (!rules.types.includes(type)) {
+    throw new ApiError('image_type_unsupported', `${type} images cannot be processed; send ${rules.typesText}.`);
   }
   let meta: Metadata;
   try {
@@ -36,10 +67,10 @@ export async function inspectImage(bytes: Buffer): Promise<InspectedImage> {
     throw new ApiError('image_unreadable');
   }
   if (!meta.width || !meta.height || !FORMAT_OF[meta.format ?? '']?.includes(type)) throw new ApiError('image_unreadable');
-  const problem = dimensionProblem(meta.width, meta.height);
+  const problem = rules.dimensionProblem(meta.width, meta.height);
   if (problem) throw new ApiError('image_dimensions_invalid', problem);
   try {
-    await sharp(bytes, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'truncated' })
+    await sharp(bytes, { limitInputPixels: rules.maxPixels, failOn: 'truncated' })
       .resize(32, 32, { fit: 'inside' })
       .raw()
       .toBuffer();

@@ -2,11 +2,13 @@ import {
   appendJournal,
   applyCaseTrigger,
   ensureJourney,
+  findAppearance,
   findCaseForUpdate,
   findFlowById,
   findJourney,
   listPieces,
   updateJourney,
+  type AppearanceRow,
   type CaseRow,
   type Executor,
   type JourneyRow,
@@ -31,6 +33,7 @@ import {
   type PieceKind,
 } from '@idv/domain';
 import { ApiError } from '../http/api-error.ts';
+import { presentAppearance } from '../presenters/appearance.ts';
 
 /** Where the journey of a case stands for the person: the screen the app shows. */
 export type JourneyStatus = 'open' | 'completed' | 'declined' | 'expired';
@@ -45,6 +48,8 @@ export interface OpenedJourney {
   /** Current pieces (not superseded) of the current round. */
   pieces: PieceRow[];
   progress: JourneyProgress;
+  /** The client's look for its journeys; null: the journey's own. */
+  appearance: AppearanceRow | null;
 }
 
 export const PERSON = 'person';
@@ -101,7 +106,8 @@ export async function openJourney(tx: Executor, session: SessionByToken, now: Da
   }
   const round = journey?.round ?? 1;
   const pieces = journey ? (await listPieces(tx, caseRow.id)).filter((p) => p.round === round && !p.supersededAt) : [];
-  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces) };
+  const appearance = await findAppearance(tx, tenant);
+  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces), appearance };
 }
 
 /** Refuses any write unless the journey is open (the case waits for the person and has not expired). */
@@ -160,6 +166,7 @@ export function presentJourney(j: OpenedJourney, allowFileUpload: boolean) {
     required_pieces: requiredPieces(flow, p),
     pieces: j.pieces.map((piece) => ({ id: piece.id, kind: piece.kind as PieceKind, received_at: piece.receivedAt.toISOString() })),
     capture: { allow_file_upload: allowFileUpload },
+    appearance: journeyAppearance(j),
     limits: {
       max_bytes: IMAGE_LIMITS.maxBytes,
       min_short_side: IMAGE_LIMITS.minShortSide,
@@ -167,6 +174,22 @@ export function presentJourney(j: OpenedJourney, allowFileUpload: boolean) {
       max_side: IMAGE_LIMITS.maxSide,
       types: [...IMAGE_LIMITS.types],
     },
+  };
+}
+
+/**
+ * The client's look for the journey app: colours applied as CSS custom properties (which the
+ * journey's CSP allows, unlike inline styles) and the logo served by the journey server itself
+ * (img-src 'self'), at an address that changes with the logo.
+ */
+function journeyAppearance(j: OpenedJourney) {
+  const a = presentAppearance(j.appearance);
+  return {
+    display_name: a.display_name,
+    primary_color: a.primary_color,
+    background_color: a.background_color,
+    button_label_color: a.button_label_color,
+    logo_path: a.logo ? `/brand/${j.tenant.clientId}/${j.tenant.environment}/${a.logo.sha256}` : null,
   };
 }
 

@@ -1,9 +1,9 @@
 /**
  * What the console proxies to the service: the operator-bound routes of the spec's "Operators
- * (console)" and "Review (console)" sections, plus case search and the client's integration
- * settings (API keys, webhooks, embedding origins), whose role checks the service makes. Anything
- * else (other integration routes, `POST /v1/operators/resolve`, which the console server calls
- * itself) answers 404, so a stolen
+ * (console)" and "Review (console)" sections, case search, and the client's settings the console
+ * administers (docs/operators.md, "The client's settings through the console"). Anything else
+ * (other integration routes, `POST /v1/operators/resolve`, which the console server calls itself)
+ * answers 404, so a stolen
  * session can do no more than the operator could in the app. Paths are the service's, below /v1.
  */
 const ID = '[A-Za-z0-9_]{1,64}';
@@ -37,7 +37,9 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/cases/${ID}/questionnaires/unmask`],
   ['POST', `/cases/${ID}/applicant-data/unmask`],
   ['POST', `/cases/${ID}/journey-link`],
-  // The client's integration settings (administrator: the service checks manageIntegration).
+  // The client's settings (administrators; the service checks the role on every call).
+  ['GET', '/journey-appearance'],
+  ['POST', '/journey-appearance'],
   ['GET', '/api-keys'],
   ['POST', '/api-keys'],
   ['DELETE', `/api-keys/${ID}`],

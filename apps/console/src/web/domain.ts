@@ -10,6 +10,7 @@ export type { ReasonCode, CorrectableField, TaskStatus } from '../../../../packa
 export { CHECK_REASONS, CHECK_TYPES } from '../../../../packages/domain/src/check-reasons.ts';
 export type { CheckReason, CheckType } from '../../../../packages/domain/src/check-reasons.ts';
 export type { OperatorRole } from '../../../../packages/domain/src/operators.ts';
+export { AA_TEXT_CONTRAST, LOGO_LIMITS, MAX_DISPLAY_NAME, checkAppearance, contrastRatio, buttonLabelColor, JOURNEY_TEXT_COLORS } from '../../../../packages/domain/src/appearance.ts';
 /** The reasons a rejection may give, and those a resubmission may give (the service's own split). */
 export const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');
 export const RESUBMIT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'resubmit');

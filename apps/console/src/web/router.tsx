@@ -73,6 +73,9 @@ const searchRoute = createRoute({ getParentRoute: () => appRoute, path: '/search
 const SupportScreen = lazyRouteComponent(() => import('./screens/support.tsx'), 'SupportScreen');
 const supportRoute = createRoute({ getParentRoute: () => appRoute, path: '/support', component: SupportScreen });
 
+const AppearanceScreen = lazyRouteComponent(() => import('./screens/appearance.tsx'), 'AppearanceScreen');
+const appearanceRoute = createRoute({ getParentRoute: () => appRoute, path: '/appearance', component: AppearanceScreen });
+
 const CaseScreen = lazyRouteComponent(() => import('./screens/case/case-screen.tsx'), 'CaseScreen');
 const taskRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -166,6 +169,7 @@ const routeTree = rootRoute.addChildren([
     queueRoute,
     searchRoute,
     supportRoute,
+    appearanceRoute,
     taskRoute,
     caseRoute,
     apiKeysRoute,

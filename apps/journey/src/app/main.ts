@@ -1,4 +1,5 @@
 import { Api, ApiFailure } from './api.ts';
+import { applyAppearance } from './appearance.ts';
 import { loadMessages, pickLocale, t } from './i18n.ts';
 import { Journey, showEnded, showMessage } from './journey.ts';
 import { handshake, noParent, reportHeight, type Parent } from './parent.ts';
@@ -77,6 +78,7 @@ async function start(): Promise<void> {
     return;
   }
   const state: JourneyState = result.state;
+  applyAppearance(state.appearance);
   await loadMessages(pickLocale(state.locale));
   const journey = new Journey(api, state, parent, root);
   parent.post({ type: 'service:ready' });

@@ -35,6 +35,7 @@ export interface JourneyState {
   required_pieces: PieceKind[];
   pieces: { id: string; kind: PieceKind; received_at: string }[];
   capture: { allow_file_upload: boolean };
+  appearance: { display_name: string | null; primary_color: string; background_color: string; button_label_color: string; logo_path: string | null };
   limits: { max_bytes: number; min_short_side: number; min_long_side: number; max_side: number; types: string[] };
 }
 

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
@@ -7,12 +6,13 @@ import { actorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { issueApiKey } from '../../services/api-keys.ts';
 import { ApiKeyCreatedSchema, PermissionSchema, presentApiKey } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerCreateApiKey(app: App, ctx: AppContext): void {
   app.post(
     '/v1/api-keys',
     {
-      config: throughConsole('manageIntegration'),
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'createApiKey',
         tags: ['api keys'],
@@ -25,7 +25,7 @@ export function registerCreateApiKey(app: App, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: { 201: Type.Ref(ApiKeyCreatedSchema), ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...BODY_ERRORS, 'permission_not_held') },
+        response: { 201: Type.Ref(ApiKeyCreatedSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...BODY_ERRORS, 'permission_not_held') },
       },
     },
     async (req, reply) => {

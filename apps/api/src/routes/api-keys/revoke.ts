@@ -1,22 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { findApiKey, revokeApiKey } from '@idv/db';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerRevokeApiKey(app: App, ctx: AppContext): void {
   app.delete(
     '/v1/api-keys/:key_id',
     {
-      config: throughConsole('manageIntegration'),
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'revokeApiKey',
         tags: ['api keys'],
         summary: 'Revoke a key; the next request with it fails on every instance. Revoking again is a no-op',
         params: Type.Object({ key_id: Type.String({ maxLength: 64 }) }),
-        response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(...CONSOLE_SETTINGS_ERRORS, 'resource_not_found', 'console_key_protected') },
+        response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, 'resource_not_found', 'console_key_protected') },
       },
     },
     async (req, reply) => {

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { appendClientJournal, findEmbedding, saveEmbedding } from '@idv/db';
 import { MAX_EMBEDDING_ORIGINS, normalizeOrigins } from '@idv/domain';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
@@ -9,12 +8,13 @@ import { actorOf } from '../../http/operator.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedOrConsoleHeaders, errorResponses } from '../../schemas/common.ts';
 import { presentEmbedding } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void {
   app.post(
     '/v1/journey-embedding',
     {
-      config: { signed: true, ...throughConsole('manageIntegration') },
+      config: { signed: true, operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'updateJourneyEmbedding',
         tags: ['embedding'],
@@ -29,7 +29,7 @@ export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void 
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...SIGNED_ERRORS, 'embedding_origin_invalid') },
+        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...SIGNED_ERRORS, 'embedding_origin_invalid') },
       },
     },
     (req, reply) =>

@@ -43,6 +43,16 @@ export const JourneySchema = Type.Object(
     required_pieces: Type.Array(PieceKindSchema),
     pieces: Type.Array(Type.Object({ id: Type.String(), kind: PieceKindSchema, received_at: Timestamp })),
     capture: Type.Object({ allow_file_upload: Type.Boolean({ description: 'A file input may replace live capture' }) }),
+    appearance: Type.Object(
+      {
+        display_name: Type.Union([Type.String(), Type.Null()]),
+        primary_color: Type.String(),
+        background_color: Type.String(),
+        button_label_color: Type.String(),
+        logo_path: Type.Union([Type.String(), Type.Null()], { description: 'Path of the logo on the journey origin (changes with the logo); null: none' }),
+      },
+      { description: 'The client’s look (POST /v1/journey-appearance); the journey’s own until set' },
+    ),
     limits: Type.Object({
       max_bytes: Type.Integer(),
       min_short_side: Type.Integer(),

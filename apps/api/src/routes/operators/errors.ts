@@ -11,3 +11,9 @@ export const OPERATOR_ROUTE_ERRORS: ErrorCode[] = [
 
 /** Plus, on routes that need a recent re-authentication. */
 export const REAUTH_ROUTE_ERRORS: ErrorCode[] = [...OPERATOR_ROUTE_ERRORS, 'reauth_required', 'reauth_invalid', 'identity_provider_unavailable'];
+
+/**
+ * On routes open to integration keys and to the console naming an operator (`alsoIntegration`):
+ * the operator refusals, but never console_credential_required (any key may call them).
+ */
+export const ALSO_CONSOLE_ROUTE_ERRORS: ErrorCode[] = OPERATOR_ROUTE_ERRORS.filter((c) => c !== 'console_credential_required');

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { listWebhookDeliveries } from '@idv/db';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentDelivery } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 import { PageQuery, WebhookDeliveryListSchema, WebhookDeliveryStatusSchema } from '../../schemas/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -13,7 +13,7 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
   app.get(
     '/v1/webhook-deliveries',
     {
-      config: throughConsole('manageIntegration'),
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
@@ -28,7 +28,7 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS) },
       },
     },
     async (req) => {

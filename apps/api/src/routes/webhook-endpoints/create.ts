@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { actorOf } from '../../http/operator.ts';
@@ -8,12 +7,13 @@ import { presentEndpoint } from '../../presenters/webhooks.ts';
 import { SIGNED_ERRORS, SignedOrConsoleHeaders, errorResponses } from '../../schemas/common.ts';
 import { NewWebhookEndpointSchema, WebhookEndpointCreatedSchema } from '../../schemas/webhooks.ts';
 import { checkNewEndpoint, createEndpoint } from '../../services/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerCreateWebhookEndpoint(app: App, ctx: AppContext): void {
   app.post(
     '/v1/webhook-endpoints',
     {
-      config: { signed: true, ...throughConsole('manageIntegration') },
+      config: { signed: true, operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'createWebhookEndpoint',
         tags: ['webhooks'],
@@ -22,7 +22,7 @@ export function registerCreateWebhookEndpoint(app: App, ctx: AppContext): void {
         body: NewWebhookEndpointSchema,
         response: {
           201: Type.Ref(WebhookEndpointCreatedSchema),
-          ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...SIGNED_ERRORS, 'unknown_event_type', 'webhook_url_refused', 'webhook_endpoint_limit_reached'),
+          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...SIGNED_ERRORS, 'unknown_event_type', 'webhook_url_refused', 'webhook_endpoint_limit_reached'),
         },
       },
     },

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { countRecentDeliveries, listWebhookEndpoints } from '@idv/db';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentEndpoint } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 import { PageQuery, WebhookEndpointListSchema } from '../../schemas/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -13,13 +13,13 @@ export function registerListWebhookEndpoints(app: App, ctx: AppContext): void {
   app.get(
     '/v1/webhook-endpoints',
     {
-      config: throughConsole('manageIntegration'),
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'listWebhookEndpoints',
         tags: ['webhooks'],
         summary: 'Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status',
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
-        response: { 200: Type.Ref(WebhookEndpointListSchema), ...errorResponses(...CONSOLE_SETTINGS_ERRORS, ...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(WebhookEndpointListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS) },
       },
     },
     async (req) => {

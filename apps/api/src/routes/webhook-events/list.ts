@@ -1,20 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_CATALOGUE } from '@idv/domain';
-import { CONSOLE_SETTINGS_ERRORS, throughConsole } from '../console-settings.ts';
 import type { App } from '../../context.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { WebhookEventTypeListSchema } from '../../schemas/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerListWebhookEvents(app: App): void {
   app.get(
     '/v1/webhook-events',
     {
-      config: throughConsole('manageIntegration'),
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'listWebhookEvents',
         tags: ['webhooks'],
         summary: 'Every event an endpoint can subscribe to: when it is sent, what its data holds, and an example body',
-        response: { 200: Type.Ref(WebhookEventTypeListSchema), ...errorResponses(...CONSOLE_SETTINGS_ERRORS) },
+        response: { 200: Type.Ref(WebhookEventTypeListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
     async () => ({

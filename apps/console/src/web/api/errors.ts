@@ -11,7 +11,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly requestId?: string,
-    /** The offending field, as the service names it (`origins.2`), when one is. */
+    /** The offending field, when the service names one (a form shows the message beside it). */
     readonly field?: string,
   ) {
     super(message);

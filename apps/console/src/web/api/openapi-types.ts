@@ -890,6 +890,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/journey-appearance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The journey’s display name, logo and colours in this environment (the journey’s own look until set) */
+        get: operations["getJourneyAppearance"];
+        put?: never;
+        /** Replace the journey’s display name, colours and (optionally) logo; colours must meet WCAG AA contrast (signed, idempotent, journaled) */
+        post: operations["updateJourneyAppearance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/current": {
         parameters: {
             query?: never;
@@ -1882,6 +1900,35 @@ export interface components {
             origins: string[];
             updated_at: string | null;
         };
+        JourneyAppearance: {
+            /** @enum {string} */
+            object: "journey_appearance";
+            /** @description Shown beside the logo at the top of every journey screen; null: none */
+            display_name: string | null;
+            /** @description sRGB colour written #rrggbb */
+            primary_color: string;
+            /** @description sRGB colour written #rrggbb */
+            background_color: string;
+            /** @description Derived: the label colour of primary buttons (white or the journey ink, whichever contrasts more) */
+            button_label_color: string;
+            logo: {
+                content_type: string;
+                bytes: number;
+                sha256: string;
+            } | null;
+            /** @description null: never set, the journey’s own look */
+            updated_at: string | null;
+        };
+        JourneyAppearanceUpdate: {
+            display_name: string | null;
+            primary_color: string;
+            background_color: string;
+            /** @description Omitted: keep the current logo; null: remove it. PNG, JPEG or WebP, at most 256 KiB and 16–1024 pixels a side (the type is read from the bytes). */
+            logo?: {
+                /** @description The image bytes in base64 */
+                data_base64: string;
+            } | null;
+        };
         /** @description The journey of the session: the flow texts in its language and what is done; never personal data */
         Journey: {
             /** @enum {string} */
@@ -1950,6 +1997,15 @@ export interface components {
             capture: {
                 /** @description A file input may replace live capture */
                 allow_file_upload: boolean;
+            };
+            /** @description The client’s look (POST /v1/journey-appearance); the journey’s own until set */
+            appearance: {
+                display_name: string | null;
+                primary_color: string;
+                background_color: string;
+                button_label_color: string;
+                /** @description Path of the logo on the journey origin (changes with the logo); null: none */
+                logo_path: string | null;
             };
             limits: {
                 max_bytes: number;
@@ -7921,6 +7977,210 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, embedding_origin_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourneyAppearance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyAppearance"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateJourneyAppearance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JourneyAppearanceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyAppearance"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large, image_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type, image_type_unsupported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, appearance_invalid, image_unreadable, image_dimensions_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;

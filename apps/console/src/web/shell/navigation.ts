@@ -2,7 +2,7 @@ import type { OperatorRole } from '../domain.ts';
 import type { MessageKey } from '../i18n/en.ts';
 
 export interface NavItem {
-  to: '/queue' | '/search' | '/support' | '/settings/api-keys' | '/settings/webhooks' | '/settings/origins';
+  to: '/queue' | '/search' | '/support' | '/appearance' | '/settings/api-keys' | '/settings/webhooks' | '/settings/origins';
   label: MessageKey;
   roles: readonly OperatorRole[];
 }
@@ -17,6 +17,7 @@ export const NAVIGATION: readonly NavItem[] = [
   { to: '/queue', label: 'nav.queue', roles: STAFF },
   { to: '/search', label: 'nav.search', roles: STAFF },
   { to: '/support', label: 'nav.support', roles: ['support'] },
+  { to: '/appearance', label: 'nav.appearance', roles: ['administrator'] },
   // The client's integration settings (the service's manageIntegration ability).
   { to: '/settings/api-keys', label: 'nav.apiKeys', roles: ['administrator'] },
   { to: '/settings/webhooks', label: 'nav.webhooks', roles: ['administrator'] },
