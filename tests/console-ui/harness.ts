@@ -53,6 +53,8 @@ export interface HarnessOptions {
   realTime?: boolean;
   /** The automated checks (a one-thread pool, jobs run by `runChecks`) and the webhook dispatcher run beside the service. */
   worker?: boolean;
+  /** The webhook dispatcher alone runs beside the service (without the checks). */
+  webhooks?: boolean;
 }
 
 export const ARTIFACTS = join(ROOT, 'artifacts', 'console');
@@ -77,7 +79,7 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
   const runner = pool
     ? new ChecksRunner({ db: t.database.db, keyring: t.ctx.keyring, vault: t.ctx.vault, pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring), analyser: pool, now: t.clock.now })
     : undefined;
-  const dispatcher = options.worker ? new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen }) : undefined;
+  const dispatcher = options.worker || options.webhooks ? new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen }) : undefined;
   await dispatcher?.start();
   const console_ = await createConsoleServer({
     assets: await loadConsoleAssets(),

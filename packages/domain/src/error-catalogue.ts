@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE = {
   signature_invalid: e(401, 'authentication_error', 'X-Service-Signature does not match the request.', 'HMAC-SHA256 with the key signing secret over timestamp.METHOD.target.body, with the body exactly as sent.'),
   permission_denied: e(403, 'permission_error', 'The API key lacks the permission this route requires.', 'Use a key created with the permission named in the message.'),
   permission_not_held: e(403, 'permission_error', 'A key cannot grant a permission it does not hold itself.', 'Create the key with a key that holds every permission requested.'),
+  console_key_protected: e(403, 'permission_error', 'A console credential is not revoked through the console, which depends on it.', 'Revoke it with an integration key (DELETE /v1/api-keys/{key_id}) once its replacement is issued with the command line (admin key create --kind console).'),
   console_credential_required: e(403, 'permission_error', 'Only a console credential may act for an operator.', 'Call this route from the console server with its credential.'),
   reauth_required: e(403, 'permission_error', 'This action requires a recent re-authentication of the operator.', 'Re-authenticate with the identity provider and send the proof in X-Service-Reauthenticated-At.'),
   reauth_invalid: e(403, 'permission_error', 'The re-authentication proof is not a valid identity token of this operator.', 'Send the ID token the identity provider issued at the re-authentication, unchanged, for the operator named in X-Service-Operator.'),

@@ -44,6 +44,14 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${encodeTime(now)}${encodeRandom(16)}`;
 }
 
+/**
+ * The smallest id of that prefix made at or after `ms` (lexically below every such id): a bound
+ * that lets a time window be read as a range of an index on the id.
+ */
+export function idFloor(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms)}`;
+}
+
 const ID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
 /** True when `value` has the shape of an id with that prefix (no database lookup). */

@@ -10,7 +10,7 @@ export interface paths {
         /** Keys of this client and environment, newest first, without secrets */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create a key in the environment of the calling key; its secrets are returned once */
+        /** Create an integration key in the environment of the calling key; its secrets are returned once. Through the console, an administrator may grant either permission */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -196,7 +196,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook endpoints of this client and environment, newest first, without their secrets */
+        /** Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /** Declare a destination for events (signed, idempotent); the signing secret is returned once */
@@ -1426,10 +1426,34 @@ export interface components {
             /** @description Signing secret (whsec_…) for X-Service-Signature; returned once, here only */
             secret: string;
         };
+        WebhookEndpointListed: {
+            /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            url: string;
+            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** @enum {string} */
+            environment: "sandbox" | "prod";
+            /** Format: date-time */
+            created_at: string;
+            suspended_at: string | null;
+            /** @description Deliveries created in the last 24 hours, by current status (retrying: failed at least once, to be tried again) */
+            recent_deliveries: {
+                /** @enum {number} */
+                window_hours: 24;
+                pending: number;
+                retrying: number;
+                succeeded: number;
+                failed: number;
+            };
+        };
         WebhookEndpointList: {
             /** @enum {string} */
             object: "list";
-            data: components["schemas"]["WebhookEndpoint"][];
+            data: components["schemas"]["WebhookEndpointListed"][];
             has_more: boolean;
             next_cursor: string | null;
         };
@@ -2400,8 +2424,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2482,7 +2515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2491,7 +2524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: permission_not_held */
+            /** @description Error codes: operator_revoked, operator_role_insufficient, permission_not_held */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2583,8 +2616,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient, console_key_protected */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3593,8 +3635,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3646,10 +3697,10 @@ export interface operations {
             header: {
                 /** @description Unique per intention (UUID recommended); reuse it to retry */
                 "idempotency-key": string;
-                /** @description Unix time in seconds */
-                "x-service-timestamp": string;
-                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body */
-                "x-service-signature": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3683,8 +3734,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3791,8 +3851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3880,8 +3949,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3975,8 +4053,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4061,8 +4148,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4162,8 +4258,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4239,8 +4344,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4325,8 +4439,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4417,8 +4540,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7911,8 +8043,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7964,10 +8105,10 @@ export interface operations {
             header: {
                 /** @description Unique per intention (UUID recommended); reuse it to retry */
                 "idempotency-key": string;
-                /** @description Unix time in seconds */
-                "x-service-timestamp": string;
-                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body */
-                "x-service-signature": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7999,8 +8140,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,7 +45,19 @@ export const WebhookEndpointCreatedSchema = Type.Object(
   },
   { $id: 'WebhookEndpointCreated' },
 );
-export const WebhookEndpointListSchema = ListOf(Type.Ref(WebhookEndpointSchema), 'WebhookEndpointList');
+const count = Type.Integer({ minimum: 0 });
+/** The list adds each endpoint's health at a glance: its deliveries of the last 24 hours by status. */
+export const WebhookEndpointListedSchema = Type.Object(
+  {
+    ...endpointFields,
+    recent_deliveries: Type.Object(
+      { window_hours: Type.Literal(24), pending: count, retrying: count, succeeded: count, failed: count },
+      { description: 'Deliveries created in the last 24 hours, by current status (retrying: failed at least once, to be tried again)' },
+    ),
+  },
+  { $id: 'WebhookEndpointListed' },
+);
+export const WebhookEndpointListSchema = ListOf(Type.Ref(WebhookEndpointListedSchema), 'WebhookEndpointList');
 
 const deliveryFields = {
   id: Type.String({ description: 'Sent as X-Service-Delivery; a replay is a new delivery with a new id', examples: ['dlv_01m7ym09t80f4fggxqxy1yr50c'] }),

@@ -1,8 +1,9 @@
 /**
  * What the console proxies to the service: the operator-bound routes of the spec's "Operators
  * (console)" and "Review (console)" sections, case search, and the client's settings the console
- * administers (docs/operators.md, "The client's settings through the console"). Anything else (integration routes,
- * `POST /v1/operators/resolve`, which the console server calls itself) answers 404, so a stolen
+ * administers (docs/operators.md, "The client's settings through the console"). Anything else
+ * (other integration routes, `POST /v1/operators/resolve`, which the console server calls itself)
+ * answers 404, so a stolen
  * session can do no more than the operator could in the app. Paths are the service's, below /v1.
  */
 const ID = '[A-Za-z0-9_]{1,64}';
@@ -46,6 +47,19 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/flows/${FLOW}/versions`],
   ['POST', `/flows/${FLOW}/versions/[0-9]{1,10}/activate`],
   ['POST', `/flows/${FLOW}/dry-run`],
+  ['GET', '/api-keys'],
+  ['POST', '/api-keys'],
+  ['DELETE', `/api-keys/${ID}`],
+  ['GET', '/webhook-events'],
+  ['GET', '/webhook-endpoints'],
+  ['POST', '/webhook-endpoints'],
+  ['POST', `/webhook-endpoints/${ID}/test`],
+  ['POST', `/webhook-endpoints/${ID}/resume`],
+  ['GET', '/webhook-deliveries'],
+  ['GET', `/webhook-deliveries/${ID}`],
+  ['POST', `/webhook-deliveries/${ID}/replay`],
+  ['GET', '/journey-embedding'],
+  ['POST', '/journey-embedding'],
 ];
 
 const COMPILED = ROUTES.map(([method, pattern]) => ({ method, re: new RegExp(`^${pattern}$`) }));

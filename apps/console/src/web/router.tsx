@@ -8,6 +8,7 @@ import { SignedOutScreen } from './screens/signed-out.tsx';
 import { SessionGate, useSession } from './session-context.tsx';
 import { Shell } from './shell/shell.tsx';
 import { homeFor } from './shell/navigation.ts';
+import { RoleGate } from './shell/role-gate.tsx';
 
 /**
  * The console's routes, in code. The queue is the first screen and ships in the entry; the case
@@ -117,10 +118,85 @@ const caseRoute = createRoute({
   },
 });
 
+// The client's integration settings (administrator): API keys, webhooks and their log, embedding origins.
+const ApiKeysScreen = lazyRouteComponent(() => import('./screens/integration/api-keys.tsx'), 'ApiKeysScreen');
+const apiKeysRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/api-keys',
+  component: () => (
+    <RoleGate screen="/settings/api-keys">
+      <ApiKeysScreen />
+    </RoleGate>
+  ),
+});
+const WebhooksScreen = lazyRouteComponent(() => import('./screens/integration/webhooks.tsx'), 'WebhooksScreen');
+const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/webhooks',
+  component: () => (
+    <RoleGate screen="/settings/webhooks">
+      <WebhooksScreen />
+    </RoleGate>
+  ),
+});
+const DeliveriesScreen = lazyRouteComponent(() => import('./screens/integration/deliveries.tsx'), 'DeliveriesScreen');
+const deliveriesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/webhooks/deliveries',
+  // An endpoint id (whe_…) only: it names no person.
+  validateSearch: (s: Record<string, unknown>): { endpoint?: string } => (typeof s.endpoint === 'string' && /^whe_[0-9a-z]{1,36}$/.test(s.endpoint) ? { endpoint: s.endpoint } : {}),
+  component: function Deliveries() {
+    const { endpoint } = deliveriesRoute.useSearch();
+    return (
+      <RoleGate screen="/settings/webhooks">
+        <DeliveriesScreen key={endpoint ?? ''} endpoint={endpoint} />
+      </RoleGate>
+    );
+  },
+});
+const DeliveryScreen = lazyRouteComponent(() => import('./screens/integration/delivery.tsx'), 'DeliveryScreen');
+const deliveryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/webhooks/deliveries/$deliveryId',
+  component: function Delivery() {
+    const { deliveryId } = deliveryRoute.useParams();
+    return (
+      <RoleGate screen="/settings/webhooks">
+        <DeliveryScreen key={deliveryId} deliveryId={deliveryId} />
+      </RoleGate>
+    );
+  },
+});
+const OriginsScreen = lazyRouteComponent(() => import('./screens/integration/origins.tsx'), 'OriginsScreen');
+const originsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/origins',
+  component: () => (
+    <RoleGate screen="/settings/origins">
+      <OriginsScreen />
+    </RoleGate>
+  ),
+});
+
 const routeTree = rootRoute.addChildren([
   signedOutRoute,
   invitationRoute,
-  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, appearanceRoute, flowsRoute, flowRoute, taskRoute, caseRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    queueRoute,
+    searchRoute,
+    supportRoute,
+    appearanceRoute,
+    flowsRoute,
+    flowRoute,
+    taskRoute,
+    caseRoute,
+    apiKeysRoute,
+    webhooksRoute,
+    deliveriesRoute,
+    deliveryRoute,
+    originsRoute,
+  ]),
 ]);
 
 export const router = createRouter({

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
-import { newId } from '@idv/domain';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { idFloor, newId } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { webhookAttempts, webhookDeliveries, webhookEvents, type WebhookDeliveryStatus } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
@@ -26,6 +26,28 @@ export async function listWebhookDeliveries(db: Executor, tenant: Tenant, f: Del
   if (f.endpointId) where.push(eq(webhookDeliveries.endpointId, f.endpointId));
   if (f.startingAfter) where.push(lt(webhookDeliveries.id, f.startingAfter));
   return db.select().from(webhookDeliveries).where(and(...where)).orderBy(desc(webhookDeliveries.id)).limit(f.limit + 1);
+}
+
+export type DeliveryCounts = Record<WebhookDeliveryStatus, number>;
+
+/**
+ * Deliveries created since `since` per endpoint and status: an endpoint's health at a glance
+ * (at most 16 endpoints per environment). Ids are time-ordered, so the window is also a range of
+ * the (endpoint_id, id) index: a busy endpoint's older log is not read.
+ */
+export async function countRecentDeliveries(db: Executor, tenant: Tenant, endpointIds: string[], since: Date): Promise<Map<string, DeliveryCounts>> {
+  const counts = new Map<string, DeliveryCounts>(endpointIds.map((id) => [id, { pending: 0, retrying: 0, succeeded: 0, failed: 0 }]));
+  if (endpointIds.length === 0) return counts;
+  const rows = await db
+    .select({ endpointId: webhookDeliveries.endpointId, status: webhookDeliveries.status, n: count() })
+    .from(webhookDeliveries)
+    .where(and(tenantFilter(webhookDeliveries, tenant), inArray(webhookDeliveries.endpointId, endpointIds), gte(webhookDeliveries.id, idFloor('dlv', since.getTime())), gte(webhookDeliveries.createdAt, since)))
+    .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status);
+  for (const r of rows) {
+    const c = counts.get(r.endpointId);
+    if (c && r.status in c) c[r.status] = Number(r.n);
+  }
+  return counts;
 }
 
 export async function findWebhookDelivery(db: Executor, tenant: Tenant, id: string): Promise<WebhookDeliveryRow | null> {

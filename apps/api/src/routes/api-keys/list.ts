@@ -4,11 +4,13 @@ import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 import { ApiKeyListSchema, presentApiKey } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerListApiKeys(app: App, ctx: AppContext): void {
   app.get(
     '/v1/api-keys',
     {
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'listApiKeys',
         tags: ['api keys'],
@@ -20,7 +22,7 @@ export function registerListApiKeys(app: App, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(ApiKeyListSchema), ...errorResponses(...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(ApiKeyListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS) },
       },
     },
     async (req) => {

@@ -4,20 +4,22 @@ import { MAX_EMBEDDING_ORIGINS, normalizeOrigins } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
+import { actorOf } from '../../http/operator.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
-import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { SIGNED_ERRORS, SignedOrConsoleHeaders, errorResponses } from '../../schemas/common.ts';
 import { presentEmbedding } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void {
   app.post(
     '/v1/journey-embedding',
     {
-      config: { signed: true },
+      config: { signed: true, operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'updateJourneyEmbedding',
         tags: ['embedding'],
         summary: 'Replace the origins allowed to frame the journey (signed, idempotent, journaled)',
-        headers: SignedHeaders,
+        headers: SignedOrConsoleHeaders,
         body: Type.Object(
           {
             origins: Type.Array(Type.String({ maxLength: 255 }), {
@@ -27,21 +29,22 @@ export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void 
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...SIGNED_ERRORS, 'embedding_origin_invalid') },
+        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...SIGNED_ERRORS, 'embedding_origin_invalid') },
       },
     },
     (req, reply) =>
       runIdempotent(ctx.idempotency, req, reply, async (tx) => {
-        const { key, tenant } = authOf(req);
+        const { tenant } = authOf(req);
+        const actor = actorOf(req);
         const now = ctx.now();
         const checked = normalizeOrigins(req.body.origins, tenant.environment);
         if (!checked.ok) {
           throw new ApiError('embedding_origin_invalid', `origins[${checked.index}] ${checked.message}.`, `origins.${checked.index}`);
         }
         const before = (await findEmbedding(tx, tenant))?.origins ?? [];
-        const row = await saveEmbedding(tx, tenant, checked.origins, `key:${key.id}`, now);
+        const row = await saveEmbedding(tx, tenant, checked.origins, actor, now);
         await appendClientJournal(tx, tenant, {
-          actor: `key:${key.id}`,
+          actor,
           action: 'journey_embedding.updated',
           detail: {
             origins: checked.origins,

@@ -6,17 +6,19 @@ import { authOf } from '../../http/auth.ts';
 import { presentDeliveryDetail } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { IdParam, WebhookDeliveryDetailSchema } from '../../schemas/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerGetWebhookDelivery(app: App, ctx: AppContext): void {
   app.get(
     '/v1/webhook-deliveries/:delivery_id',
     {
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'getWebhookDelivery',
         tags: ['webhooks'],
         summary: 'One delivery, its attempts, and the body exactly as the destination received it',
         params: Type.Object({ delivery_id: IdParam('A delivery id (dlv_…)') }),
-        response: { 200: Type.Ref(WebhookDeliveryDetailSchema), ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found') },
+        response: { 200: Type.Ref(WebhookDeliveryDetailSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found') },
       },
     },
     async (req) => {

@@ -5,6 +5,7 @@ import { authOf } from '../../http/auth.ts';
 import { presentDelivery } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 import { PageQuery, WebhookDeliveryListSchema, WebhookDeliveryStatusSchema } from '../../schemas/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -12,6 +13,7 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
   app.get(
     '/v1/webhook-deliveries',
     {
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
@@ -26,7 +28,7 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS) },
       },
     },
     async (req) => {

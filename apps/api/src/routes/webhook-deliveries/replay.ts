@@ -7,11 +7,13 @@ import { presentDelivery } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { IdParam, WebhookDeliverySchema } from '../../schemas/webhooks.ts';
 import { replayDelivery } from '../../services/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerReplayWebhookDelivery(app: App, ctx: AppContext): void {
   app.post(
     '/v1/webhook-deliveries/:delivery_id/replay',
     {
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'replayWebhookDelivery',
         tags: ['webhooks'],
@@ -19,7 +21,7 @@ export function registerReplayWebhookDelivery(app: App, ctx: AppContext): void {
         params: Type.Object({ delivery_id: IdParam('A delivery id (dlv_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
+          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
         },
       },
     },

@@ -7,11 +7,13 @@ import { presentDelivery } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { IdParam, WebhookDeliverySchema } from '../../schemas/webhooks.ts';
 import { endpointOr404, replayDelivery } from '../../services/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerReplayEndpointDelivery(app: App, ctx: AppContext): void {
   app.post(
     '/v1/webhook-endpoints/:endpoint_id/replay',
     {
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'replayWebhookEndpointDelivery',
         tags: ['webhooks'],
@@ -23,7 +25,7 @@ export function registerReplayEndpointDelivery(app: App, ctx: AppContext): void 
         ),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
+          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
         },
       },
     },

@@ -6,11 +6,13 @@ import { presentDelivery } from '../../presenters/webhooks.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { IdParam, WebhookDeliverySchema } from '../../schemas/webhooks.ts';
 import { sendTestEvent } from '../../services/webhooks.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerTestWebhookEndpoint(app: App, ctx: AppContext): void {
   app.post(
     '/v1/webhook-endpoints/:endpoint_id/test',
     {
+      config: { operator: { ability: 'manageIntegration', alsoIntegration: true } },
       schema: {
         operationId: 'testWebhookEndpoint',
         tags: ['webhooks'],
@@ -18,7 +20,7 @@ export function registerTestWebhookEndpoint(app: App, ctx: AppContext): void {
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended'),
+          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended'),
         },
       },
     },

@@ -19,3 +19,8 @@ export type SessionCreated = S['SessionCreated'];
 export type MaskedSubject = ReviewCase['subject'];
 export type JournalEntry = ReviewCase['journal'][number];
 export type CorrectionItem = ReviewCase['corrections'][number];
+// The client's integration settings (API keys, webhooks, embedding origins).
+export type ApiKey = S['ApiKey'];
+export type WebhookEndpointListed = S['WebhookEndpointListed'];
+export type WebhookDelivery = S['WebhookDelivery'];
+export type WebhookEventTypeInfo = S['WebhookEventTypeInfo'];

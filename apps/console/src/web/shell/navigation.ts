@@ -2,7 +2,7 @@ import type { OperatorRole } from '../domain.ts';
 import type { MessageKey } from '../i18n/en.ts';
 
 export interface NavItem {
-  to: '/queue' | '/search' | '/support' | '/appearance' | '/flows';
+  to: '/queue' | '/search' | '/support' | '/flows' | '/appearance' | '/settings/api-keys' | '/settings/webhooks' | '/settings/origins';
   label: MessageKey;
   roles: readonly OperatorRole[];
 }
@@ -19,6 +19,10 @@ export const NAVIGATION: readonly NavItem[] = [
   { to: '/support', label: 'nav.support', roles: ['support'] },
   { to: '/flows', label: 'nav.flows', roles: ['administrator', 'supervisor'] },
   { to: '/appearance', label: 'nav.appearance', roles: ['administrator'] },
+  // The client's integration settings (the service's manageIntegration ability).
+  { to: '/settings/api-keys', label: 'nav.apiKeys', roles: ['administrator'] },
+  { to: '/settings/webhooks', label: 'nav.webhooks', roles: ['administrator'] },
+  { to: '/settings/origins', label: 'nav.origins', roles: ['administrator'] },
 ];
 
 export const navigationFor = (role: OperatorRole) => NAVIGATION.filter((item) => item.roles.includes(role));
