@@ -4,7 +4,7 @@ import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentCase } from '../../presenters/case.ts';
 import { clearanceOf } from '../../services/review.ts';
-import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
+import { CONSOLE_READ_ERRORS } from '../operators/errors.ts';
 import { CaseListQuerySchema, CaseListSchema } from '../../schemas/case.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
 
@@ -19,7 +19,7 @@ export function registerListCases(app: App, ctx: AppContext): void {
         tags: ['cases'],
         summary: 'Cases of this client and environment, newest first; with the console credential and X-Service-Operator, only those within the operator’s clearance',
         querystring: CaseListQuerySchema,
-        response: { 200: Type.Ref(CaseListSchema), ...errorResponses(...VALIDATION_ERRORS, ...OPERATOR_ROUTE_ERRORS.filter((c) => c !== 'console_credential_required')) },
+        response: { 200: Type.Ref(CaseListSchema), ...errorResponses(...VALIDATION_ERRORS, ...CONSOLE_READ_ERRORS) },
       },
     },
     async (req) => {
