@@ -35,7 +35,7 @@ let skipped = 0;
 // The browser suites (the journey's and the console's screens in Chromium) run once too: what
 // they add over the API tests, which run on both databases, is the screens, whatever the database
 // behind; run twice they cost CI about two minutes.
-const BROWSER_SUITES = ['tests/e2e/journey-browser.test.ts', 'tests/console-ui/console-browser.test.ts', 'tests/console-ui/console-proof.test.ts'];
+const BROWSER_SUITES = ['tests/e2e/journey-browser.test.ts', 'tests/console-ui/console-browser.test.ts', 'tests/console-ui/console-proof.test.ts', 'tests/console-ui/console-oversight.test.ts'];
 const once = (f) =>
   f.startsWith('tests/engine/') || f.startsWith('tests/architecture/') || f.startsWith('tests/embedded-db/') || f.startsWith('tests/config/') || BROWSER_SUITES.includes(f);
 const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');

@@ -1,6 +1,7 @@
 /**
  * What the console proxies to the service: the operator-bound routes of the spec's "Operators
- * (console)" and "Review (console)" sections, plus case search. Anything else (integration routes,
+ * (console)" and "Review (console)" sections, plus case search, and the client's usage and contract
+ * (read by administrators and supervisors). Anything else (integration routes,
  * `POST /v1/operators/resolve`, which the console server calls itself) answers 404, so a stolen
  * session can do no more than the operator could in the app. Paths are the service's, below /v1.
  */
@@ -35,6 +36,12 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/cases/${ID}/questionnaires/unmask`],
   ['POST', `/cases/${ID}/applicant-data/unmask`],
   ['POST', `/cases/${ID}/journey-link`],
+  // Usage and contract screen (ability readUsage: the service checks the operator's role).
+  ['GET', '/usage'],
+  ['GET', '/usage/daily'],
+  ['GET', '/usage/export'],
+  ['GET', '/api-usage'],
+  ['GET', '/contract'],
 ];
 
 const COMPILED = ROUTES.map(([method, pattern]) => ({ method, re: new RegExp(`^${pattern}$`) }));

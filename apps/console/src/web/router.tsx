@@ -8,6 +8,7 @@ import { SignedOutScreen } from './screens/signed-out.tsx';
 import { SessionGate, useSession } from './session-context.tsx';
 import { Shell } from './shell/shell.tsx';
 import { homeFor } from './shell/navigation.ts';
+import { DEFAULT_METRICS_WINDOW, currentPeriod, isPeriod, metricsWindowOf, type MetricsWindow } from './screens/oversight/search-params.ts';
 
 /**
  * The console's routes, in code. The queue is the first screen and ships in the entry; the case
@@ -97,10 +98,50 @@ const caseRoute = createRoute({
   },
 });
 
+// Oversight screens (issue 18), each a chunk of its own; the chart library comes with the charts' screens only.
+const OperatorsScreen = lazyRouteComponent(() => import('./screens/oversight/operators.tsx'), 'OperatorsScreen');
+const operatorsRoute = createRoute({ getParentRoute: () => appRoute, path: '/operators', component: OperatorsScreen });
+
+const SupportAccessScreen = lazyRouteComponent(() => import('./screens/oversight/support-access.tsx'), 'SupportAccessScreen');
+const supportAccessRoute = createRoute({ getParentRoute: () => appRoute, path: '/support-access', component: SupportAccessScreen });
+
+const MetricsScreen = lazyRouteComponent(() => import('./screens/oversight/metrics.tsx'), 'MetricsScreen');
+const metricsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/metrics',
+  validateSearch: (s: Record<string, unknown>): { days?: MetricsWindow } => {
+    const days = metricsWindowOf(s.days);
+    return days ? { days } : {};
+  },
+  loaderDeps: ({ search }) => ({ days: search.days ?? DEFAULT_METRICS_WINDOW }),
+  loader: ({ deps }) => {
+    // The figures and the screen's chunk (with the chart library) at once.
+    void import('./screens/oversight/metrics.tsx').then((m) => queryClient.prefetchQuery(m.reviewMetricsQuery(deps.days)));
+    void MetricsScreen.preload?.();
+  },
+  component: function Metrics() {
+    const days = metricsRoute.useSearch().days ?? DEFAULT_METRICS_WINDOW;
+    const navigate = metricsRoute.useNavigate();
+    return <MetricsScreen days={days} onDays={(d: MetricsWindow) => void navigate({ search: { days: d }, replace: true })} />;
+  },
+});
+
+const UsageScreen = lazyRouteComponent(() => import('./screens/oversight/usage.tsx'), 'UsageScreen');
+const usageRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/usage',
+  validateSearch: (s: Record<string, unknown>): { period?: string } => (isPeriod(s.period) ? { period: s.period } : {}),
+  component: function Usage() {
+    const period = usageRoute.useSearch().period ?? currentPeriod();
+    const navigate = usageRoute.useNavigate();
+    return <UsageScreen period={period} onPeriod={(p: string) => void navigate({ search: { period: p }, replace: true })} />;
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   signedOutRoute,
   invitationRoute,
-  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, taskRoute, caseRoute]),
+  appRoute.addChildren([homeRoute, queueRoute, searchRoute, supportRoute, taskRoute, caseRoute, operatorsRoute, supportAccessRoute, metricsRoute, usageRoute]),
 ]);
 
 export const router = createRouter({

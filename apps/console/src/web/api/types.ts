@@ -19,3 +19,11 @@ export type SessionCreated = S['SessionCreated'];
 export type MaskedSubject = ReviewCase['subject'];
 export type JournalEntry = ReviewCase['journal'][number];
 export type CorrectionItem = ReviewCase['corrections'][number];
+// Oversight screens (issue 18).
+export type Operator = S['Operator'];
+export type OperatorInvited = S['OperatorInvited'];
+export type ReviewMetrics = S['ReviewMetrics'];
+export type Usage = S['Usage'];
+export type UsageDaily = S['UsageDaily'];
+export type Contract = S['Contract'];
+export type ApiUsage = S['ApiUsage'];
