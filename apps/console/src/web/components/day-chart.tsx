@@ -27,9 +27,53 @@ export const SERIES_STYLES = [
 export const utcDayFormat = (locale: string) => new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
 
 const HEIGHT = 220;
+const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000];
+
+function lineSeries(s: DaySeries, days: number): uPlot.Series {
+  const style = SERIES_STYLES[s.style];
+  return { label: s.label, stroke: style.color, dash: style.dash ? [...style.dash] : undefined, width: 2, points: { show: days <= 35 } };
+}
+
+function barSeries(s: DaySeries): uPlot.Series {
+  const { color } = SERIES_STYLES[s.style];
+  return { label: s.label, stroke: color, fill: color, width: 0, paths: uPlot.paths.bars!({ size: [0.8, 40], gap: 1 }), points: { show: false } };
+}
+
+/**
+ * Stacked bars as uPlot draws them: each series' bar from zero to its running total, the tallest
+ * drawn first so that the lower ones cover it (the table alternative keeps the values themselves).
+ */
+function stack(series: DaySeries[]): { s: DaySeries; values: (number | null)[] }[] {
+  let running: number[] = series[0]?.values.map(() => 0) ?? [];
+  const totals = series.map((s) => {
+    running = running.map((r, i) => r + (s.values[i] ?? 0));
+    return { s, values: running };
+  });
+  return totals.reverse();
+}
 const DAY_S = 86_400;
 
-export function DayChart({ id, title, summary, days, series, format }: { id: string; title: string; summary: string; days: string[]; series: DaySeries[]; format?: (v: number) => string }) {
+/**
+ * `lines` (the default) draws each series as a line; `stacked` draws counts that add up (outcomes
+ * of a day) as bars stacked in the order given, the first at the bottom.
+ */
+export function DayChart({
+  id,
+  title,
+  summary,
+  days,
+  series,
+  format,
+  kind = 'lines',
+}: {
+  id: string;
+  title: string;
+  summary: string;
+  days: string[];
+  series: DaySeries[];
+  format?: (v: number) => string;
+  kind?: 'lines' | 'stacked';
+}) {
   const { t, locale } = useI18n();
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
@@ -40,6 +84,7 @@ export function DayChart({ id, title, summary, days, series, format }: { id: str
     const el = box.current;
     if (!el) return;
     const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    const drawn = kind === 'stacked' ? stack(series) : series.map((s) => ({ s, values: s.values }));
     const plot = new uPlot(
       {
         width: Math.max(200, el.clientWidth),
@@ -51,24 +96,23 @@ export function DayChart({ id, title, summary, days, series, format }: { id: str
         scales: { x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
         axes: [
           { stroke: '#3d4650', grid: { stroke: '#e3e6ea' }, ticks: { stroke: '#c5cbd3' }, values: (_u, splits) => splits.map((s) => dayLabel.format(new Date(s * 1000))) },
-          { stroke: '#3d4650', grid: { stroke: '#e3e6ea' }, ticks: { stroke: '#c5cbd3' }, size: 56, values: (_u, splits) => splits.map((s) => show(s)) },
+          {
+            stroke: '#3d4650',
+            grid: { stroke: '#e3e6ea' },
+            ticks: { stroke: '#c5cbd3' },
+            size: 56,
+            // Counts have whole ticks only; a formatted measure (hours) takes uPlot's own steps.
+            incrs: format ? undefined : COUNT_STEPS,
+            values: (_u, splits) => splits.map((s) => show(s)),
+          },
         ],
-        series: [
-          {},
-          ...series.map((s) => ({
-            label: s.label,
-            stroke: SERIES_STYLES[s.style].color,
-            dash: SERIES_STYLES[s.style].dash ? [...SERIES_STYLES[s.style].dash!] : undefined,
-            width: 2,
-            points: { show: days.length <= 35 },
-          })),
-        ],
+        series: [{}, ...drawn.map(({ s }) => (kind === 'stacked' ? barSeries(s) : lineSeries(s, days.length)))],
         hooks: {
           // Marks the figure once drawn: the browser tests and the benchmark wait for it.
           draw: [() => figure.current?.setAttribute('data-drawn', 'true')],
         },
       },
-      [xs, ...series.map((s) => s.values)],
+      [xs, ...drawn.map(({ values }) => values)],
       el,
     );
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
@@ -78,7 +122,7 @@ export function DayChart({ id, title, summary, days, series, format }: { id: str
       plot.destroy();
       figure.current?.removeAttribute('data-drawn');
     };
-  }, [days, series, dayLabel]);
+  }, [days, series, dayLabel, kind]);
 
   return (
     <figure className="chart panel" ref={figure} aria-labelledby={`${id}-title`}>
@@ -88,7 +132,7 @@ export function DayChart({ id, title, summary, days, series, format }: { id: str
         <ul className="chart-legend">
           {series.map((s) => (
             <li key={s.label}>
-              <span className={`swatch swatch-${s.style}`} aria-hidden="true" />
+              <span className={`swatch swatch-${s.style}${kind === 'stacked' ? ' swatch-block' : ''}`} aria-hidden="true" />
               {s.label}
             </li>
           ))}

@@ -378,7 +378,7 @@ export const en = {
   'usage.overQuota.allow': 'Allowed, billed',
   'usage.overQuota.notify': 'Allowed, notified',
   'usage.chart': 'Units per day',
-  'usage.summary': '{total} units in {period}; the busiest day was {day} with {max}.',
+  'usage.summary': 'Units in {period}: {total}; the busiest day was {day} ({max}).',
   'usage.export': 'Download the month as CSV',
   'usage.exportNote': 'One line per measured unit: instant, service, quantity and case identifier. No personal data.',
   'usage.contract': 'Contract',
@@ -394,7 +394,7 @@ export const en = {
   'usage.api': 'Integration calls (last 30 days)',
   'usage.api.total': 'Calls',
   'usage.api.errors': 'Answered with an error (4xx, 5xx)',
-  'usage.api.summary': '{total} integration calls over 30 days, {errors} answered with an error. Console calls are not counted.',
+  'usage.api.summary': 'Integration calls over 30 days: {total}, of which answered with an error: {errors}. Console calls are not counted.',
 } as const;
 
 export type MessageKey = keyof typeof en;

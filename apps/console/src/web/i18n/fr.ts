@@ -380,7 +380,7 @@ export const fr: Messages = {
   'usage.overQuota.allow': 'Autorisé, facturé',
   'usage.overQuota.notify': 'Autorisé, signalé',
   'usage.chart': 'Unités par jour',
-  'usage.summary': '{total} unités en {period} ; le jour le plus chargé fut le {day} avec {max}.',
+  'usage.summary': 'Unités en {period} : {total} ; le jour le plus chargé fut le {day} ({max}).',
   'usage.export': 'Télécharger le mois en CSV',
   'usage.exportNote': 'Une ligne par unité mesurée : instant, service, quantité et identifiant du dossier. Aucune donnée personnelle.',
   'usage.contract': 'Contrat',
@@ -396,5 +396,5 @@ export const fr: Messages = {
   'usage.api': 'Appels d’intégration (30 derniers jours)',
   'usage.api.total': 'Appels',
   'usage.api.errors': 'Répondus par une erreur (4xx, 5xx)',
-  'usage.api.summary': '{total} appels d’intégration sur 30 jours, dont {errors} répondus par une erreur. Les appels de la console ne sont pas comptés.',
+  'usage.api.summary': 'Appels d’intégration sur 30 jours : {total}, dont répondus par une erreur : {errors}. Les appels de la console ne sont pas comptés.',
 };

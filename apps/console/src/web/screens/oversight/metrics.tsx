@@ -39,7 +39,7 @@ export function MetricsScreen({ days, onDays }: { days: MetricsWindow; onDays(d:
   return (
     <>
       <PageTitle text={t('metrics.title')}>{t('metrics.title')}</PageTitle>
-      <label className="field field-inline">
+      <label className="field field-row">
         <span>{t('metrics.window')}</span>
         <select name="metrics_window" value={days} onChange={(e) => onDays(Number(e.target.value) as MetricsWindow)}>
           {METRICS_WINDOWS.map((d) => (
@@ -113,6 +113,7 @@ function MetricsBody({ m, days }: { m: ReviewMetrics; days: number }) {
           summary={t('metrics.summary.outcomes', { days, approved: m.outcomes.approved, rejected: m.outcomes.rejected, resubmission: m.outcomes.resubmission_requested })}
           days={series.days}
           series={series.outcomes}
+          kind="stacked"
         />
         <DayChart
           id="chart-times"

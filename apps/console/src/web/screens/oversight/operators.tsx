@@ -168,14 +168,14 @@ function InvitePanel({ onInvited }: { onInvited(): void }) {
     <section className="panel" aria-labelledby="invite-title">
       <h2 id="invite-title">{t('operators.invite')}</h2>
       {invited ? (
-        <>
+        <div className="invite-result">
           <Notice kind="success">{t('operators.invited', { name: invited.operator.name })}</Notice>
           <ShownOnce
             label={t('operators.link')}
             value={`${location.origin}/invitation#${invited.invitation_token}`}
             note={t('operators.linkNote', { time: dateTime(invited.invitation_expires_at), name: invited.operator.name })}
           />
-        </>
+        </div>
       ) : null}
       <form onSubmit={submit} noValidate>
         <fieldset disabled={invite.isPending}>

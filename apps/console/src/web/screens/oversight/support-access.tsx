@@ -89,7 +89,7 @@ export function SupportAccessScreen() {
             row={(g) => (
               <tr key={g.id}>
                 <th scope="row">
-                  <Link to="/cases/$caseId" params={{ caseId: g.case_id }} className="mono case-id" aria-label={`${t('supportAccess.log')}: ${g.case_id}`}>
+                  <Link to="/cases/$caseId" params={{ caseId: g.case_id }} className="mono" aria-label={`${t('supportAccess.log')}: ${g.case_id}`}>
                     {g.case_id}
                   </Link>
                 </th>

@@ -32,7 +32,7 @@ export function UsageScreen({ period, onPeriod }: { period: string; onPeriod(p: 
     <>
       <PageTitle text={t('usage.title')}>{t('usage.title')}</PageTitle>
       <div className="toolbar">
-        <label className="field field-inline">
+        <label className="field field-row">
           <span>{t('usage.period')}</span>
           <input type="month" name="usage_period" value={period} max={currentPeriod()} onChange={(e) => isPeriod(e.target.value) && onPeriod(e.target.value)} />
         </label>
@@ -103,7 +103,9 @@ function Totals({ usage }: { usage: Usage }) {
 function DailyChart({ daily }: { daily: UsageDaily }) {
   const { t, locale } = useI18n();
   const { days, series, total, busiest } = useMemo(() => {
-    const d = daily.data;
+    // The month's days up to today: the days to come have nothing yet.
+    const today = new Date().toISOString().slice(0, 10);
+    const d = daily.data.filter((x) => x.date <= today);
     const series: DaySeries[] = USAGE_SERVICES.map((s, i) => ({ label: t(`usage.service.${s}` as MessageKey), values: d.map((x) => x[s]), style: i }));
     const perDay = d.map((x) => USAGE_SERVICES.reduce((n, s) => n + x[s], 0));
     const max = Math.max(0, ...perDay);
@@ -111,7 +113,7 @@ function DailyChart({ daily }: { daily: UsageDaily }) {
   }, [daily, t]);
   const month = new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${daily.period}-01T00:00:00Z`));
   const day = busiest.day ? utcDayFormat(locale).format(new Date(`${busiest.day}T00:00:00Z`)) : '—';
-  return <DayChart id="chart-usage" title={t('usage.chart')} summary={t('usage.summary', { total, period: month, day, max: busiest.max })} days={days} series={series} />;
+  return <DayChart id="chart-usage" title={t('usage.chart')} summary={t('usage.summary', { total, period: month, day, max: busiest.max })} days={days} series={series} kind="stacked" />;
 }
 
 function CallsChart({ calls }: { calls: ApiUsage }) {
