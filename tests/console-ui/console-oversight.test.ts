@@ -322,7 +322,12 @@ describe('the oversight screens', () => {
     await adaPage.locator('tbody tr', { hasText: 'Olga Later' }).waitFor();
     assert.ok(!adaPage.url().includes('action='), 'the action id left the address');
     await capture(adaPage, 'operators-invited-after-reauth', 'desktop');
-    // Once: a reload shows neither the outcome nor the link, and the operator was invited once.
+    // Once: leaving the screen and coming back, or a reload, shows the link no more; the operator was invited once.
+    await adaPage.getByRole('link', { name: 'Queue', exact: true }).click();
+    await adaPage.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
+    await adaPage.getByRole('link', { name: 'Operators', exact: true }).click();
+    await adaPage.locator('tbody tr', { hasText: 'Olga Later' }).waitFor();
+    assert.equal(await adaPage.getByLabel('Invitation link').count(), 0);
     await adaPage.reload();
     await adaPage.locator('tbody tr', { hasText: 'Olga Later' }).waitFor();
     assert.equal(await adaPage.getByLabel('Invitation link').count(), 0);

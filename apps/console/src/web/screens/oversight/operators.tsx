@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useActionOutcome } from '../../action-outcome.tsx';
 import { api, ok } from '../../api/client.ts';
 import type { Operator, OperatorInvited } from '../../api/types.ts';
@@ -135,6 +135,24 @@ export function OperatorsScreen() {
   );
 }
 
+/** Whether this page load's replayed invitation was shown already (it stays in the outcome's cache). */
+let replayedInvitationTaken = false;
+
+/**
+ * The invitation replayed by the console server after a re-authentication, for the first panel
+ * that asks only: leaving the screen and coming back does not show its link again.
+ */
+function useReplayedInvitation(): OperatorInvited | undefined {
+  const replayed = useActionOutcome()?.result;
+  const [taken, setTaken] = useState<OperatorInvited>();
+  useEffect(() => {
+    if (replayedInvitationTaken || !replayed || replayed.status !== 201 || !isInvitation(replayed.body)) return;
+    replayedInvitationTaken = true;
+    setTaken(replayed.body);
+  }, [replayed]);
+  return taken;
+}
+
 const NEW_CLEARANCE: ClearanceDraft = { role: 'reviewer', countries: '', sensitivity: 'standard' };
 
 function InvitePanel({ onInvited }: { onInvited(): void }) {
@@ -155,8 +173,8 @@ function InvitePanel({ onInvited }: { onInvited(): void }) {
     },
   });
   // An invitation asked before a re-authentication and replayed by the console server on the way back.
-  const replayed = useActionOutcome()?.result;
-  const invited = invite.data ?? (replayed && replayed.status === 201 && isInvitation(replayed.body) ? replayed.body : undefined);
+  const replayed = useReplayedInvitation();
+  const invited = invite.data ?? replayed;
   const countries = parseCountries(clearance.countries);
   const submit = (e: FormEvent) => {
     e.preventDefault();
