@@ -1,6 +1,7 @@
 import { Navigate, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { ErrorNotice, Loading } from './components/status.tsx';
 import { reviewCaseQuery, reviewsPageQuery, reviewsSummaryQuery } from './queries/review-queries.ts';
+import { reviewMetricsQuery } from './queries/oversight-queries.ts';
 import { queryClient } from './query-client.ts';
 import { isTaskStatus, QueueScreen } from './screens/queue.tsx';
 import { InvitationScreen } from './screens/invitation.tsx';
@@ -116,7 +117,7 @@ const metricsRoute = createRoute({
   loaderDeps: ({ search }) => ({ days: search.days ?? DEFAULT_METRICS_WINDOW }),
   loader: ({ deps }) => {
     // The figures and the screen's chunk (with the chart library) at once.
-    void import('./screens/oversight/metrics.tsx').then((m) => queryClient.prefetchQuery(m.reviewMetricsQuery(deps.days)));
+    void queryClient.prefetchQuery(reviewMetricsQuery(deps.days));
     void MetricsScreen.preload?.();
   },
   component: function Metrics() {

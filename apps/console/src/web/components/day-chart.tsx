@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import { useI18n } from '../i18n/index.tsx';
 
@@ -80,7 +80,9 @@ export function DayChart({
   const show = format ?? ((v: number) => String(v));
   const dayLabel = useMemo(() => new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }), [locale]);
 
-  useEffect(() => {
+  // A layout effect: the chart is drawn with the render that placed its box, not a frame later
+  // (Preact runs plain effects after the next paint).
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);

@@ -1,26 +1,13 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api, ok } from '../../api/client.ts';
 import type { ReviewMetrics } from '../../api/types.ts';
 import { DayChart, utcDayFormat, type DaySeries } from '../../components/day-chart.tsx';
 import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status.tsx';
 import { useI18n, type Translate } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { METRICS_WINDOWS, type MetricsWindow } from './search-params.ts';
+import { reviewMetricsQuery } from '../../queries/oversight-queries.ts';
 
-
-/**
- * GET /v1/reviews/metrics over the last `days` days. The start is rounded down to the minute so
- * the loader's call and the screen's share one cache entry.
- */
-export const reviewMetricsQuery = (days: MetricsWindow) => {
-  const since = new Date(Math.floor((Date.now() - days * 86_400_000) / 60_000) * 60_000).toISOString();
-  return queryOptions({
-    queryKey: ['review-metrics', days],
-    queryFn: () => ok(api.GET('/v1/reviews/metrics', { params: { query: { since } } })),
-    placeholderData: keepPreviousData,
-  });
-};
 
 /** A duration in seconds in plain words: minutes under two hours, hours beyond. */
 export function duration(t: Translate, seconds: number | null): string {
