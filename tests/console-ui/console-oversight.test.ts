@@ -35,8 +35,8 @@ async function capture(page: Page, name: string, viewport: 'phone' | 'desktop'):
   audits[`${name} (${viewport})`] = await axeViolations(page);
 }
 
-async function openAs(who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
-  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale: 'en-GB', acceptDownloads: true });
+async function openAs(who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop', locale = 'en-GB'): Promise<Page> {
+  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale, acceptDownloads: true });
   contexts.push(context);
   const page = await context.newPage();
   await signIn(page, h.consoleUrl, path, who.login, who.password);
@@ -261,9 +261,11 @@ describe('the oversight screens', () => {
     await samPage.waitForFunction(() => document.getElementById('chart-volumes-caption')?.parentElement?.querySelectorAll('tbody tr').length === 8);
     assert.ok(Number(await counter('Tasks closed')) < DECIDED_TASKS);
 
-    const phone = await openAs(ada, '/metrics', 'phone');
+    // On a phone, in French (the browser's language).
+    const phone = await openAs(ada, '/metrics', 'phone', 'fr-FR');
+    await phone.getByRole('heading', { level: 1, name: 'Indicateurs de revue' }).waitFor();
     await phone.waitForFunction(() => document.querySelectorAll('figure.chart[data-drawn="true"] canvas').length === 3);
-    await capture(phone, 'metrics', 'phone');
+    await capture(phone, 'metrics-fr', 'phone');
   });
 
   test('usage and contract: totals against quotas, the chart per day, the contract, the CSV downloaded and parsed', async () => {

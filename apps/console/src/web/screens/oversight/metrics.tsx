@@ -10,9 +10,9 @@ import { reviewMetricsQuery } from '../../queries/oversight-queries.ts';
 
 
 /** A duration in seconds in plain words: minutes under two hours, hours beyond. */
-export function duration(t: Translate, seconds: number | null): string {
+export function duration(t: Translate, locale: string, seconds: number | null): string {
   if (seconds === null) return '—';
-  return seconds < 7200 ? t('metrics.minutes', { n: Math.round(seconds / 60) }) : t('metrics.hours', { n: Math.round((seconds / 3600) * 10) / 10 });
+  return seconds < 7200 ? t('metrics.minutes', { n: Math.round(seconds / 60) }) : t('metrics.hours', { n: (Math.round((seconds / 3600) * 10) / 10).toLocaleString(locale === 'fr' ? 'fr-FR' : 'en-GB') });
 }
 
 /**
@@ -51,8 +51,8 @@ function MetricsBody({ m, days }: { m: ReviewMetrics; days: number }) {
     ['metrics.resubmission', m.outcomes.resubmission_requested],
     ['metrics.overdueNow', m.overdue.now, m.overdue.now > 0],
     ['metrics.closedLate', m.overdue.closed_after_due_date],
-    ['metrics.p50', duration(t, m.decision_time_seconds.p50)],
-    ['metrics.p90', duration(t, m.decision_time_seconds.p90)],
+    ['metrics.p50', duration(t, locale, m.decision_time_seconds.p50)],
+    ['metrics.p90', duration(t, locale, m.decision_time_seconds.p90)],
     ['metrics.escalations', m.double_validation.escalated],
     ['metrics.revisions', m.revisions],
   ];
@@ -81,7 +81,7 @@ function MetricsBody({ m, days }: { m: ReviewMetrics; days: number }) {
         ) : (
           m.alerts.map((a) => (
             <Notice key={a.code} kind="warning">
-              {a.message}
+              {alertText(t, locale, a.code, m)}
             </Notice>
           ))
         )}
@@ -105,7 +105,7 @@ function MetricsBody({ m, days }: { m: ReviewMetrics; days: number }) {
         <DayChart
           id="chart-times"
           title={t('metrics.chart.times')}
-          summary={t('metrics.summary.times', { p50: duration(t, m.decision_time_seconds.p50), p90: duration(t, m.decision_time_seconds.p90) })}
+          summary={t('metrics.summary.times', { p50: duration(t, locale, m.decision_time_seconds.p50), p90: duration(t, locale, m.decision_time_seconds.p90) })}
           days={series.days}
           series={series.times}
           format={(v) => String(Math.round(v * 10) / 10)}
@@ -113,6 +113,20 @@ function MetricsBody({ m, days }: { m: ReviewMetrics; days: number }) {
       </div>
     </>
   );
+}
+
+/** An alert in the operator's language, from its code and the figures it is about (the service's message is English). */
+function alertText(t: Translate, locale: string, code: ReviewMetrics['alerts'][number]['code'], m: ReviewMetrics): string {
+  switch (code) {
+    case 'overdue_tasks':
+      return t('metrics.alert.overdue_tasks', { n: m.overdue.now });
+    case 'backlog_growing':
+      return t('metrics.alert.backlog_growing', { opened: m.volumes.opened, closed: m.volumes.closed });
+    case 'frequent_disagreements':
+      return t('metrics.alert.frequent_disagreements', { escalated: m.double_validation.escalated, started: m.double_validation.started });
+    case 'slow_decisions':
+      return t('metrics.alert.slow_decisions', { p90: duration(t, locale, m.decision_time_seconds.p90) });
+  }
 }
 
 /** The charts' series, from the daily entries (memoised: a new array would redraw the charts). */
