@@ -1,7 +1,7 @@
 import { Navigate, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { ErrorNotice, Loading } from './components/status.tsx';
 import { reviewCaseQuery, reviewsPageQuery, reviewsSummaryQuery } from './queries/review-queries.ts';
-import { reviewMetricsQuery } from './queries/oversight-queries.ts';
+import { reviewMetricsQuery, usageQueries } from './queries/oversight-queries.ts';
 import { queryClient } from './query-client.ts';
 import { isTaskStatus, QueueScreen } from './screens/queue.tsx';
 import { InvitationScreen } from './screens/invitation.tsx';
@@ -132,6 +132,15 @@ const usageRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/usage',
   validateSearch: (s: Record<string, unknown>): { period?: string } => (isPeriod(s.period) ? { period: s.period } : {}),
+  loaderDeps: ({ search }) => ({ period: search.period ?? currentPeriod() }),
+  loader: ({ deps }) => {
+    const q = usageQueries(deps.period);
+    void queryClient.prefetchQuery(q.usage);
+    void queryClient.prefetchQuery(q.daily);
+    void queryClient.prefetchQuery(q.contract);
+    void queryClient.prefetchQuery(q.calls);
+    void UsageScreen.preload?.();
+  },
   component: function Usage() {
     const period = usageRoute.useSearch().period ?? currentPeriod();
     const navigate = usageRoute.useNavigate();

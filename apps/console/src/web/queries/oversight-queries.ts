@@ -16,3 +16,15 @@ export const reviewMetricsQuery = (days: MetricsWindow) => {
     placeholderData: keepPreviousData,
   });
 };
+
+/** The usage screen's four reads, started by its route's loader at navigation. */
+export const usageQueries = (period: string) => ({
+  usage: queryOptions({ queryKey: ['usage', period], queryFn: () => ok(api.GET('/v1/usage', { params: { query: { period } } })), placeholderData: keepPreviousData }),
+  daily: queryOptions({
+    queryKey: ['usage-daily', period],
+    queryFn: () => ok(api.GET('/v1/usage/daily', { params: { query: { period } } })),
+    placeholderData: keepPreviousData,
+  }),
+  contract: queryOptions({ queryKey: ['contract'], queryFn: () => ok(api.GET('/v1/contract')) }),
+  calls: queryOptions({ queryKey: ['api-usage'], queryFn: () => ok(api.GET('/v1/api-usage', { params: { query: { days: 30 } } })) }),
+});

@@ -1,6 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { api, ok } from '../../api/client.ts';
 import type { ApiUsage, Contract, Usage, UsageDaily } from '../../api/types.ts';
 import { DayChart, utcDayFormat, type DaySeries } from '../../components/day-chart.tsx';
 import { Empty, ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
@@ -9,6 +8,7 @@ import { useI18n } from '../../i18n/index.tsx';
 import { useSession } from '../../session-context.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { currentPeriod, isPeriod } from './search-params.ts';
+import { usageQueries } from '../../queries/oversight-queries.ts';
 
 
 /**
@@ -20,14 +20,11 @@ import { currentPeriod, isPeriod } from './search-params.ts';
 export function UsageScreen({ period, onPeriod }: { period: string; onPeriod(p: string): void }) {
   const { t } = useI18n();
   const { environment } = useSession();
-  const usage = useQuery({ queryKey: ['usage', period], queryFn: () => ok(api.GET('/v1/usage', { params: { query: { period } } })), placeholderData: keepPreviousData });
-  const daily = useQuery({
-    queryKey: ['usage-daily', period],
-    queryFn: () => ok(api.GET('/v1/usage/daily', { params: { query: { period } } })),
-    placeholderData: keepPreviousData,
-  });
-  const contract = useQuery({ queryKey: ['contract'], queryFn: () => ok(api.GET('/v1/contract')) });
-  const calls = useQuery({ queryKey: ['api-usage'], queryFn: () => ok(api.GET('/v1/api-usage', { params: { query: { days: 30 } } })) });
+  const queries = usageQueries(period);
+  const usage = useQuery(queries.usage);
+  const daily = useQuery(queries.daily);
+  const contract = useQuery(queries.contract);
+  const calls = useQuery(queries.calls);
   return (
     <>
       <PageTitle text={t('usage.title')}>{t('usage.title')}</PageTitle>
