@@ -10,12 +10,15 @@
  * - the same for a baseline measured in the same run: plain pages that make the same service calls
  *   and draw one row, or the document sides (bench/console/baseline-server.ts); ratio = console /
  *   baseline.
+ * - the review metrics screen over a year (`/metrics?days=365`, BENCH_DECIDED decided tasks spread
+ *   over the last 365 days besides the queue's), from navigation to its first chart drawn (no
+ *   baseline: no plain page draws charts), median and p90 of BENCH_RUNS, cold apart.
  * Targets (issue 16): first row ≤ 1 s, case screen ≤ 1.5 s. Ends with one line of JSON.
  * - dry_run (issue 18): a flow's dry run over BENCH_DRY_RUN_CASES (10,000) decided cases on
  *   PostgreSQL, in seconds (bench/console/dry-run.ts); target ≤ 2 s.
  *
  * Environment: BENCH_SECTIONS ("screens,dry_run": either alone runs only that part),
- * BENCH_TASKS (100000), BENCH_RUNS (7), BENCH_BACKENDS ("pglite,postgres"), BENCH_DRY_RUN_CASES (10000),
+ * BENCH_TASKS (100000), BENCH_DECIDED (36500), BENCH_RUNS (7), BENCH_BACKENDS ("pglite,postgres"), BENCH_DRY_RUN_CASES (10000),
  * TEST_DATABASE_URL (the PostgreSQL server; a fresh database is created and dropped), CHROMIUM_PATH.
  * Everything started here is stopped at the end, on failure and on Ctrl-C.
  */
@@ -29,6 +32,8 @@ import { startStack, type Backend } from './console/stack.ts';
 import { benchDryRun } from './console/dry-run.ts';
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 100_000);
+/** Decided tasks over the last year, for the review metrics (100 a day). */
+const DECIDED = Number(process.env.BENCH_DECIDED ?? 36_500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',') as Backend[];
 const TARGETS = { first_row_ms: 1000, case_screen_ms: 1500 };
@@ -77,7 +82,7 @@ try {
     for (const backend of BACKENDS) {
       current = new Processes();
       try {
-        const stack = await startStack(backend, TASKS, current);
+        const stack = await startStack(backend, TASKS, current, DECIDED);
         console.error(`[${backend}] signing in through the development provider, then ${RUNS} rounds after a cold one…`);
         const m = await measure(browser, stack, DOCUMENT_SIDES, RUNS);
         if (m.timelines) for (const [screen, lines] of Object.entries(m.timelines)) console.error(`[${backend}] console ${screen}, one warm navigation:\n  ${lines.join('\n  ')}`);
@@ -96,6 +101,7 @@ try {
           },
           first_row: figures(m.queue, m.cold.queue, TARGETS.first_row_ms),
           case_screen: figures(m.case, m.cold.case, TARGETS.case_screen_ms),
+          metrics_first_chart: { decided_tasks: DECIDED, seed_s: stack.decidedSeedS, median_ms: r1(quantile(m.metrics.runs, 0.5)), p90_ms: r1(quantile(m.metrics.runs, 0.9)), cold_ms: r1(m.metrics.cold), runs_ms: m.metrics.runs },
         };
       } finally {
         await current.stopAll();
@@ -117,6 +123,10 @@ try {
         const f = r[name];
         rows.push([backend, name, `${f.console.median_ms} ms`, `${f.console.p90_ms}`, `${f.console.cold_ms}`, `${f.baseline.median_ms} ms`, `${f.baseline.p90_ms}`, `${f.baseline.cold_ms}`, String(f.ratio), `≤ ${f.target_ms} ms`, f.target_met ? 'yes' : 'NO']);
       }
+    }
+    for (const backend of BACKENDS) {
+      const c = (results[backend] as Record<string, any>).metrics_first_chart;
+      console.log(`[${backend}] review metrics over 365 days (${c.decided_tasks} decided tasks besides the queue), time to the first chart: median ${c.median_ms} ms, p90 ${c.p90_ms} ms, cold ${c.cold_ms} ms`);
     }
     const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
     for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i])).join('  '));

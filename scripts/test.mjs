@@ -42,6 +42,7 @@ const BROWSER_SUITES = [
   'tests/console-ui/console-appearance.test.ts',
   'tests/console-ui/console-flows.test.ts',
   'tests/console-ui/console-integration.test.ts',
+  'tests/console-ui/console-oversight.test.ts',
 ];
 // The example integration starts the whole service and drives a case to its webhook (about 80 s);
 // the routes it uses are tested on both databases by the API tests.

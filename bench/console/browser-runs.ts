@@ -2,14 +2,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BrowserFirstScreen, type FirstScreenBytes } from './first-screen.ts';
 import type { Stack } from './stack.ts';
 
-type Mark = 'row' | 'caseReady';
+type Mark = 'row' | 'caseReady' | 'chart';
 
 /**
  * Installed in every document of the measuring context, before the page's own scripts: records,
  * in milliseconds from the navigation's start (performance.now()), the frame after
  * - `row`: the first row of a queue table (`main table tbody tr`) is in the document with a box;
  * - `caseReady`: every document side's image (`figure.doc-side img`, at least SIDES of them) is
- *   complete with a natural width (decoded, drawable).
+ *   complete with a natural width (decoded, drawable);
+ * - `chart`: the review metrics' first chart is drawn (uPlot's draw hook marks its figure
+ *   `data-drawn`, components/day-chart.tsx).
  * The console and the baseline page use the same markup for these, so one observer serves both.
  * Plain JavaScript text: a function would be serialised as tsx compiled it, with helpers the page
  * does not have.
@@ -28,12 +30,13 @@ const MARKS_SCRIPT = (sides: number) => `(() => {
       const row = document.querySelector('main table tbody tr');
       if (row && row.getBoundingClientRect().height > 0) reached('row');
     }
+    if (!seen.has('chart') && document.querySelector('figure.chart[data-drawn="true"] canvas')) reached('chart');
     if (!seen.has('caseReady')) {
       const images = [...document.querySelectorAll('figure.doc-side img')];
       if (images.length >= sides && images.every((i) => i.complete && i.naturalWidth > 0)) reached('caseReady');
     }
   };
-  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-drawn'] });
   // Image loads do not bubble, but they pass the document in the capture phase.
   document.addEventListener('load', check, true);
 })();`;
@@ -66,6 +69,8 @@ export interface BrowserFigures {
   cold: { queue: { console: number; baseline: number }; case: { console: number; baseline: number } };
   queue: Samples;
   case: Samples;
+  /** The review metrics over 365 days (`/metrics?days=365`), to its first chart: the console alone (no baseline page draws charts). */
+  metrics: { cold: number; runs: number[] };
   firstScreen: FirstScreenBytes & { wire_bytes: number };
   /** With BENCH_TRACE: one more warm navigation of each console screen, what it fetched and when. */
   timelines?: { queue: string[]; case: string[] };
@@ -102,8 +107,11 @@ export async function measure(browser: Browser, stack: Stack, sides: number, run
         for (const who of order) samples[screen][who].push(await once(context, targets[screen][who], marks[screen]));
       }
     }
+    const metricsUrl = `${stack.consoleUrl}/metrics?days=365`;
+    const metrics = { cold: await once(context, metricsUrl, 'chart'), runs: [] as number[] };
+    for (let i = 0; i < runs; i++) metrics.runs.push(await once(context, metricsUrl, 'chart'));
     const timelines = process.env.BENCH_TRACE ? { queue: await timeline(context, targets.queue.console, 'row'), case: await timeline(context, targets.case.console, 'caseReady') } : undefined;
-    return { cold, queue: samples.queue, case: samples.case, firstScreen, timelines };
+    return { cold, queue: samples.queue, case: samples.case, metrics, firstScreen, timelines };
   } finally {
     await context.close();
   }

@@ -64,7 +64,9 @@ export class BrowserFirstScreen {
     page: Page,
     private readonly origin: string,
   ) {
-    page.on('response', (res) => this.pending.push(this.read(res)));
+    // A body still being read when the page closes rejects; left unhandled until result() it would
+    // end the process: such an answer counts as not fetched (same_files_as_build then says so).
+    page.on('response', (res) => this.pending.push(this.read(res).catch(() => null)));
   }
 
   private async read(res: Response): Promise<[string, Buffer, number] | null> {

@@ -12,6 +12,7 @@ import { issueApiKey } from '../../apps/api/src/services/api-keys.ts';
 import { createPostgresDatabase } from '../../tests/helpers/database.ts';
 import { freePort } from '../../tests/helpers/processes.ts';
 import { seedReviewTasks } from '../review-tasks-seed.ts';
+import { seedDecidedTasks } from '../../tests/helpers/review-seed.ts';
 import type { Processes } from './processes.ts';
 import { caseInReviewThroughJourney } from './real-case.ts';
 
@@ -26,6 +27,8 @@ export interface Stack {
   /** The review task of the case sent through the journey (its case has real image pieces). */
   taskId: string;
   seedS: number;
+  /** Seconds to seed the year of decided tasks the review metrics read. */
+  decidedSeedS: number;
 }
 
 const url = (port: number) => `http://127.0.0.1:${port}`;
@@ -39,12 +42,13 @@ const url = (port: number) => `http://127.0.0.1:${port}`;
  *   of its own either; its CONSOLE_URL and IDP_URL still get free ports of their own, so that
  *   nothing it might start can take the ports of the console measured here;
  * - one case sent to review through the journey routes with real photos, then the service stopped
- *   while `tasks` more review tasks are seeded (as bench:reviews does) with an administrator
+ *   while `tasks` more review tasks are seeded (as bench:reviews does), and `decided` decided ones
+ *   spread over the last year (tests/helpers/review-seed.ts), with an administrator
  *   operator attached to the provider's account and a console credential, then started again;
  * - the console server (apps/console/src/main.ts, a child process, web app built at its start);
  * - the baseline server (bench/console/baseline-server.ts, a child process).
  */
-export async function startStack(backend: Backend, tasks: number, procs: Processes): Promise<Stack> {
+export async function startStack(backend: Backend, tasks: number, procs: Processes, decided: number): Promise<Stack> {
   const root = mkdtempSync(join(tmpdir(), `bench-console-${backend}-`));
   procs.later('temporary directory', () => rmSync(root, { recursive: true, force: true }));
   const [apiPort, journeyPort, docsPort, consolePort, idpPort, baselinePort, idleConsolePort, idleIdpPort] = await Promise.all(
@@ -101,6 +105,7 @@ export async function startStack(backend: Backend, tasks: number, procs: Process
   let operatorId: string;
   let consoleKey: string;
   let seedS: number;
+  let decidedSeedS: number;
   try {
     const now = new Date();
     const tenant: Tenant = { clientId: boot.client_id, environment: 'sandbox' };
@@ -111,6 +116,10 @@ export async function startStack(backend: Backend, tasks: number, procs: Process
     const started = performance.now();
     await seedReviewTasks(database, tenant, flow.id, now, tasks);
     seedS = Math.round((performance.now() - started) / 100) / 10;
+    // A year of decided tasks for the review metrics' screen (its time to first chart over 365 days).
+    const decidedStarted = performance.now();
+    await seedDecidedTasks(database.db, tenant, now, decided, 365);
+    decidedSeedS = Math.round((performance.now() - decidedStarted) / 100) / 10;
     const operator = await insertOperator(database.db, {
       id: newId('op', now.getTime()),
       ...tenant,
@@ -162,5 +171,5 @@ export async function startStack(backend: Backend, tasks: number, procs: Process
     { PORT: String(baselinePort), API_BASE_URL: apiBase, BASELINE_API_KEY: consoleKey, BASELINE_OPERATOR_ID: operatorId },
     `${baselineUrl}/queue.html`,
   );
-  return { consoleUrl, baselineUrl, login, password, taskId, seedS };
+  return { consoleUrl, baselineUrl, login, password, taskId, seedS, decidedSeedS };
 }

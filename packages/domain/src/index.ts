@@ -22,3 +22,4 @@ export * from './sandbox-outcomes.ts';
 export * from './usage.ts';
 export * from './contract.ts';
 export * from './failure-streak.ts';
+export * from './daily-series.ts';

@@ -221,6 +221,10 @@ export class IdvClient {
   getUsage(query: Query<'getUsage'>) {
     return this.call('getUsage', 'GET', '/v1/usage', { query });
   }
+  /** The month's units per UTC day and service. */
+  getDailyUsage(query: Query<'getDailyUsage'>) {
+    return this.call('getDailyUsage', 'GET', '/v1/usage/daily', { query });
+  }
   /** The month's measured units as CSV text. */
   async exportUsage(query: Query<'exportUsage'>): Promise<string> {
     const res = await this.send('GET', `/v1/usage/export${queryString(query)}`, '', { signed: false });

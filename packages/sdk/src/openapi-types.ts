@@ -189,6 +189,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Units measured in one month per UTC day and service (zeros for days with nothing); sandbox and production apart */
+        get: operations["getDailyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1394,6 +1411,30 @@ export interface components {
                 erasure: components["schemas"]["UsageDetail"];
             };
         };
+        /** @description Units of one month per UTC day and service: the same units as GET /v1/usage and its CSV export, day by day */
+        UsageDaily: {
+            /** @enum {string} */
+            object: "usage_daily";
+            /** @example 2026-11 */
+            period: string;
+            environment: "sandbox" | "prod";
+            /** @description One entry per UTC day of the month, oldest first, days without units included (zeros) */
+            data: {
+                /**
+                 * Format: date
+                 * @description A UTC day of the month
+                 */
+                date: string;
+                /** @description Units of the day */
+                verification: number;
+                /** @description Units of the day */
+                review: number;
+                /** @description Units of the day */
+                resubmission: number;
+                /** @description Units of the day */
+                erasure: number;
+            }[];
+        };
         WebhookEndpoint: {
             /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
             id: string;
@@ -1797,6 +1838,24 @@ export interface components {
                 escalated: number;
             };
             revisions: number;
+            /** @description One entry per UTC day from the day of since to today, oldest first, days without activity included (zeros): the figures above, day by day, for charts */
+            daily: {
+                /**
+                 * Format: date
+                 * @description A UTC day
+                 */
+                date: string;
+                /** @description Tasks opened that day */
+                opened: number;
+                /** @description Tasks closed that day */
+                closed: number;
+                approved: number;
+                rejected: number;
+                resubmission_requested: number;
+                closed_after_due_date: number;
+                /** @description Median decision time of the tasks decided that day; null without any */
+                decision_seconds_p50: number | null;
+            }[];
             alerts: {
                 /** @enum {string} */
                 code: "overdue_tasks" | "backlog_growing" | "frequent_disagreements" | "slow_decisions";
@@ -3323,8 +3382,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3397,8 +3465,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3477,8 +3554,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3557,8 +3643,106 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDailyUsage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The month, YYYY-MM (UTC)
+                 * @example 2026-11
+                 */
+                period: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Units of one month per UTC day and service: the same units as GET /v1/usage and its CSV export, day by day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageDaily"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ import { registerGetApiUsage } from './api-usage/get.ts';
 import { registerGetContract } from './contract/get.ts';
 import { registerGetUsage } from './usage/get.ts';
 import { registerExportUsage } from './usage/export.ts';
+import { registerDailyUsage } from './usage/daily.ts';
 import { registerCreateCase } from './cases/create.ts';
 import { registerGetCase } from './cases/get.ts';
 import { registerListCases } from './cases/list.ts';
@@ -45,6 +46,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerGetContract(app, ctx);
   registerGetUsage(app, ctx);
   registerExportUsage(app, ctx);
+  registerDailyUsage(app, ctx);
   registerCreateWebhookEndpoint(app, ctx);
   registerListWebhookEndpoints(app, ctx);
   registerListEndpointDeliveries(app, ctx);

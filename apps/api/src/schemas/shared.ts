@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '../routes/api-keys/schemas.ts';
 import { ApiUsageSchema } from '../routes/api-usage/get.ts';
 import { ContractSchema, SubscriptionSchema } from '../routes/contract/schemas.ts';
-import { UsageDetailSchema, UsageSchema } from '../routes/usage/schemas.ts';
+import { UsageDailySchema, UsageDetailSchema, UsageSchema } from '../routes/usage/schemas.ts';
 import { SessionCreatedSchema, SessionSchema } from '../routes/sessions/schemas.ts';
 import {
   CaseCreatedSchema,
@@ -85,6 +85,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ContractSchema,
   UsageDetailSchema,
   UsageSchema,
+  UsageDailySchema,
   WebhookEndpointSchema,
   WebhookEndpointCreatedSchema,
   WebhookEndpointListedSchema,

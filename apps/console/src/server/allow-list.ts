@@ -4,6 +4,9 @@
  * administers (docs/operators.md, "The client's settings through the console"). Anything else
  * (other integration routes, `POST /v1/operators/resolve`, which the console server calls itself)
  * answers 404, so a stolen
+ * (console)" and "Review (console)" sections, plus case search, and the client's usage and contract
+ * (read by administrators and supervisors). Anything else (integration routes,
+ * `POST /v1/operators/resolve`, which the console server calls itself) answers 404, so a stolen
  * session can do no more than the operator could in the app. Paths are the service's, below /v1.
  */
 const ID = '[A-Za-z0-9_]{1,64}';
@@ -60,6 +63,12 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/webhook-deliveries/${ID}/replay`],
   ['GET', '/journey-embedding'],
   ['POST', '/journey-embedding'],
+  // Usage and contract screen (ability readUsage: the service checks the operator's role).
+  ['GET', '/usage'],
+  ['GET', '/usage/daily'],
+  ['GET', '/usage/export'],
+  ['GET', '/api-usage'],
+  ['GET', '/contract'],
 ];
 
 const COMPILED = ROUTES.map(([method, pattern]) => ({ method, re: new RegExp(`^${pattern}$`) }));

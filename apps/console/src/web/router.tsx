@@ -1,6 +1,7 @@
 import { Navigate, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { ErrorNotice, Loading } from './components/status.tsx';
 import { reviewCaseQuery, reviewsPageQuery, reviewsSummaryQuery } from './queries/review-queries.ts';
+import { reviewMetricsQuery, usageQueries } from './queries/oversight-queries.ts';
 import { queryClient } from './query-client.ts';
 import { isTaskStatus, QueueScreen } from './screens/queue.tsx';
 import { InvitationScreen } from './screens/invitation.tsx';
@@ -9,11 +10,13 @@ import { SessionGate, useSession } from './session-context.tsx';
 import { Shell } from './shell/shell.tsx';
 import { homeFor } from './shell/navigation.ts';
 import { RoleGate } from './shell/role-gate.tsx';
+import { DEFAULT_METRICS_WINDOW, currentPeriod, isPeriod, metricsWindowOf, type MetricsWindow } from './screens/oversight/search-params.ts';
 
 /**
  * The console's routes, in code. The queue is the first screen and ships in the entry; the case
- * screen, the record, search and support are chunks of their own, fetched when reached. New
- * screens (the administration issue) add a route here and a line in shell/navigation.ts.
+ * screen, the record, search, support and every administration screen are chunks of their own,
+ * fetched when reached. A new screen adds a route here (inside a RoleGate) and a line in
+ * shell/navigation.ts with its roles.
  *
  * A screen's loader starts its calls (and fetches its chunk) at navigation, beside the session's
  * read, without waiting: the screen shows its own loading state and finds the answers in the query
@@ -74,11 +77,27 @@ const SupportScreen = lazyRouteComponent(() => import('./screens/support.tsx'), 
 const supportRoute = createRoute({ getParentRoute: () => appRoute, path: '/support', component: SupportScreen });
 
 const AppearanceScreen = lazyRouteComponent(() => import('./screens/appearance.tsx'), 'AppearanceScreen');
-const appearanceRoute = createRoute({ getParentRoute: () => appRoute, path: '/appearance', component: AppearanceScreen });
+const appearanceRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/appearance',
+  component: () => (
+    <RoleGate screen="/appearance">
+      <AppearanceScreen />
+    </RoleGate>
+  ),
+});
 
 // Flows (administrators and supervisors): the list, and one flow with its versions.
 const FlowsScreen = lazyRouteComponent(() => import('./screens/flows/flows-screen.tsx'), 'FlowsScreen');
-const flowsRoute = createRoute({ getParentRoute: () => appRoute, path: '/flows', component: FlowsScreen });
+const flowsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/flows',
+  component: () => (
+    <RoleGate screen="/flows">
+      <FlowsScreen />
+    </RoleGate>
+  ),
+});
 const FlowScreen = lazyRouteComponent(() => import('./screens/flows/flow-screen.tsx'), 'FlowScreen');
 const flowRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -89,7 +108,11 @@ const flowRoute = createRoute({
   },
   component: function Flow() {
     const { name } = flowRoute.useParams();
-    return <FlowScreen key={name} name={name} version={flowRoute.useSearch().version} />;
+    return (
+      <RoleGate screen="/flows">
+        <FlowScreen key={name} name={name} version={flowRoute.useSearch().version} />
+      </RoleGate>
+    );
   },
 });
 
@@ -178,6 +201,79 @@ const originsRoute = createRoute({
   ),
 });
 
+// Oversight screens (issue 18), each a chunk of its own; the chart library comes with the charts' screens only.
+const OperatorsScreen = lazyRouteComponent(() => import('./screens/oversight/operators.tsx'), 'OperatorsScreen');
+const operatorsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/operators',
+  component: () => (
+    <RoleGate screen="/operators">
+      <OperatorsScreen />
+    </RoleGate>
+  ),
+});
+
+const SupportAccessScreen = lazyRouteComponent(() => import('./screens/oversight/support-access.tsx'), 'SupportAccessScreen');
+const supportAccessRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/support-access',
+  component: () => (
+    <RoleGate screen="/support-access">
+      <SupportAccessScreen />
+    </RoleGate>
+  ),
+});
+
+const MetricsScreen = lazyRouteComponent(() => import('./screens/oversight/metrics.tsx'), 'MetricsScreen');
+const metricsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/metrics',
+  validateSearch: (s: Record<string, unknown>): { days?: MetricsWindow } => {
+    const days = metricsWindowOf(s.days);
+    return days ? { days } : {};
+  },
+  loaderDeps: ({ search }) => ({ days: search.days ?? DEFAULT_METRICS_WINDOW }),
+  loader: ({ deps }) => {
+    // The figures and the screen's chunk (with the chart library) at once.
+    void queryClient.prefetchQuery(reviewMetricsQuery(deps.days));
+    void MetricsScreen.preload?.();
+  },
+  component: function Metrics() {
+    const days = metricsRoute.useSearch().days ?? DEFAULT_METRICS_WINDOW;
+    const navigate = metricsRoute.useNavigate();
+    return (
+      <RoleGate screen="/metrics">
+        <MetricsScreen days={days} onDays={(d: MetricsWindow) => void navigate({ search: { days: d }, replace: true })} />
+      </RoleGate>
+    );
+  },
+});
+
+const UsageScreen = lazyRouteComponent(() => import('./screens/oversight/usage.tsx'), 'UsageScreen');
+const usageRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/usage',
+  validateSearch: (s: Record<string, unknown>): { period?: string } => (isPeriod(s.period) ? { period: s.period } : {}),
+  loaderDeps: ({ search }) => ({ period: search.period ?? currentPeriod() }),
+  loader: ({ deps }) => {
+    const q = usageQueries(deps.period);
+    void queryClient.prefetchQuery(q.usage);
+    void queryClient.prefetchQuery(q.daily);
+    void queryClient.prefetchQuery(q.contract);
+    void queryClient.prefetchQuery(q.calls);
+    void UsageScreen.preload?.();
+  },
+  component: function Usage() {
+    const period = usageRoute.useSearch().period ?? currentPeriod();
+    const navigate = usageRoute.useNavigate();
+    return (
+      <RoleGate screen="/usage">
+        <UsageScreen period={period} onPeriod={(p: string) => void navigate({ search: { period: p }, replace: true })} />
+      </RoleGate>
+    );
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   signedOutRoute,
   invitationRoute,
@@ -186,11 +282,15 @@ const routeTree = rootRoute.addChildren([
     queueRoute,
     searchRoute,
     supportRoute,
-    appearanceRoute,
-    flowsRoute,
-    flowRoute,
     taskRoute,
     caseRoute,
+    metricsRoute,
+    supportAccessRoute,
+    usageRoute,
+    operatorsRoute,
+    flowsRoute,
+    flowRoute,
+    appearanceRoute,
     apiKeysRoute,
     webhooksRoute,
     deliveriesRoute,

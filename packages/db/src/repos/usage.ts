@@ -66,3 +66,21 @@ export async function monthlyUsage(db: Executor, tenant: Tenant, period: string)
   for (const r of rows) if (isUsageService(r.service)) totals[r.service] = Number(r.quantity);
   return totals;
 }
+
+/**
+ * Units per UTC day and service over one month (days with nothing are not returned: fillDays in
+ * @idv/domain adds them), from the units themselves over the index the export reads
+ * (usage_units_export: tenant, instant). Costs a read of the month's units, which GET /v1/usage's
+ * totals (usage_monthly) do not: it is a route of its own.
+ */
+export async function dailyUsage(db: Executor, tenant: Tenant, start: Date, end: Date): Promise<Array<{ day: string; service: UsageService; quantity: number }>> {
+  const rows = await queryRows<{ day: string; service: string; quantity: string | number }>(
+    db,
+    sql`SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, service, sum(quantity)::bigint AS quantity
+          FROM usage_units
+         WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment}
+           AND occurred_at >= ${start.toISOString()}::timestamptz AND occurred_at < ${end.toISOString()}::timestamptz
+         GROUP BY 1, 2`,
+  );
+  return rows.filter((r) => isUsageService(r.service)).map((r) => ({ day: r.day, service: r.service as UsageService, quantity: Number(r.quantity) }));
+}

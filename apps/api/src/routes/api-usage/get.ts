@@ -3,6 +3,7 @@ import { readApiUsage } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -26,6 +27,8 @@ export function registerGetApiUsage(app: App, ctx: AppContext): void {
   app.get(
     '/v1/api-usage',
     {
+      // Also the console's Usage and contract screen: the console credential naming an operator who may read usage.
+      config: { operator: { ability: 'readUsage', alsoIntegration: true } },
       schema: {
         operationId: 'getApiUsage',
         tags: ['usage'],
@@ -34,7 +37,7 @@ export function registerGetApiUsage(app: App, ctx: AppContext): void {
           { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30 })) },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref(ApiUsageSchema), ...errorResponses(...VALIDATION_ERRORS) },
+        response: { 200: Type.Ref(ApiUsageSchema), ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
     async (req) => {

@@ -3,17 +3,20 @@ import { findClient, listSubscriptions } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 import { ContractSchema, presentSubscription } from './schemas.ts';
 
 export function registerGetContract(app: App, ctx: AppContext): void {
   app.get(
     '/v1/contract',
     {
+      // Also the console's Usage and contract screen: the console credential naming an operator who may read usage.
+      config: { operator: { ability: 'readUsage', alsoIntegration: true } },
       schema: {
         operationId: 'getContract',
         tags: ['usage'],
         summary: 'Who the client is and what is subscribed, each subscription with its state at read time (read-only)',
-        response: { 200: Type.Ref(ContractSchema), ...errorResponses() },
+        response: { 200: Type.Ref(ContractSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
     async (req) => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { reviewMetrics } from '@idv/db';
-import { reviewAlerts } from '@idv/domain';
+import { reviewMetrics, reviewMetricsByDay } from '@idv/db';
+import { fillDays, reviewAlerts, utcDays } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
@@ -41,7 +41,10 @@ export function registerReviewMetrics(app: App, ctx: AppContext): void {
       if (now.getTime() - since.getTime() > MAX_WINDOW_DAYS * DAY) {
         throw new ApiError('parameter_invalid', `The query parameter since must be within the last ${MAX_WINDOW_DAYS} days.`, 'since');
       }
-      const m = await reviewMetrics(ctx.db, tenant, clearanceOf(operator), since, now);
+      const clearance = clearanceOf(operator);
+      const m = await reviewMetrics(ctx.db, tenant, clearance, since, now);
+      const byDay = await reviewMetricsByDay(ctx.db, tenant, clearance, since);
+      const emptyDay = { opened: 0, closed: 0, approved: 0, rejected: 0, resubmission_requested: 0, closed_after_due_date: 0, decision_seconds_p50: null as number | null };
       return {
         object: 'review_metrics' as const,
         since: since.toISOString(),
@@ -57,6 +60,7 @@ export function registerReviewMetrics(app: App, ctx: AppContext): void {
         overdue: { now: m.overdue_now, oldest_due_at: m.oldest_overdue_due_at?.toISOString() ?? null, closed_after_due_date: m.closed_overdue },
         double_validation: { started: m.second_validations, escalated: m.escalations },
         revisions: m.revisions,
+        daily: fillDays(utcDays(since, now), byDay, emptyDay),
         alerts: reviewAlerts(m),
       };
     },

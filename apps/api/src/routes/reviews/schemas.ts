@@ -126,6 +126,22 @@ export const ReviewMetricsSchema = Type.Object(
     overdue: Type.Object({ now: Type.Integer(), oldest_due_at: Type.Union([Timestamp, Type.Null()]), closed_after_due_date: Type.Integer() }),
     double_validation: Type.Object({ started: Type.Integer(), escalated: Type.Integer() }),
     revisions: Type.Integer(),
+    daily: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date', description: 'A UTC day' }),
+        opened: Type.Integer({ description: 'Tasks opened that day' }),
+        closed: Type.Integer({ description: 'Tasks closed that day' }),
+        approved: Type.Integer(),
+        rejected: Type.Integer(),
+        resubmission_requested: Type.Integer(),
+        closed_after_due_date: Type.Integer(),
+        decision_seconds_p50: Type.Union([Type.Number(), Type.Null()], { description: 'Median decision time of the tasks decided that day; null without any' }),
+      }),
+      {
+        description:
+          'One entry per UTC day from the day of since to today, oldest first, days without activity included (zeros): the figures above, day by day, for charts',
+      },
+    ),
     alerts: Type.Array(
       Type.Object({
         code: literals(['overdue_tasks', 'backlog_growing', 'frequent_disagreements', 'slow_decisions'] as const),

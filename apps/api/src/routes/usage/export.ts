@@ -5,6 +5,7 @@ import { parsePeriod } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 import { UsageQuery } from './schemas.ts';
 
 /** The export's columns, in order: nothing but codes, quantities, instants and case ids. */
@@ -21,12 +22,14 @@ export function registerExportUsage(app: App, ctx: AppContext): void {
   app.get(
     '/v1/usage/export',
     {
+      // Also the console's Usage and contract screen: the console credential naming an operator who may read usage.
+      config: { operator: { ability: 'readUsage', alsoIntegration: true } },
       schema: {
         operationId: 'exportUsage',
         tags: ['usage'],
         summary: 'Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed',
         querystring: UsageQuery,
-        response: { 200: CSV_RESPONSE, ...errorResponses(...VALIDATION_ERRORS) },
+        response: { 200: CSV_RESPONSE, ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
     async (req, reply) => {

@@ -42,3 +42,19 @@ export const UsageSchema = Type.Object(
     description: 'Units measured in one month, one total per service (docs/usage.md says what each service counts), and what is subscribed for each',
   },
 );
+
+export const UsageDailySchema = Type.Object(
+  {
+    object: Type.Literal('usage_daily'),
+    period: Type.String({ examples: ['2026-11'] }),
+    environment: Type.Union([Type.Literal('sandbox'), Type.Literal('prod')]),
+    data: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date', description: 'A UTC day of the month' }),
+        ...perService(Type.Integer({ minimum: 0, description: 'Units of the day' })).properties,
+      }),
+      { description: 'One entry per UTC day of the month, oldest first, days without units included (zeros)' },
+    ),
+  },
+  { $id: 'UsageDaily', description: 'Units of one month per UTC day and service: the same units as GET /v1/usage and its CSV export, day by day' },
+);

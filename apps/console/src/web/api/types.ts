@@ -24,3 +24,11 @@ export type ApiKey = S['ApiKey'];
 export type WebhookEndpointListed = S['WebhookEndpointListed'];
 export type WebhookDelivery = S['WebhookDelivery'];
 export type WebhookEventTypeInfo = S['WebhookEventTypeInfo'];
+// Oversight screens (issue 18).
+export type Operator = S['Operator'];
+export type OperatorInvited = S['OperatorInvited'];
+export type ReviewMetrics = S['ReviewMetrics'];
+export type Usage = S['Usage'];
+export type UsageDaily = S['UsageDaily'];
+export type Contract = S['Contract'];
+export type ApiUsage = S['ApiUsage'];

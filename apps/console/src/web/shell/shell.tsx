@@ -1,5 +1,5 @@
-import { Link, Outlet } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
 import { useActionOutcome } from '../action-outcome.tsx';
 import { logout } from '../api/session.ts';
 import { Notice } from '../components/status.tsx';
@@ -48,6 +48,13 @@ export function Shell() {
   const session = useSession();
   const { t } = useI18n();
   const env = session.environment;
+  const groups = navigationFor(session.operator.role);
+  const nav = useRef<HTMLElement>(null);
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // On a phone the navigation scrolls sideways: keep the current screen's line in view.
+  useEffect(() => {
+    nav.current?.querySelector<HTMLElement>('a.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -67,16 +74,25 @@ export function Shell() {
           <SignOut />
         </div>
       </header>
-      <nav className="nav" aria-label={t('nav.label')}>
-        <ul>
-          {navigationFor(session.operator.role).map((item) => (
-            <li key={item.to}>
-              <Link to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
-                {t(item.label)}
-              </Link>
-            </li>
-          ))}
-        </ul>
+      <nav className="nav" aria-label={t('nav.label')} ref={nav}>
+        {groups.map((g) => (
+          <div className="nav-group" key={g.group}>
+            {groups.length > 1 ? (
+              <span className="nav-group-label" id={`nav-${g.group}`}>
+                {t(g.label)}
+              </span>
+            ) : null}
+            <ul aria-labelledby={groups.length > 1 ? `nav-${g.group}` : undefined}>
+              {g.items.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+                    {t(item.label)}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       <main id="main" className="main">
         <ActionBanner />
