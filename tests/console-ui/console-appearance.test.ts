@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { BrowserContext, Page } from 'playwright-core';
-import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, axeViolations, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The Journey appearance screen in Chromium, through the development provider's sign-in: an
@@ -17,7 +17,6 @@ import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, 
 
 let h: ConsoleHarness;
 let dir: string;
-const contexts: BrowserContext[] = [];
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -25,18 +24,12 @@ before(async () => {
   h = await startConsoleHarness();
 });
 after(async () => {
-  for (const c of contexts) await c.close();
   await h.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function openAs(role: 'administrator' | 'supervisor', viewport: 'phone' | 'desktop', path: string): Promise<Page> {
-  const who = await h.operator(role, `${role} ${viewport}`);
-  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale: 'en-GB' });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signIn(page, h.consoleUrl, path, who.login, who.password);
-  return page;
+  return h.openAs(await h.operator(role, `${role} ${viewport}`), path, { viewport });
 }
 
 async function capture(page: Page, name: string): Promise<void> {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { ARTIFACTS, DESKTOP, PHONE, screenAudits, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The review station in Debian's Chromium, through the development provider's real sign-in
@@ -14,7 +14,7 @@ import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, 
 
 let h: ConsoleHarness;
 let reviewer: { login: string; password: string };
-const audits: Record<string, string[]> = {};
+const { audits, capture } = screenAudits();
 
 /**
  * The whole page as a screen that tall would show it: Chromium's full-page capture leaves what is
@@ -39,12 +39,6 @@ async function onScreen(page: Page, locator: Locator): Promise<boolean> {
 /** Whether the page is no wider than the screen (nothing cut off at the right, no sideways scrolling). */
 async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-}
-
-/** Screenshot and axe audit of the screen as it is now. */
-async function capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> {
-  await shoot(page, name, viewport);
-  audits[`${name} (${viewport})`] = await axeViolations(page);
 }
 
 before(async () => {

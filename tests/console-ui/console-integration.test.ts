@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { schema } from '@idv/db';
 import { verifyWebhook } from '@idv/sdk';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The client's integration settings in the console, in Chromium through the development provider's
@@ -25,36 +25,8 @@ let h: ConsoleHarness;
 let rx: Receiver;
 let ada: Account;
 let sam: Account;
-const audits: Record<string, string[]> = {};
-const contexts: BrowserContext[] = [];
-
-async function capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
-  audits[`${name} (${viewport})`] = await axeViolations(page);
-}
-
-async function openAs(who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
-  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale: 'en-GB' });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signIn(page, h.consoleUrl, path, who.login, who.password);
-  return page;
-}
-
-async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const session = await (await fetch('/auth/session')).json();
-      const res = await fetch(`/api${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token, 'idempotency-key': crypto.randomUUID() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    [method, path, body] as const,
-  );
-}
+const { audits, capture } = screenAudits();
+const openAs = (who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop', locale?: string) => h.openAs(who, path, { viewport, locale });
 
 /** One phone for the administrator, signed in once, for every phone capture. */
 let phonePage: Page | undefined;
@@ -75,7 +47,6 @@ before(async () => {
 });
 
 after(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await rx?.close();
   await h?.close();
 });

@@ -2,10 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { recordUsage } from '@idv/db';
 import { seedDecidedTasks } from '../helpers/review-seed.ts';
-import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * Issue 18's oversight screens in Debian's Chromium, through the development provider's sign-in
@@ -25,39 +25,10 @@ let ada: Account;
 let sam: Account;
 let rita: Account;
 let sue: Account;
-const audits: Record<string, string[]> = {};
-const contexts: BrowserContext[] = [];
+const { audits, capture } = screenAudits();
+const openAs = (who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop', locale?: string) => h.openAs(who, path, { viewport, locale });
 const USAGE_UNITS = { verification: 14, review: 6, resubmission: 2, erasure: 1 };
 const DECIDED_TASKS = 120;
-
-async function capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
-  audits[`${name} (${viewport})`] = await axeViolations(page);
-}
-
-async function openAs(who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop', locale = 'en-GB'): Promise<Page> {
-  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale, acceptDownloads: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signIn(page, h.consoleUrl, path, who.login, who.password);
-  return page;
-}
-
-/** A call to the console's /api from the signed-in page, with its CSRF token (what the app's client does). */
-async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const session = await (await fetch('/auth/session')).json();
-      const res = await fetch(`/api${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token, 'idempotency-key': crypto.randomUUID() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    [method, path, body] as const,
-  );
-}
 
 async function navLinks(page: Page): Promise<string[]> {
   await page.locator('nav[aria-label="Main"] a').first().waitFor();
@@ -88,7 +59,6 @@ before(async () => {
 });
 
 after(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await h?.close();
 });
 
@@ -98,9 +68,21 @@ describe('the oversight screens', () => {
 
   test('navigation by role, and the service refusing the others through the console', async () => {
     adaPage = await openAs(ada, '/queue');
-    assert.deepEqual(await navLinks(adaPage), ['Queue', 'Case search', 'Review metrics', 'Support access', 'Operators', 'Usage and contract']);
+    assert.deepEqual(await navLinks(adaPage), [
+      'Queue',
+      'Case search',
+      'Review metrics',
+      'Support access',
+      'Usage and contract',
+      'Operators',
+      'Flows',
+      'Journey appearance',
+      'API keys',
+      'Webhooks',
+      'Embedding',
+    ]);
     samPage = await openAs(sam, '/queue');
-    assert.deepEqual(await navLinks(samPage), ['Queue', 'Case search', 'Review metrics', 'Support access', 'Usage and contract']);
+    assert.deepEqual(await navLinks(samPage), ['Queue', 'Case search', 'Review metrics', 'Support access', 'Usage and contract', 'Flows']);
     const ritaPage = await openAs(rita, '/queue');
     assert.deepEqual(await navLinks(ritaPage), ['Queue', 'Case search']);
     const suePage = await openAs(sue, '/support');
@@ -119,9 +101,9 @@ describe('the oversight screens', () => {
     }
     await refused(samPage, 'GET', '/v1/operators');
     await refused(samPage, 'POST', '/v1/operators', { name: 'Mallory', role: 'administrator', countries: ['*'], sensitivity: 'restricted' });
-    // A screen reached by its address all the same says the service's refusal.
+    // A screen reached by its address all the same sends the operator home (RoleGate).
     await ritaPage.goto(`${h.consoleUrl}/metrics`);
-    await ritaPage.getByText('The role reviewer does not allow this action.').waitFor();
+    await ritaPage.waitForURL(`${h.consoleUrl}/queue`);
   });
 
   test('operators: invite (the link shown once), the invited person signs in; change a clearance; revoke', async () => {
@@ -149,8 +131,7 @@ describe('the oversight screens', () => {
 
     // Nina opens the link and signs in through the provider: she lands in the console as herself.
     h.idp.addAccount('nina', 'password-nina');
-    const context = await h.browser.newContext({ ...PHONE, locale: 'en-GB' });
-    contexts.push(context);
+    const context = await h.newContext({ viewport: 'phone' });
     const nina = await context.newPage();
     await nina.goto(url);
     await nina.waitForSelector('input[name="login"]');

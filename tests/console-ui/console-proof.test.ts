@@ -2,13 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createFlowVersion } from '@idv/db';
 import { STANDARD_FLOW } from '@idv/domain';
 import { verifyWebhook } from '@idv/sdk';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createEndpoint } from '../helpers/webhooks.ts';
-import { ARTIFACTS, DESKTOP, PHONE, axeViolations, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The proof of issue 16 in Debian's Chromium, through the development provider's real sign-in
@@ -30,38 +30,8 @@ let remi: Account;
 let sam: Account;
 let ada: Account;
 let sue: Account;
-const audits: Record<string, string[]> = {};
-const contexts: BrowserContext[] = [];
-
-async function capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
-  audits[`${name} (${viewport})`] = await axeViolations(page);
-}
-
-/** A browser context of its own for an operator, signed in through the provider, on `path`. */
-async function openAs(who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
-  const context = await h.browser.newContext({ ...(viewport === 'phone' ? PHONE : DESKTOP), locale: 'en-GB' });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signIn(page, h.consoleUrl, path, who.login, who.password);
-  return page;
-}
-
-/** A call to the console's /api from the signed-in page, with its CSRF token (what the app's client does). */
-async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const session = await (await fetch('/auth/session')).json();
-      const res = await fetch(`/api${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    },
-    [method, path, body] as const,
-  );
-}
+const { audits, capture } = screenAudits();
+const openAs = (who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop', locale?: string) => h.openAs(who, path, { viewport, locale });
 
 /** The verified webhooks of a case, in order (a bad signature throws). */
 function eventsOf(caseId: string): { type: string; data: Record<string, unknown> }[] {
@@ -98,7 +68,6 @@ before(async () => {
 });
 
 after(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await rx?.close();
   await h?.close();
 });
@@ -290,8 +259,7 @@ describe('the proof of the review station', () => {
     assert.match(token, /^inv_/);
 
     h.idp.addAccount('nina', 'password-nina');
-    const context = await h.browser.newContext({ ...PHONE, locale: 'en-GB' });
-    contexts.push(context);
+    const context = await h.newContext({ viewport: 'phone' });
     const page = await context.newPage();
     await page.goto(`${h.consoleUrl}/invitation#${token}`);
     await page.waitForSelector('input[name="login"]');

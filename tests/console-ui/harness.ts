@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { applyCaseTrigger, findCaseForUpdate, insertActiveOperator, openReviewTask, type OperatorRow, type Tenant } from '@idv/db';
 import { newId, type OperatorRole, type Sensitivity } from '@idv/domain';
 import { ChecksPool } from '@idv/engine';
@@ -40,6 +40,13 @@ export interface ConsoleHarness {
   completeJourney(caseId: string): Promise<void>;
   /** Runs every due checks job (harness started with `worker`); returns each job's outcome. */
   runChecks(): Promise<{ caseId: string; outcome: string }[]>;
+  /**
+   * A browser context of its own for an operator (phone or desktop, English unless said), signed in
+   * through the provider's real pages, on `path`. Closed with the harness.
+   */
+  openAs(who: { login: string; password: string }, path: string, opts?: { viewport?: 'phone' | 'desktop'; locale?: string }): Promise<Page>;
+  /** A browser context of its own, signed in as nobody (an invitation's first visit, say). Closed with the harness. */
+  newContext(opts?: { viewport?: 'phone' | 'desktop'; locale?: string }): Promise<BrowserContext>;
   /** Moves the console server's clock forward (the service and the provider keep theirs). */
   advanceConsoleClock(ms: number): void;
   close(): Promise<void>;
@@ -93,6 +100,12 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
   });
   await new Promise<void>((resolve) => (console_.server as Server).listen(consolePort, '127.0.0.1', resolve));
   const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  const newContext: ConsoleHarness['newContext'] = async (opts = {}) => {
+    const context = await browser.newContext({ ...(opts.viewport === 'phone' ? PHONE : DESKTOP), locale: opts.locale ?? 'en-GB', acceptDownloads: true });
+    contexts.push(context);
+    return context;
+  };
   let n = 0;
   return {
     t,
@@ -154,11 +167,19 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
       if (!runner) throw new Error('the harness runs the checks only when started with { worker: true }');
       return runner.drain();
     },
+    newContext,
+    async openAs(who, path, opts = {}) {
+      const context = await newContext(opts);
+      const page = await context.newPage();
+      await signIn(page, consoleUrl, path, who.login, who.password);
+      return page;
+    },
     advanceConsoleClock(ms) {
       consoleOffset += ms;
     },
     async close() {
       if (realTime) clearInterval(realTime);
+      for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close();
       await console_.close();
       await dispatcher?.stop();
@@ -195,4 +216,35 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** A call to the console's /api from the signed-in page, with its CSRF token and an Idempotency-Key (what the app's client sends). */
+export async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ([method, path, body]) => {
+      const session = await (await fetch('/auth/session')).json();
+      const res = await fetch(`/api${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token, 'idempotency-key': crypto.randomUUID() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json().catch(() => null) };
+    },
+    [method, path, body] as const,
+  );
+}
+
+/**
+ * Screenshots into artifacts/console/<name>-<viewport>.png, each with the axe audit of the page as
+ * it was, kept for the file's closing check that no screen had a serious or critical violation.
+ */
+export function screenAudits(): { audits: Record<string, string[]>; capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> } {
+  const audits: Record<string, string[]> = {};
+  return {
+    audits,
+    async capture(page, name, viewport) {
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
+      audits[`${name} (${viewport})`] = await axeViolations(page);
+    },
+  };
 }
