@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { insertActiveOperator } from '@idv/db';
+import { newId } from '@idv/domain';
 import { errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
 import { activateStandardFlow, issueKey, otherClient } from '../helpers/tenants.ts';
 
@@ -20,13 +22,13 @@ interface Day {
 const today = () => t.clock.now().toISOString().slice(0, 10);
 const dayOffset = (n: number) => new Date(Date.parse(today()) + n * DAY).toISOString().slice(0, 10);
 
-async function usage(key?: Credentials, query = ''): Promise<{ object: string; days: number; data: Day[] }> {
-  const res = await t.request('GET', `/v1/api-usage${query}`, { key });
+async function usage(key?: Credentials, query = '', headers?: Record<string, string>): Promise<{ object: string; days: number; data: Day[] }> {
+  const res = await t.request('GET', `/v1/api-usage${query}`, { key, headers });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
 }
-async function countsOn(date: string, key?: Credentials): Promise<Record<number, number>> {
-  const entry = (await usage(key)).data.find((d) => d.date === date);
+async function countsOn(date: string, key?: Credentials, headers?: Record<string, string>): Promise<Record<number, number>> {
+  const entry = (await usage(key, '', headers)).data.find((d) => d.date === date);
   assert.ok(entry, `an entry for ${date}`);
   assert.equal(entry.total, entry.by_status.reduce((s, x) => s + x.calls, 0), 'total is the sum of the codes');
   return Object.fromEntries(entry.by_status.map((s) => [s.status, s.calls]));
@@ -98,15 +100,20 @@ describe('GET /v1/api-usage', () => {
     assert.deepEqual(await countsOn(today(), prod), { 404: 4 });
   });
 
-  test('console keys are not counted', async () => {
+  test('console calls are not counted', async () => {
     const consoleKey = await issueKey(t, { clientId: t.demo.client_id, kind: 'console' });
+    const now = t.clock.now();
+    const tenant = { clientId: t.demo.client_id, environment: 'sandbox' as const };
+    const admin = await insertActiveOperator(t.database.db, tenant, { id: newId('op', now.getTime()), name: 'Usage Admin', role: 'administrator', subject: 'sub-usage-admin', createdBy: 'test' }, now);
+    // The console calls the client's settings for an operator it names.
+    const headers = { 'x-service-operator': admin.id };
     const before = await countsOn(today());
-    for (let i = 0; i < 3; i++) assert.equal((await t.request('GET', '/v1/api-keys', { key: consoleKey })).statusCode, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await t.request('GET', '/v1/api-keys', { key: consoleKey, headers })).statusCode, 200);
     for (let i = 0; i < 2; i++) assert.equal((await notFound(consoleKey)).statusCode, 404);
-    // A console key lists cases only for a named operator (case search): these reads use the keys list.
-    assert.equal((await t.request('GET', '/v1/api-keys?limit=0', { key: consoleKey })).statusCode, 422);
+    assert.equal((await t.request('GET', '/v1/api-keys?limit=0', { key: consoleKey, headers })).statusCode, 422);
+    assert.equal((await t.request('GET', '/v1/api-keys', { key: consoleKey })).statusCode, 401, 'no operator named: refused, and not counted either');
     // Read through the console key: its own calls (including this read) are absent.
-    const seenByConsole = await countsOn(today(), consoleKey);
+    const seenByConsole = await countsOn(today(), consoleKey, headers);
     assert.deepEqual(seenByConsole, { ...before, 200: before[200] + 1 }, 'only the integration read before it was added');
     const after = await countsOn(today());
     assert.deepEqual(after, { ...before, 200: before[200] + 1 });
