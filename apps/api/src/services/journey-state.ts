@@ -48,8 +48,6 @@ export interface OpenedJourney {
   /** Current pieces (not superseded) of the current round. */
   pieces: PieceRow[];
   progress: JourneyProgress;
-  /** The client's look for its journeys; null: the journey's own. */
-  appearance: AppearanceRow | null;
 }
 
 export const PERSON = 'person';
@@ -106,8 +104,7 @@ export async function openJourney(tx: Executor, session: SessionByToken, now: Da
   }
   const round = journey?.round ?? 1;
   const pieces = journey ? (await listPieces(tx, caseRow.id)).filter((p) => p.round === round && !p.supersededAt) : [];
-  const appearance = await findAppearance(tx, tenant);
-  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces), appearance };
+  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces) };
 }
 
 /** Refuses any write unless the journey is open (the case waits for the person and has not expired). */
@@ -127,7 +124,7 @@ export function requireOpen(j: OpenedJourney): asserts j is OpenedJourney & { jo
  * language and what has been done, never personal data (entered values and images are not sent
  * back, only which steps and pieces are done).
  */
-export function presentJourney(j: OpenedJourney, allowFileUpload: boolean) {
+function presentJourney(j: OpenedJourney, allowFileUpload: boolean, appearance: AppearanceRow | null) {
   const locale = j.session.locale.slice(0, 2);
   const flow = j.flow;
   const open = j.status === 'open';
@@ -166,7 +163,7 @@ export function presentJourney(j: OpenedJourney, allowFileUpload: boolean) {
     required_pieces: requiredPieces(flow, p),
     pieces: j.pieces.map((piece) => ({ id: piece.id, kind: piece.kind as PieceKind, received_at: piece.receivedAt.toISOString() })),
     capture: { allow_file_upload: allowFileUpload },
-    appearance: journeyAppearance(j),
+    appearance: journeyAppearance(j, appearance),
     limits: {
       max_bytes: IMAGE_LIMITS.maxBytes,
       min_short_side: IMAGE_LIMITS.minShortSide,
@@ -182,8 +179,8 @@ export function presentJourney(j: OpenedJourney, allowFileUpload: boolean) {
  * journey's CSP allows, unlike inline styles) and the logo served by the journey server itself
  * (img-src 'self'), at an address that changes with the logo.
  */
-function journeyAppearance(j: OpenedJourney) {
-  const a = presentAppearance(j.appearance);
+function journeyAppearance(j: OpenedJourney, row: AppearanceRow | null) {
+  const a = presentAppearance(row);
   return {
     display_name: a.display_name,
     primary_color: a.primary_color,
@@ -193,7 +190,15 @@ function journeyAppearance(j: OpenedJourney) {
   };
 }
 
+/**
+ * The journey state the app is answered with, read inside the caller's transaction: the client's
+ * appearance is read here, once per answer, not by openJourney (a write opens the journey twice).
+ */
+export async function journeyStateOf(tx: Executor, j: OpenedJourney) {
+  return presentJourney(j, fileUploadAllowed(j), await findAppearance(tx, j.tenant));
+}
+
 /** A file input instead of live capture: where the flow allows it, and always in the sandbox (testing). */
-export function fileUploadAllowed(j: OpenedJourney): boolean {
+function fileUploadAllowed(j: OpenedJourney): boolean {
   return j.flow.capture.allow_file_upload || j.tenant.environment === 'sandbox';
 }

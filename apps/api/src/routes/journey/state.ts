@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App, AppContext } from '../../context.ts';
 import { journeyOf } from '../../http/session-auth.ts';
-import { fileUploadAllowed, openJourney, presentJourney } from '../../services/journey-state.ts';
+import { journeyStateOf, openJourney } from '../../services/journey-state.ts';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 
 export function registerJourneyState(app: App, ctx: AppContext): void {
@@ -20,8 +20,7 @@ export function registerJourneyState(app: App, ctx: AppContext): void {
     async (req) => {
       const { session } = journeyOf(req);
       const now = ctx.now();
-      const j = await ctx.db.transaction((tx) => openJourney(tx, session, now));
-      return presentJourney(j, fileUploadAllowed(j));
+      return ctx.db.transaction(async (tx) => journeyStateOf(tx, await openJourney(tx, session, now)));
     },
   );
 }

@@ -4,7 +4,7 @@ import { blockingStep, roundSteps, type FlowStep } from '@idv/domain';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { journeyOf } from '../../http/session-auth.ts';
-import { fileUploadAllowed, openJourney, presentJourney, requireOpen, type OpenedJourney } from '../../services/journey-state.ts';
+import { journeyStateOf, openJourney, requireOpen, type OpenedJourney } from '../../services/journey-state.ts';
 
 export type OpenJourney = OpenedJourney & { journey: NonNullable<OpenedJourney['journey']> };
 
@@ -33,8 +33,7 @@ export async function journeyWrite(
     const j = await openJourney(tx, session, now);
     requireOpen(j);
     await act(tx, j, now, (fn) => later.push(fn));
-    const after = await openJourney(tx, session, now);
-    return presentJourney(after, fileUploadAllowed(after));
+    return journeyStateOf(tx, await openJourney(tx, session, now));
   });
   // Clean-ups that must not happen unless the transaction committed (deleting replaced blobs).
   for (const fn of later) await fn().catch((err) => req.log.warn({ err }, 'journey clean-up after commit failed'));
