@@ -25,6 +25,7 @@ import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './schemas/shared.ts';
+import { sharedSerializers } from './http/shared-serializers.ts';
 import { CaseVault } from '@idv/case-data';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
 import { ReauthVerifier } from './services/reauth.ts';
@@ -84,6 +85,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkErrors(config.docsUrl),
     clientErrorHandler: clientErrorHandler(config.docsUrl),
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   const bodyAjv = makeAjv(false);
