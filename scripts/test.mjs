@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Runs the whole suite on each database (PGlite, then PostgreSQL), and prints one closing line
-// "N passed, N failed" over both runs. Usage: node scripts/test.mjs [pglite|postgres] [file filter]
+// Runs the whole suite on each database (PGlite and PostgreSQL) and prints one closing line
+// "N passed, N failed" over both. Usage: node scripts/test.mjs [pglite|postgres|all] [file filter]
+//
+// Each (file, database) pair is a job run by `node --test` in its own process; the jobs of both
+// databases share one pool, longest first, so the slow files (browsers, whole services, the fault
+// suite) start at once and the short ones fill the gaps, rather than each database's run ending on
+// its own tail. A file's output is printed whole when it ends, with its time; the slowest files
+// are listed at the end. TEST_CONCURRENCY sets the pool's size (default 3: most files spend much
+// of their time waiting on a started service, a browser or a database, not on a core).
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const backends = ['pglite', 'postgres'].filter((b) => !process.argv[2] || process.argv[2] === b || process.argv[2] === 'all');
 const filter = process.argv[3];
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 3));
 
 function findTests(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -25,9 +33,6 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
 // Engine tests, the configuration's and the import rules' tests touch no database, and the embedded database's own
 // tests open PGlite whatever the backend: they run once, with the first backend's run. The server
 // database's own tests open PostgreSQL: they run with the PostgreSQL run, as do the fault suite's
@@ -63,28 +68,91 @@ const once = (f) =>
   BROWSER_SUITES.includes(f) ||
   WHOLE_SERVICE_SUITES.includes(f);
 const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');
-for (const [i, backend] of backends.entries()) {
-  const run = files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f)));
-  if (run.length === 0) continue;
-  console.log(`\n=== ${run.length} test files on ${backend} ===`);
-  const code = await new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...run],
-      { cwd: root, env: { ...process.env, TEST_DB: backend }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      const text = chunk.toString();
+
+// Seconds each run is expected to take, to start the longest first: only the pool's order depends
+// on it, so a wrong guess costs time, never a result. tests/timings.json, when present, holds the
+// seconds measured by a whole run (`TEST_TIMINGS_OUT=tests/timings.json npm test` writes them;
+// CI writes artifacts/test-timings.json); otherwise a file is guessed from what it starts.
+const known = (() => {
+  try {
+    return JSON.parse(readFileSync(join(root, 'tests/timings.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+})();
+const guess = (f) =>
+  f.startsWith('tests/faults/') ? 300 : BROWSER_SUITES.includes(f) ? 150 : WHOLE_SERVICE_SUITES.includes(f) || f.startsWith('tests/e2e/') ? 90 : f.startsWith('tests/engine/') ? 60 : 30;
+const expected = (job) => known[`${job.backend} ${job.file}`] ?? guess(job.file);
+
+const jobs = backends
+  .flatMap((backend, i) =>
+    files.filter((f) => (i === 0 || !once(f)) && (backend === 'postgres' || !serverOnly(f))).map((file) => ({ file, backend })),
+  )
+  .sort((a, b) => expected(b) - expected(a));
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const took = [];
+const running = new Set(); // files being run: a file never runs on both databases at once (shared artifacts, ports)
+
+function runJob(job) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+      cwd: root,
+      env: { ...process.env, TEST_DB: job.backend },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = [];
+    child.stdout.on('data', (chunk) => out.push(chunk));
+    child.stderr.on('data', (chunk) => out.push(chunk));
+    child.on('close', (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      const text = Buffer.concat(out).toString();
+      let counted = 0;
       for (const [, kind, n] of text.matchAll(/^ℹ (pass|fail|skipped|todo) (\d+)$/gm)) {
         if (kind === 'pass') passed += Number(n);
-        else if (kind === 'fail') failed += Number(n);
+        else if (kind === 'fail') (failed += Number(n)), (counted += Number(n));
         else skipped += Number(n);
       }
+      if (code !== 0 && counted === 0) failed += 1; // a crash before any summary still fails the run
+      took.push({ ...job, seconds, ok: code === 0 });
+      process.stdout.write(`\n=== ${job.file} on ${job.backend}: ${code === 0 ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s ===\n${text}`);
+      resolve();
     });
-    child.on('close', resolve);
   });
-  if (code !== 0 && failed === 0) failed += 1; // a crash before any summary still fails the run
+}
+
+console.log(`${jobs.length} test runs (${files.length} files on ${backends.join(' and ')}), ${concurrency} at a time`);
+const started = Date.now();
+const queue = [...jobs];
+async function lane() {
+  for (;;) {
+    const i = queue.findIndex((j) => !running.has(j.file));
+    if (i === -1) {
+      if (queue.length === 0) return;
+      await new Promise((r) => setTimeout(r, 200)); // every remaining job's file is running elsewhere
+      continue;
+    }
+    const [job] = queue.splice(i, 1);
+    running.add(job.file);
+    await runJob(job);
+    running.delete(job.file);
+  }
+}
+await Promise.all(Array.from({ length: concurrency }, lane));
+
+took.sort((a, b) => b.seconds - a.seconds);
+console.log(`\nslowest test runs (of ${took.length}, ${((Date.now() - started) / 1000).toFixed(0)} s in all):`);
+for (const t of took.slice(0, 15)) console.log(`  ${t.seconds.toFixed(1).padStart(6)} s  ${t.backend.padEnd(8)} ${t.file}`);
+const failedRuns = took.filter((t) => !t.ok);
+if (failedRuns.length) console.log(`\nfailed: ${failedRuns.map((t) => `${t.file} on ${t.backend}`).join(', ')}`);
+if (process.env.TEST_TIMINGS_OUT) {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync(join(root, process.env.TEST_TIMINGS_OUT, '..'), { recursive: true });
+  const out = Object.fromEntries(took.map((t) => [`${t.backend} ${t.file}`, Math.round(t.seconds)]).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(join(root, process.env.TEST_TIMINGS_OUT), `${JSON.stringify(out, null, 2)}\n`);
 }
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -6,7 +6,8 @@ import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { checkDefinition, dryRun } from '../../services/flows.ts';
-import { FLOW_ROUTE_ERRORS, FlowDryRunBodySchema, FlowDryRunSchema, FlowNameParam, presentDryRun } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
+import { FlowDryRunBodySchema, FlowDryRunSchema, FlowNameParam, presentDryRun } from './schemas.ts';
 
 /**
  * POST /v1/flows/{name}/dry-run: a draft decided on the stored check reports of the newest decided
@@ -23,7 +24,7 @@ export function registerDryRunFlow(app: App, ctx: AppContext): void {
         summary: 'How the outcomes of the newest decided cases would change under a draft (a definition, or a stored version): counts from → to and a few case ids; no image read, no personal data returned',
         params: Type.Object({ name: FlowNameParam }),
         body: FlowDryRunBodySchema,
-        response: { 200: Type.Ref(FlowDryRunSchema), ...errorResponses(...BODY_ERRORS, ...FLOW_ROUTE_ERRORS, 'flow_definition_invalid', 'resource_not_found') },
+        response: { 200: Type.Ref(FlowDryRunSchema), ...errorResponses(...BODY_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'flow_definition_invalid', 'resource_not_found') },
       },
     },
     async (req) => {

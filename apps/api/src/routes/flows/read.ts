@@ -4,7 +4,8 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
-import { FLOW_ROUTE_ERRORS, FlowListSchema, FlowNameParam, FlowSchema, presentFlowVersion } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
+import { FlowListSchema, FlowNameParam, FlowSchema, presentFlowVersion } from './schemas.ts';
 
 /** GET /v1/flows and GET /v1/flows/{name}: integration keys, and operators who may read flows. */
 export function registerReadFlows(app: App, ctx: AppContext): void {
@@ -16,7 +17,7 @@ export function registerReadFlows(app: App, ctx: AppContext): void {
         operationId: 'listFlows',
         tags: ['flows'],
         summary: 'The flows of this client and environment, by name, with their active and latest version (one page: flows are few)',
-        response: { 200: Type.Ref(FlowListSchema), ...errorResponses(...FLOW_ROUTE_ERRORS) },
+        response: { 200: Type.Ref(FlowListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
     async (req) => {
@@ -46,7 +47,7 @@ export function registerReadFlows(app: App, ctx: AppContext): void {
         tags: ['flows'],
         summary: 'A flow and every version of it, newest first, definitions included',
         params: Type.Object({ name: FlowNameParam }),
-        response: { 200: Type.Ref(FlowSchema), ...errorResponses(...VALIDATION_ERRORS, ...FLOW_ROUTE_ERRORS, 'resource_not_found') },
+        response: { 200: Type.Ref(FlowSchema), ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'resource_not_found') },
       },
     },
     async (req) => {

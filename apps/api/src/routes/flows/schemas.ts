@@ -8,10 +8,8 @@ import {
   FLOW_NAME_PATTERN,
   FlowDefinitionSchema,
   type DryRunResult,
-  type ErrorCode,
 } from '@idv/domain';
 import { ListOf, Timestamp } from '../../schemas/common.ts';
-import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 
 /** The flow schema of packages/domain, named in the OpenAPI document; bodies are validated against it. */
 export const FlowDefinitionRefSchema = Type.Object(FlowDefinitionSchema.properties, { additionalProperties: false, $id: 'FlowDefinition' });
@@ -92,9 +90,6 @@ export const FlowDryRunSchema = Type.Object(
   },
   { $id: 'FlowDryRun' },
 );
-
-/** Errors of every flow route: keys, and the console credential naming an operator of the right role. */
-export const FLOW_ROUTE_ERRORS: ErrorCode[] = ALSO_CONSOLE_ROUTE_ERRORS;
 
 export function presentFlowVersion(row: FlowRow) {
   return {

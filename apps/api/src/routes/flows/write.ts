@@ -3,10 +3,10 @@ import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { actorOf } from '../../http/operator.ts';
-import { SIGNED_ERRORS, errorResponses } from '../../schemas/common.ts';
+import { SIGNED_ERRORS, SignedOrConsoleHeaders, errorResponses } from '../../schemas/common.ts';
 import { activateVersion, createVersion } from '../../services/flows.ts';
-import { SignedOrConsoleHeaders } from '../../schemas/common.ts';
-import { FLOW_ROUTE_ERRORS, FlowNameParam, FlowVersionParam, presentFlowVersion } from './schemas.ts';
+import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
+import { FlowNameParam, FlowVersionParam, presentFlowVersion } from './schemas.ts';
 
 /**
  * Creating a version and activating one: signed like the spec's creations (an integration key), or
@@ -24,7 +24,7 @@ export function registerWriteFlows(app: App, ctx: AppContext): void {
         headers: SignedOrConsoleHeaders,
         params: Type.Object({ name: FlowNameParam }),
         body: Type.Object({ definition: Type.Ref('FlowDefinition') }, { additionalProperties: false }),
-        response: { 201: Type.Ref('FlowVersion'), ...errorResponses(...SIGNED_ERRORS, ...FLOW_ROUTE_ERRORS, 'flow_definition_invalid') },
+        response: { 201: Type.Ref('FlowVersion'), ...errorResponses(...SIGNED_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'flow_definition_invalid') },
       },
     },
     (req, reply) =>
@@ -44,7 +44,7 @@ export function registerWriteFlows(app: App, ctx: AppContext): void {
         summary: 'Make a version the one new cases use, retiring the active one; running cases keep their version (signed, idempotent, journaled)',
         headers: SignedOrConsoleHeaders,
         params: Type.Object({ name: FlowNameParam, version: FlowVersionParam }),
-        response: { 200: Type.Ref('FlowVersion'), ...errorResponses(...SIGNED_ERRORS, ...FLOW_ROUTE_ERRORS, 'resource_not_found') },
+        response: { 200: Type.Ref('FlowVersion'), ...errorResponses(...SIGNED_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'resource_not_found') },
       },
     },
     (req, reply) =>

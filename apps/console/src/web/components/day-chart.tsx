@@ -1,6 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import { useI18n } from '../i18n/index.tsx';
+import { TableHead } from './table-head.tsx';
 
 /**
  * A chart of values per UTC day, drawn by uPlot (a small canvas chart library: about 20 kB
@@ -148,16 +149,7 @@ export function DayChart({
             <caption id={`${id}-caption`} className="visually-hidden">
               {title}
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('chart.date')}</th>
-                {series.map((s) => (
-                  <th key={s.label} scope="col">
-                    {s.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={[t('chart.date'), ...series.map((s) => s.label)]} />
             <tbody>
               {days.map((d, i) => (
                 <tr key={d}>

@@ -2,6 +2,7 @@ import { useState, type MouseEventHandler, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useI18n } from '../i18n/index.tsx';
 import { Empty, ErrorNotice, Loading } from './status.tsx';
+import { TableHead } from './table-head.tsx';
 
 /** A page of a cursor-paged list route of the service (reviews queue, case search). */
 export interface CursorPage<T> {
@@ -60,15 +61,7 @@ export function PagedTable<T>({ query, pages, empty, caption, captionId, columns
         <caption id={captionId} className="visually-hidden">
           {caption}
         </caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead labels={columns} />
         <tbody onClick={onBodyClick}>{query.data.data.map(row)}</tbody>
       </table>
     </div>

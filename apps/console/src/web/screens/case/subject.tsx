@@ -4,6 +4,7 @@ import type { MaskedSubject, Unmasked } from '../../api/types.ts';
 import { ErrorNotice } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
+import { TableHead } from '../../components/table-head.tsx';
 
 type Source = 'declared' | 'entered' | 'document' | 'corrected';
 const SOURCES: Source[] = ['declared', 'entered', 'document', 'corrected'];
@@ -98,17 +99,7 @@ export function SubjectTable({
       {unmask.isError ? <ErrorNotice error={unmask.error} /> : null}
       <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="subject-title">
         <table className="table table-cards table-subject">
-          <thead>
-            <tr>
-              <th scope="col">{t('subject.col.field')}</th>
-              {SOURCES.map((s) => (
-                <th scope="col" key={s}>
-                  {t(`subject.col.${s}` as MessageKey)}
-                </th>
-              ))}
-              <th scope="col">{t('subject.col.gap')}</th>
-            </tr>
-          </thead>
+          <TableHead labels={[t('subject.col.field'), ...SOURCES.map((s) => t(`subject.col.${s}` as MessageKey)), t('subject.col.gap')]} />
           <tbody>
             {fields.map((field) => {
               const gap = gapOf(field);

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { OUTCOMES, type DryRun } from './flow-model.ts';
+import { TableHead } from '../../components/table-head.tsx';
 
 /**
  * What the dry run found: how many outcomes change, the from → to matrix (rows: today's outcome,
@@ -26,16 +27,7 @@ export function DryRunResult({ result }: { result: DryRun }) {
             <caption id="dry-run-matrix-caption" className="visually-hidden">
               {t('flows.dry.matrix')}
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('flows.dry.from_to')}</th>
-                {OUTCOMES.map((o) => (
-                  <th key={o} scope="col">
-                    {outcome(o)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={[t('flows.dry.from_to'), ...OUTCOMES.map((o) => outcome(o))]} />
             <tbody>
               {rows.map((from) => (
                 <tr key={from}>

@@ -6,6 +6,7 @@ import { useSession } from '../../session-context.tsx';
 import { flowQuery } from './flow-queries.ts';
 import { VersionDiff } from './version-diff.tsx';
 import { VersionEditor } from './version-editor.tsx';
+import { TableHead } from '../../components/table-head.tsx';
 
 /** One flow: its versions, the open one in the editor (the newest unless chosen), and a diff between two. */
 export function FlowScreen({ name, version }: { name: string; version?: number }) {
@@ -28,14 +29,7 @@ export function FlowScreen({ name, version }: { name: string; version?: number }
         <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="versions-title">
           <table className="table table-cards">
             <caption className="visually-hidden">{t('flows.versions')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('flows.col.version')}</th>
-                <th scope="col">{t('flows.col.status')}</th>
-                <th scope="col">{t('flows.col.created')}</th>
-                <th scope="col">{t('flows.col.activated')}</th>
-              </tr>
-            </thead>
+            <TableHead labels={[t('flows.col.version'), t('flows.col.status'), t('flows.col.created'), t('flows.col.activated')]} />
             <tbody>
               {versions.map((v) => (
                 <tr key={v.version} className={v.version === open.version ? 'row-open' : undefined}>

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Empty, ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { flowsQuery } from './flow-queries.ts';
+import { TableHead } from '../../components/table-head.tsx';
 
 /** The client's flows (administrators and supervisors): one line per flow, its active and latest version. */
 export function FlowsScreen() {
@@ -24,15 +25,7 @@ export function FlowsScreen() {
             <caption id="flows-caption" className="visually-hidden">
               {t('flows.title')}
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('flows.col.name')}</th>
-                <th scope="col">{t('flows.col.active')}</th>
-                <th scope="col">{t('flows.col.latest')}</th>
-                <th scope="col">{t('flows.col.versions')}</th>
-                <th scope="col">{t('flows.col.updated')}</th>
-              </tr>
-            </thead>
+            <TableHead labels={[t('flows.col.name'), t('flows.col.active'), t('flows.col.latest'), t('flows.col.versions'), t('flows.col.updated')]} />
             <tbody>
               {flows.data.data.map((f) => (
                 <tr key={f.name}>

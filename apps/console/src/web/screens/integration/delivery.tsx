@@ -5,6 +5,7 @@ import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status
 import { useI18n } from '../../i18n/index.tsx';
 import { DELIVERY_BADGE } from './deliveries.tsx';
 import { webhookEndpointsQuery } from './webhook-queries.ts';
+import { TableHead } from '../../components/table-head.tsx';
 
 /** The body as sent, indented for reading when it is JSON (it always is; the exact bytes stay in the service). */
 function readable(body: string): string {
@@ -118,14 +119,7 @@ export function DeliveryScreen({ deliveryId }: { deliveryId: string }) {
             ) : (
               <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="delivery-attempts">
                 <table className="table table-cards">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('delivery.col.attempt')}</th>
-                      <th scope="col">{t('delivery.col.started')}</th>
-                      <th scope="col">{t('delivery.col.duration')}</th>
-                      <th scope="col">{t('delivery.col.answer')}</th>
-                    </tr>
-                  </thead>
+                  <TableHead labels={[t('delivery.col.attempt'), t('delivery.col.started'), t('delivery.col.duration'), t('delivery.col.answer')]} />
                   <tbody>
                     {delivery.data.attempts.map((a) => (
                       <tr key={a.attempt}>

@@ -9,6 +9,7 @@ import { useSession } from '../../session-context.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { currentPeriod, isPeriod } from './search-params.ts';
 import { usageQueries } from '../../queries/oversight-queries.ts';
+import { TableHead } from '../../components/table-head.tsx';
 
 
 /**
@@ -58,15 +59,7 @@ function Totals({ usage }: { usage: Usage }) {
       <h2 id="totals-title">{t('usage.totals')}</h2>
       <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="totals-title">
         <table className="table table-cards">
-          <thead>
-            <tr>
-              {(['usage.col.service', 'usage.col.units', 'usage.col.quota', 'usage.col.overQuota', 'usage.col.offer', 'usage.col.excess'] as MessageKey[]).map((c) => (
-                <th key={c} scope="col">
-                  {t(c)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead labels={(['usage.col.service', 'usage.col.units', 'usage.col.quota', 'usage.col.overQuota', 'usage.col.offer', 'usage.col.excess'] as MessageKey[]).map((c) => t(c))} />
           <tbody>
             {USAGE_SERVICES.map((s) => {
               const units = usage.services[s];
@@ -144,15 +137,7 @@ function ContractPanel({ contract }: { contract: Contract }) {
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="contract-title">
           <table className="table table-cards">
-            <thead>
-              <tr>
-                {(['usage.col.service', 'usage.col.offer', 'usage.col.quota', 'usage.col.starts', 'usage.col.ends', 'usage.col.state'] as MessageKey[]).map((c) => (
-                  <th key={c} scope="col">
-                    {t(c)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead labels={(['usage.col.service', 'usage.col.offer', 'usage.col.quota', 'usage.col.starts', 'usage.col.ends', 'usage.col.state'] as MessageKey[]).map((c) => t(c))} />
             <tbody>
               {contract.subscriptions.map((s) => (
                 <tr key={s.id}>
