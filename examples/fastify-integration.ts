@@ -14,7 +14,7 @@
  * work it triggers, so a delivery sent twice is processed once.
  */
 import Fastify from 'fastify';
-import { IdvClient, WebhookVerificationError, verifyWebhook } from '@idv/sdk';
+import { IdvClient, WebhookVerificationError, verifyWebhookRequest } from '@idv/sdk';
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -59,7 +59,8 @@ app.register(async (webhooks) => {
   webhooks.post('/webhooks', async (req, reply) => {
     let verified;
     try {
-      verified = verifyWebhook(req.body as Buffer, req.headers, webhookSecret);
+      // The request itself: its body is the Buffer the parser above kept.
+      verified = await verifyWebhookRequest(req, webhookSecret);
     } catch (err) {
       if (err instanceof WebhookVerificationError) return reply.code(400).send({ error: err.code });
       throw err;

@@ -50,12 +50,13 @@ const BROWSER_SUITES = [
   'tests/console-ui/console-oversight.test.ts',
 ];
 // Suites whose subject is not the database, run once to keep CI short: the example integration
-// (the whole service driven to a webhook, about a minute), the packed SDK (packaging and install),
-// and the hostile-input suites (parsing and refusals before any query); the routes they reach are
-// tested on both databases by the API tests.
+// (the whole service driven to a webhook, about a minute), the packed SDK and embed packages
+// (packaging and install; embed's in Chromium), and the hostile-input suites (parsing and
+// refusals before any query); the routes they reach are tested on both databases by the API tests.
 const WHOLE_SERVICE_SUITES = [
   'tests/e2e/example-integration.test.ts',
   'tests/sdk/packed-install.test.ts',
+  'tests/embed/packed-install.test.ts',
   'tests/api/hostile-input.test.ts',
   'tests/console/hostile-input.test.ts',
 ];

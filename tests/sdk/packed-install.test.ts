@@ -1,27 +1,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WebhookDispatcher } from '@idv/worker';
-import { SDK_DIST, buildSdk } from '../../scripts/build-sdk.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ROOT } from '../helpers/processes.ts';
+import { exec, packAndInstall, typeErrors } from '../helpers/packed.ts';
 
 /**
  * The SDK as an integrator gets it: built, packed with npm, installed from the tarball into an
  * empty project outside the repository (so nothing of the workspace can be resolved), and run by
  * plain `node` against the real service listening on a real port, with the real webhook
- * dispatcher delivering to a receiver the script itself runs.
+ * dispatcher delivering to a receiver the script itself runs; and its CommonJS build by a plain
+ * `require()`.
  */
-const exec = promisify(execFile);
-/**
- * The environment of the npm the test runs, without what an enclosing `npm test` exports
- * (npm_config_local_prefix among them would make `npm install` install into the repository).
- */
-const npmEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 let t: TestApp;
 let dispatcher: WebhookDispatcher;
 let baseUrl: string;
@@ -102,7 +94,35 @@ export function describe(err: unknown): string | undefined {
   return err instanceof ApiRequestError ? \`\${err.status} \${err.code} \${err.requestId}\` : undefined;
 }
 `;
-const TSC_FLAGS = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+
+/** The CommonJS build, required by a plain script: a real call, a typed refusal, a verification. */
+const REQUIRE_SCRIPT = `
+const { ApiRequestError, IdvClient, WebhookVerificationError, signWebhook, verifyWebhook } = require('@idv/sdk');
+const idv = new IdvClient({ baseUrl: process.env.IDV_BASE_URL, apiKey: process.env.IDV_API_KEY, signingSecret: process.env.IDV_SIGNING_SECRET });
+(async () => {
+  const out = {};
+  const created = await idv.createCase({ flow_name: 'standard', country: 'FR', external_ref: 'required-sdk' });
+  out.readExternalRef = (await idv.getCase(created.id)).external_ref;
+  out.refusal = await idv.getCase('case_unknown').then(() => 'none thrown', (err) => (err instanceof ApiRequestError ? err.status : String(err)));
+  const body = JSON.stringify({ id: 'evt_1', type: 'webhook.test', data: {} });
+  const ts = Math.floor(Date.now() / 1000);
+  const headers = { 'x-service-event': 'webhook.test', 'x-service-delivery': 'dlv_1', 'x-service-timestamp': String(ts), 'x-service-signature': signWebhook('whsec_x', ts, body) };
+  out.verified = verifyWebhook(body, headers, 'whsec_x').deliveryId;
+  try {
+    verifyWebhook(body, headers, 'whsec_other');
+  } catch (err) {
+    out.wrongSecret = err instanceof WebhookVerificationError ? err.code : String(err);
+  }
+  console.log(JSON.stringify(out));
+})();
+`;
+
+/** A CommonJS TypeScript file compiles against the declarations of the require condition. */
+const TYPED_REQUIRE_CONSUMER = `
+import { IdvClient, type WebhookEventBody } from '@idv/sdk';
+export const idv = new IdvClient({ baseUrl: 'http://localhost', apiKey: 'k', signingSecret: 's' });
+export type Event = WebhookEventBody;
+`;
 
 before(async () => {
   t = await startTestApp({ WEBHOOK_POLL_MS: '50', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
@@ -119,21 +139,12 @@ after(async () => {
 
 describe('the packed SDK', () => {
   test('installs from its tarball outside the repository and works from plain node', async () => {
-    await buildSdk();
-    const packed = await exec('npm', ['pack', SDK_DIST, '--pack-destination', scratch, '--json'], { cwd: scratch, env: npmEnv() });
-    const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
-
-    const project = join(scratch, 'integrator');
-    await exec('mkdir', [project]);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
-    // --offline: the package has no dependency, so installing it needs nothing from a registry.
-    await exec('npm', ['install', join(scratch, filename), '--offline', '--no-audit', '--no-fund'], { cwd: project, env: npmEnv() });
-
-    const installed = join(project, 'node_modules', '@idv', 'sdk');
+    const { project, installed } = await packAndInstall('sdk', scratch);
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     assert.equal(manifest.private, undefined);
     assert.equal(manifest.dependencies, undefined, 'no runtime dependency');
-    assert.deepEqual((await readdir(installed)).sort(), ['README.md', 'index.d.ts', 'index.js', 'package.json']);
+    assert.equal(manifest.license, 'MIT');
+    assert.deepEqual((await readdir(installed)).sort(), ['LICENSE', 'README.md', 'index.cjs', 'index.d.cts', 'index.d.ts', 'index.js', 'package.json']);
     assert.deepEqual(await readdir(join(project, 'node_modules', '@idv')), ['sdk'], 'nothing of the workspace came along');
     const types = await readFile(join(installed, 'index.d.ts'), 'utf8');
     assert.doesNotMatch(types, /@idv\//, 'the declarations stand alone');
@@ -141,23 +152,17 @@ describe('the packed SDK', () => {
     assert.match(types, /export declare function verifyWebhook/);
 
     // A TypeScript integrator compiles against the published declarations alone (and Node's
-    // types): the typed file compiles clean, a wrong call in the other is refused. One tsc run.
+    // types): the typed files compile clean, ES module and CommonJS, a wrong call in the other
+    // is refused. One tsc run.
     await writeFile(join(project, 'typed.ts'), TYPED_CONSUMER);
+    await writeFile(join(project, 'typed-require.cts'), TYPED_REQUIRE_CONSUMER);
     await writeFile(join(project, 'mistyped.ts'), `import { IdvClient } from '@idv/sdk';\nnew IdvClient({ baseUrl: 'x', apiKey: 'k', signingSecret: 's' }).createCase({ flow_name: 'standard', country: 1 });\n`);
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const compiled = await exec(process.execPath, [tsc, ...TSC_FLAGS, '--typeRoots', join(ROOT, 'node_modules', '@types'), 'typed.ts', 'mistyped.ts'], { cwd: project }).then(
-      () => '',
-      (err: { stdout: string }) => err.stdout,
-    );
-    const errorFiles = [...compiled.matchAll(/^(\S+)\(\d+,\d+\): error (TS\d+)/gm)].map(([, file, code]) => `${file} ${code}`);
-    assert.deepEqual(errorFiles, ['mistyped.ts TS2322'], compiled);
+    const compiled = await typeErrors(project, ['typed.ts', 'typed-require.cts', 'mistyped.ts'], 'node');
+    assert.deepEqual(compiled.errors, ['mistyped.ts TS2322'], compiled.output);
 
     await writeFile(join(project, 'check.mjs'), CONSUMER_SCRIPT);
-    const run = await exec(process.execPath, ['check.mjs'], {
-      cwd: project,
-      timeout: 30_000,
-      env: { PATH: process.env.PATH, IDV_BASE_URL: baseUrl, IDV_API_KEY: t.demoKey.secret, IDV_SIGNING_SECRET: t.demoKey.signingSecret },
-    });
+    const env = { PATH: process.env.PATH, IDV_BASE_URL: baseUrl, IDV_API_KEY: t.demoKey.secret, IDV_SIGNING_SECRET: t.demoKey.signingSecret };
+    const run = await exec(process.execPath, ['check.mjs'], { cwd: project, timeout: 30_000, env });
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
 
     assert.match(out.case.id, /\S/);
@@ -172,5 +177,10 @@ describe('the packed SDK', () => {
     assert.match(out.error.requestId, /\S/);
     assert.deepEqual(out.webhook, { deliveryId: out.testDelivery, type: 'webhook.test' }, 'the real delivery verified with the SDK');
     assert.equal(out.tampered, 'signature_invalid');
+
+    // The CommonJS build, by require() from a .cjs file of the same ES module project.
+    await writeFile(join(project, 'check.cjs'), REQUIRE_SCRIPT);
+    const required = await exec(process.execPath, ['check.cjs'], { cwd: project, timeout: 30_000, env });
+    assert.deepEqual(JSON.parse(required.stdout.trim().split('\n').at(-1)!), { readExternalRef: 'required-sdk', refusal: 404, verified: 'dlv_1', wrongSecret: 'signature_invalid' });
   });
 });

@@ -5,15 +5,20 @@
  * origin only. Messages carry the step the person is at, never a result or personal data: read
  * the case server-side (or wait for the case.decided webhook) for the outcome.
  */
-export type JourneyStep = 'consent' | 'applicant' | 'questionnaire' | 'document' | 'face' | 'check' | 'uploading' | 'help';
-export type EndReason = 'declined' | 'expired' | 'invalid_link' | 'later';
+import { PROTOCOL_VERSION, parseMessage, type InitMessage, type JourneyEvent } from './protocol.ts';
 
-export type JourneyEvent =
-  | { type: 'ready' }
-  | { type: 'step'; step: JourneyStep }
-  | { type: 'completed' }
-  | { type: 'ended'; reason: EndReason }
-  | { type: 'resize'; height: number };
+export {
+  END_REASONS,
+  JOURNEY_STEPS,
+  PROTOCOL_VERSION,
+  parseMessage,
+  type EndReason,
+  type InitMessage,
+  type JourneyEvent,
+  type JourneyEventType,
+  type JourneyMessage,
+  type JourneyStep,
+} from './protocol.ts';
 
 export interface MountOptions {
   /** Where the frame goes; its content is replaced. */
@@ -39,8 +44,6 @@ export interface MountedJourney {
   destroy(): void;
 }
 
-const STEPS: readonly string[] = ['consent', 'applicant', 'questionnaire', 'document', 'face', 'check', 'uploading', 'help'];
-const REASONS: readonly string[] = ['declined', 'expired', 'invalid_link', 'later'];
 const TOKEN = /^#[A-Za-z0-9_-]{43}$/;
 
 /** The frame address of a session url: same origin, path /embed, same fragment. */
@@ -49,30 +52,6 @@ export function frameUrl(sessionUrl: string): { src: string; origin: string } {
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('the session url must be http(s)');
   if (!TOKEN.test(u.hash)) throw new Error('the session url must end with #<token>');
   return { src: `${u.origin}/embed${u.hash}`, origin: u.origin };
-}
-
-/** Validates a message of the journey into a typed event; anything else is ignored. */
-export function parseMessage(data: unknown): JourneyEvent | { type: 'hello' } | null {
-  if (!data || typeof data !== 'object') return null;
-  const m = data as Record<string, unknown>;
-  switch (m.type) {
-    case 'service:hello':
-      return m.version === 1 ? { type: 'hello' } : null;
-    case 'service:ready':
-      return { type: 'ready' };
-    case 'service:completed':
-      return { type: 'completed' };
-    case 'service:step':
-      return typeof m.step === 'string' && STEPS.includes(m.step) ? { type: 'step', step: m.step as JourneyStep } : null;
-    case 'service:ended':
-      return typeof m.reason === 'string' && REASONS.includes(m.reason) ? { type: 'ended', reason: m.reason as EndReason } : null;
-    case 'service:resize':
-      return typeof m.height === 'number' && Number.isFinite(m.height) && m.height > 0 && m.height < 100_000
-        ? { type: 'resize', height: Math.ceil(m.height) }
-        : null;
-    default:
-      return null;
-  }
 }
 
 export function mountJourney(options: MountOptions): MountedJourney {
@@ -98,7 +77,7 @@ export function mountJourney(options: MountOptions): MountedJourney {
     const parsed = parseMessage(event.data);
     if (!parsed) return;
     if (parsed.type === 'hello') {
-      iframe.contentWindow?.postMessage({ type: 'service:init', version: 1 }, origin);
+      iframe.contentWindow?.postMessage({ type: 'service:init', version: PROTOCOL_VERSION } satisfies InitMessage, origin);
       return;
     }
     if (parsed.type === 'resize') iframe.style.height = `${parsed.height}px`;

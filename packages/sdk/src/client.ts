@@ -6,7 +6,11 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   signingSecret: string;
-  /** Attempts for network errors, 409 in progress, 429 and 5xx; the same Idempotency-Key is reused. */
+  /**
+   * Attempts per call (default 3): after a 429 or a 503 with Retry-After, and, for reads, deletions
+   * and signed creations, after a network error, a 5xx or a 409 in progress. A signed creation
+   * keeps its Idempotency-Key across them.
+   */
   maxAttempts?: number;
   /** Longest Retry-After of a 429 or 503 the client waits out before its next attempt (default 60 s); beyond it the refusal is thrown. */
   maxRetryAfterS?: number;
@@ -59,6 +63,11 @@ export class IdvClient {
   private async send(method: string, target: string, raw: string, opts: { signed?: boolean; idempotencyKey?: string }): Promise<Response> {
     const idempotencyKey = opts.idempotencyKey ?? randomUUID();
     const attempts = this.options.maxAttempts ?? 3;
+    // What may reach the service twice without harm: a read, a deletion, or a signed creation (its
+    // Idempotency-Key makes the service answer a repeat with the first result). Other writes (a
+    // new API key, a replay, a test delivery) are sent again only after a refusal that says they
+    // were not served (429, 503 service_unavailable), never after a network error or a 500.
+    const repeatable = opts.signed === true || method === 'GET' || method === 'HEAD' || method === 'DELETE';
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}` };
       if (raw) headers['content-type'] = 'application/json';
@@ -67,7 +76,8 @@ export class IdvClient {
       try {
         res = await fetch(this.options.baseUrl + target, { method, headers, body: raw || undefined, redirect: 'manual' });
       } catch (err) {
-        if (attempt >= attempts) throw err;
+        // The request may have been served before the connection broke: only a repeatable one is sent again.
+        if (attempt >= attempts || !repeatable) throw err;
         await delay(attempt);
         continue;
       }
@@ -90,7 +100,7 @@ export class IdvClient {
         continue;
       }
       const retriable = res.status === 409 && parsed.error?.code === 'idempotency_request_in_progress';
-      if ((retriable || res.status >= 500) && attempt < attempts) {
+      if ((retriable || (res.status >= 500 && repeatable)) && attempt < attempts) {
         await delay(attempt);
         continue;
       }

@@ -1,3 +1,4 @@
 export * from './sign-request.ts';
 export * from './client.ts';
 export * from './webhooks.ts';
+export * from './webhook-request.ts';

@@ -1,13 +1,8 @@
-import type { EndReason, Screen } from './types.ts';
+import { PROTOCOL_VERSION, type InitMessage, type JourneyMessage } from '@idv/embed/protocol';
 
-/** Messages the framed journey sends (spec section 6); none carries a result or personal data. */
-export type JourneyMessage =
-  | { type: 'service:hello'; version: 1 }
-  | { type: 'service:ready' }
-  | { type: 'service:step'; step: Screen }
-  | { type: 'service:completed' }
-  | { type: 'service:ended'; reason: EndReason }
-  | { type: 'service:resize'; height: number };
+// The messages are defined once, in packages/embed, for the journey that sends them and the
+// integrator script (and published package) that reads them.
+export type { JourneyMessage };
 
 /** Where the journey reports its progress: the verified parent page, or nowhere (not framed). */
 export interface Parent {
@@ -45,15 +40,15 @@ export function handshake(allowed: readonly string[]): Promise<Parent | null> {
     }
     function onMessage(event: MessageEvent) {
       if (event.source !== parentWindow || !allowed.includes(event.origin)) return;
-      const data = event.data as { type?: unknown; version?: unknown } | null;
-      if (!data || data.type !== 'service:init' || data.version !== 1) return;
+      const data = event.data as Partial<InitMessage> | null;
+      if (!data || data.type !== 'service:init' || data.version !== PROTOCOL_VERSION) return;
       const origin = event.origin;
       finish({ post: (message) => parentWindow.postMessage(message, origin) });
     }
     window.addEventListener('message', onMessage);
     for (const origin of targets) {
       try {
-        parentWindow.postMessage({ type: 'service:hello', version: 1 } satisfies JourneyMessage, origin);
+        parentWindow.postMessage({ type: 'service:hello', version: PROTOCOL_VERSION } satisfies JourneyMessage, origin);
       } catch {
         // an origin the browser cannot parse: skip it
       }

@@ -1,7 +1,10 @@
+import type { JourneyStep } from '@idv/embed/protocol';
+
 /** The journey state the service returns (GET /v1/sessions/current and every write). */
 export type FlowStep = 'consent' | 'applicant' | 'questionnaire' | 'document' | 'face';
-export type Screen = FlowStep | 'check' | 'uploading' | 'help';
-export type EndReason = 'declined' | 'expired' | 'invalid_link' | 'later';
+/** The screens reported to an embedding page as `step` (one list, packages/embed/src/protocol.ts); every flow step is one. */
+export type Screen = JourneyStep;
+export type { EndReason } from '@idv/embed/protocol';
 export type PieceKind =
   | 'document_front'
   | 'document_back'

@@ -1,0 +1,139 @@
+/**
+ * Builds the publishable packages into packages/<name>/dist: `npm run build:packages` (both),
+ * `npm run build:sdk`, `npm run build:embed`. Each gets bundled JavaScript (esbuild), one bundled
+ * type declaration file, its README, the repository's LICENSE and a package.json written for
+ * integrators. `npm pack packages/<name>/dist` (or `npm publish packages/<name>/dist`) ships that
+ * folder.
+ *
+ * Why a folder of its own rather than `files` in packages/<name>: inside the repository the
+ * service, the tests and the benches import `@idv/sdk` and `@idv/embed` from their TypeScript
+ * sources through the workspace links, and neither tsx nor Node pick an export condition the
+ * repository could set for itself without every process passing `--conditions`. So the workspace
+ * manifests keep pointing at src (and stay private, so they can never be published by mistake),
+ * and the published manifests, pointing at the built files, are derived from them here.
+ *
+ * What a package uses of its sibling packages (the SDK: @idv/webhooks for verification and the
+ * header names, @idv/domain for the event types) is bundled into the output: an installed package
+ * has no dependency at all.
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildOptions } from 'esbuild';
+import { generateDtsBundle } from 'dts-bundle-generator';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** How one package is built; everything else (the declarations, README, LICENSE, manifest) is common. */
+interface PackageBuild {
+  /** Folder under packages/. */
+  dir: string;
+  platform: 'node' | 'browser';
+  /** esbuild targets: the oldest runtime the package promises. */
+  target: string[];
+  /** Also a CommonJS build (index.cjs, index.d.cts) under the `require` condition. */
+  cjs: boolean;
+  /** A classic script for a `<script>` tag (an IIFE setting a global), from this entry under src/. */
+  script?: { entry: string; file: string };
+}
+
+export const PACKAGES = {
+  // Node 18: global fetch and node:crypto randomUUID, nothing newer.
+  sdk: { dir: 'sdk', platform: 'node', target: ['node18'], cjs: true },
+  // Browsers of the journey itself (apps/journey/src/build.ts); a browser package, so no CommonJS:
+  // every bundler reads ES modules, and a page without one takes the classic script.
+  embed: { dir: 'embed', platform: 'browser', target: ['es2020', 'safari15', 'chrome100'], cjs: false, script: { entry: 'browser.ts', file: 'embed.js' } },
+} satisfies Record<string, PackageBuild>;
+export type PackageName = keyof typeof PACKAGES;
+
+interface WorkspaceManifest {
+  name: string;
+  version: string;
+  description?: string;
+  license?: string;
+  engines?: Record<string, string>;
+  keywords?: string[];
+}
+
+/** packages/<name>/dist, where the package is built. */
+export const distOf = (name: PackageName): string => join(ROOT, 'packages', PACKAGES[name].dir, 'dist');
+
+/** Builds one package into its dist folder and returns that folder. */
+export async function buildPackage(name: PackageName): Promise<string> {
+  const spec: PackageBuild = PACKAGES[name];
+  const pkg = join(ROOT, 'packages', spec.dir);
+  const dist = distOf(name);
+  const entry = join(pkg, 'src', 'index.ts');
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
+
+  const common: BuildOptions = {
+    bundle: true,
+    platform: spec.platform,
+    target: spec.target,
+    // Readable output: integrators step into it when debugging their integration.
+    minify: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+  const files = ['index.js', 'index.d.ts'];
+  await build({ ...common, entryPoints: [entry], outfile: join(dist, 'index.js'), format: 'esm' });
+  if (spec.cjs) {
+    await build({ ...common, entryPoints: [entry], outfile: join(dist, 'index.cjs'), format: 'cjs' });
+    files.push('index.cjs', 'index.d.cts');
+  }
+  if (spec.script) {
+    // Minified: it is what a page downloads, as the journey serves it at /embed.js.
+    await build({ ...common, entryPoints: [join(pkg, 'src', spec.script.entry)], outfile: join(dist, spec.script.file), format: 'iife', minify: true });
+    files.push(spec.script.file);
+  }
+
+  // The package's tsconfig.build.json takes its sources only (the repository's whole program
+  // would take seconds more), and maps the sibling packages it uses to their sources: the
+  // generator then treats them as the package's own files and inlines the declarations it uses
+  // instead of importing packages an integrator does not have.
+  const [declarations] = generateDtsBundle([{ filePath: entry, output: { noBanner: true, exportReferencedTypes: false } }], {
+    preferredConfigPath: join(pkg, 'tsconfig.build.json'),
+  });
+  if (/from\s+['"]@idv\//.test(declarations!)) throw new Error(`the bundled declarations of ${name} still import an @idv/* package`);
+  writeFileSync(join(dist, 'index.d.ts'), declarations!);
+  // The same declarations, read as CommonJS ones by TypeScript for a `require` (a .d.ts in a
+  // "type": "module" package would be taken for an ES module's, which CommonJS cannot require).
+  if (spec.cjs) writeFileSync(join(dist, 'index.d.cts'), declarations!);
+
+  const source = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as WorkspaceManifest;
+  const dot = spec.cjs
+    ? { import: { types: './index.d.ts', default: './index.js' }, require: { types: './index.d.cts', default: './index.cjs' } }
+    : { types: './index.d.ts', import: './index.js' };
+  const manifest = {
+    name: source.name,
+    version: source.version,
+    description: source.description,
+    keywords: source.keywords,
+    license: source.license,
+    type: 'module',
+    engines: source.engines,
+    exports: { '.': dot, ...(spec.script ? { [`./${spec.script.file}`]: `./${spec.script.file}` } : {}), './package.json': './package.json' },
+    ...(spec.cjs ? { main: './index.cjs' } : {}),
+    types: './index.d.ts',
+    // CDNs (unpkg, jsDelivr) serve these files at the package's bare address: the classic script.
+    ...(spec.script ? { unpkg: `./${spec.script.file}`, jsdelivr: `./${spec.script.file}` } : {}),
+    files: [...files, 'README.md', 'LICENSE'],
+    sideEffects: spec.script ? [`./${spec.script.file}`] : false,
+  };
+  writeFileSync(join(dist, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  copyFileSync(join(pkg, 'README.md'), join(dist, 'README.md'));
+  copyFileSync(join(ROOT, 'LICENSE'), join(dist, 'LICENSE'));
+  return dist;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((n) => !(n in PACKAGES));
+  if (unknown.length > 0) throw new Error(`unknown package ${unknown.join(', ')}: one of ${Object.keys(PACKAGES).join(', ')}`);
+  for (const name of (asked.length ? asked : Object.keys(PACKAGES)) as PackageName[]) {
+    const started = Date.now();
+    const dist = await buildPackage(name);
+    console.log(`${name} built into ${dist} in ${Date.now() - started} ms`);
+  }
+}
