@@ -50,13 +50,10 @@ const BROWSER_SUITES = [
   'tests/console-ui/console-oversight.test.ts',
 ];
 // Suites whose subject is not the database, run once to keep CI short: the example integration
-// (the whole service driven to a webhook, about a minute), the packed SDK and embed packages
-// (packaging and install; embed's in Chromium), and the hostile-input suites (parsing and
-// refusals before any query); the routes they reach are tested on both databases by the API tests.
+// (the whole service driven to a webhook, about a minute) and the hostile-input suites (parsing
+// and refusals before any query); the routes they reach are tested on both databases by the API tests.
 const WHOLE_SERVICE_SUITES = [
   'tests/e2e/example-integration.test.ts',
-  'tests/sdk/packed-install.test.ts',
-  'tests/embed/packed-install.test.ts',
   'tests/api/hostile-input.test.ts',
   'tests/console/hostile-input.test.ts',
 ];
@@ -65,6 +62,10 @@ const once = (f) =>
   f.startsWith('tests/architecture/') ||
   f.startsWith('tests/embedded-db/') ||
   f.startsWith('tests/config/') ||
+  // The client libraries (SDK and embed) over real HTTP: their subject is the client, not the
+  // database behind the service.
+  f.startsWith('tests/sdk/') ||
+  f.startsWith('tests/embed/') ||
   BROWSER_SUITES.includes(f) ||
   WHOLE_SERVICE_SUITES.includes(f);
 const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');
@@ -81,7 +82,11 @@ const known = (() => {
   }
 })();
 const guess = (f) =>
-  f.startsWith('tests/faults/') ? 300 : BROWSER_SUITES.includes(f) ? 150 : WHOLE_SERVICE_SUITES.includes(f) || f.startsWith('tests/e2e/') ? 90 : f.startsWith('tests/engine/') ? 60 : 30;
+  f.startsWith('tests/faults/') ? 300
+  : BROWSER_SUITES.includes(f) ? 150
+  : WHOLE_SERVICE_SUITES.includes(f) || f.startsWith('tests/e2e/') || f.includes('packed-install') ? 90
+  : f.startsWith('tests/engine/') ? 60
+  : 30;
 const expected = (job) => known[`${job.backend} ${job.file}`] ?? guess(job.file);
 
 const jobs = backends
