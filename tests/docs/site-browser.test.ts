@@ -46,7 +46,6 @@ const REFERENCE_AUDIT = { fullPage: false, exclude: ['.api-content > div:nth-chi
 const TEMPLATES: [name: string, path: string, ready: string][] = [
   ['home', '/', 'main h1'],
   ['guide', '/guides/webhooks', 'main h1'],
-  ['quickstart', '/quickstart', 'main h1'],
   ['reference', '/reference', '.api-content h2'],
   ['error', '/errors/signature_invalid', 'main h1'],
   ['events', '/webhooks/events', 'main h1'],

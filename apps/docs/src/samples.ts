@@ -6,8 +6,9 @@
  * fails the build, so no sample escapes by being forgotten. Options of an executed TypeScript
  * block: `file=<name>.ts` (the name it is saved under, as the page tells the reader) and
  * `background` (a server left running until the page's last sample has run).
- * A line `<!-- exec: journey -->` stands where the reader completes the journey in a browser;
- * the test does it there with fixture photos. It is not rendered.
+ * A line `<!-- exec: journey -->` stands where the reader completes the journey in a browser
+ * (the test does it there with fixture photos), `<!-- exec: wait-output <text> -->` where the
+ * reader waits for a background sample to print the text. Neither is rendered.
  */
 export const SHELL_LANGS = ['sh', 'bash', 'shell'];
 export const SCRIPT_LANGS = ['ts', 'typescript', 'js', 'javascript'];
@@ -34,10 +35,10 @@ export function isSampleLang(lang: string): boolean {
 export type SampleStep =
   | { kind: 'shell'; code: string; line: number }
   | { kind: 'script'; code: string; line: number; file: string | null; background: boolean }
-  | { kind: 'directive'; name: string; line: number };
+  | { kind: 'directive'; name: string; arg: string; line: number };
 
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
-const DIRECTIVE = /^<!-- exec: ([a-z-]+) -->$/;
+const DIRECTIVE = /^<!-- exec: ([a-z-]+)(?: (.+?))? -->$/;
 
 /**
  * The executed steps of a Markdown text, in reading order, and the sample blocks that carry
@@ -50,7 +51,7 @@ export function extractSamples(markdown: string): { steps: SampleStep[]; unmarke
   for (let i = 0; i < lines.length; i++) {
     const directive = DIRECTIVE.exec(lines[i].trim());
     if (directive) {
-      steps.push({ kind: 'directive', name: directive[1], line: i + 1 });
+      steps.push({ kind: 'directive', name: directive[1], arg: directive[2] ?? '', line: i + 1 });
       continue;
     }
     const open = FENCE.exec(lines[i]);
