@@ -104,7 +104,9 @@ md.renderer.rules.table_open = () => '<div class="table-wrap" tabindex="0" role=
 md.renderer.rules.table_close = () => '</table></div>\n';
 
 function inlineText(token: Token): string {
-  return (token.children ?? []).map((c: Token) => (c.type === 'text' || c.type === 'code_inline' ? c.content : '')).join('');
+  return (token.children ?? [])
+    .map((c: Token) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : ''))
+    .join('');
 }
 
 /** Renders a Markdown page of the repository for the site. */

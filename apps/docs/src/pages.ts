@@ -81,7 +81,7 @@ export function webhookEventsPage(): GeneratedPage {
 <p>Every event the service sends, generated from the catalogue the service itself validates subscriptions against (<code>GET /v1/webhook-events</code> answers the same list). Bodies carry identifiers, codes and timestamps, never personal data. How deliveries are signed, retried and replayed: <a href="/guides/webhooks">Webhooks</a>.</p>
 <p>The example deliveries are signed with the secret ${code(EXAMPLE_WEBHOOK_SECRET)}: check your verifier against them (with a tolerance wide enough for their timestamps).</p>
 <ul>${list}</ul>${parts.join('\n')}`,
-    sections: [{ anchor: null, heading: 'Webhook events', text: 'webhook events catalogue example body headers signature' }, ...sections],
+    sections: [{ anchor: null, heading: 'Webhook events', text: 'Every webhook event the service sends, when, and an example delivery of each: headers, signature and body.' }, ...sections],
   };
 }
 
