@@ -157,6 +157,7 @@ test('the server: content types, CSP, caching, gzip, revalidation, and only the 
 
 test('the site is built well under a minute, and every guide of docs/ is on it with its headings anchored', () => {
   assert.ok(docs.buildMs < 60_000, `${docs.buildMs} ms`);
+  assert.deepEqual(docs.unmarked, [], 'every shell and script block says exec or no-exec');
   const guide = docs.site.files.get('/guides/webhooks.html')!.body.toString('utf8');
   assert.match(guide, /<h2 id="the-delivery-request" tabindex="-1"><a class="header-anchor" href="#the-delivery-request">/);
   for (const name of ['authentication', 'sandbox', 'journey', 'docs-site', 'benchmarks']) assert.ok(docs.site.files.has(`/guides/${name}.html`), name);

@@ -11,6 +11,8 @@ export interface ServedDocs {
   site: DocsSite;
   url: string;
   buildMs: number;
+  /** Sample blocks that say neither exec nor no-exec. */
+  unmarked: string[];
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function serveBuiltDocs(): Promise<ServedDocs> {
     site,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     buildMs: built.ms,
+    unmarked: built.unmarked,
     close: async () => {
       await new Promise((r) => server.close(r));
       rmSync(join(dir, '..'), { recursive: true, force: true });

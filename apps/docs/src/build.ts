@@ -24,6 +24,8 @@ export interface BuiltSite {
   searchIndex: string;
   /** Repository links of the guides that are not on the site (shown as text). */
   dropped: string[];
+  /** Sample blocks that say neither exec nor no-exec (the CLI build fails on them; a service's start only serves the site). */
+  unmarked: string[];
   ms: number;
 }
 
@@ -104,11 +106,12 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
   };
 
   const dropped: string[] = [];
+  const unmarked: string[] = [];
   const copied = new Map<string, string>();
   const generatedScripts: string[] = [];
   const pages: (GeneratedPage & { scripts?: string[] })[] = [];
   for (const s of sources) {
-    const ctx: RenderContext = { root, repoPath: s.repoPath, pages: pagesByRepoPath, copied, dropped };
+    const ctx: RenderContext = { root, repoPath: s.repoPath, pages: pagesByRepoPath, copied, dropped, unmarked };
     const rendered = renderMarkdown(s.text, ctx);
     const toc =
       rendered.toc.length >= 3
@@ -151,7 +154,7 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
     put(file, layout({ title: p.title, url: p.url, body: p.body, nav, assets: { css: cssPath, search: searchJsPath }, description: p.description || undefined, scripts: p.scripts, wide: p.wide }));
   }
   put('/404.html', layout({ title: notFound.title, url: notFound.url, body: notFound.body, nav, assets: { css: cssPath, search: searchJsPath } }));
-  return { files, reference: { page: '/reference.html', scripts: [searchJsPath, ...generatedScripts] }, searchIndex: indexPath, dropped, ms: performance.now() - started };
+  return { files, reference: { page: '/reference.html', scripts: [searchJsPath, ...generatedScripts] }, searchIndex: indexPath, dropped, unmarked, ms: performance.now() - started };
 }
 
 export interface ManifestFile {
@@ -218,4 +221,6 @@ if (process.argv[1] && basename(process.argv[1]) === 'build.ts' && fileURLToPath
   const bytes = [...site.files.values()].reduce((n, f) => n + f.body.length, 0);
   console.log(`built ${site.files.size} files (${(bytes / 1024).toFixed(0)} KiB) into ${DIST} in ${site.ms.toFixed(0)} ms`);
   for (const d of site.dropped) console.log(`  not on the site, shown as text: ${d}`);
+  for (const u of site.unmarked) console.error(`  ${u}`);
+  if (site.unmarked.length) process.exitCode = 1;
 }
