@@ -33,11 +33,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// Engine tests, the configuration's and the import rules' tests touch no database, and the embedded database's own
+// Engine tests, the configuration's, the import rules' and the built documentation site's tests touch no database, and the embedded database's own
 // tests open PGlite whatever the backend: they run once, with the first backend's run. The server
 // database's own tests open PostgreSQL: they run with the PostgreSQL run, as do the fault suite's
 // (its own PostgreSQL cluster, stopped and restarted under load).
-// The browser suites (the journey's and the console's screens in Chromium) run once too: what
+// The browser suites (the journey's, the console's and the docs site's screens in Chromium) run once too: what
 // they add over the API tests, which run on both databases, is the screens, whatever the database
 // behind; run twice they cost CI about two minutes.
 const BROWSER_SUITES = [
@@ -48,12 +48,15 @@ const BROWSER_SUITES = [
   'tests/console-ui/console-flows.test.ts',
   'tests/console-ui/console-integration.test.ts',
   'tests/console-ui/console-oversight.test.ts',
+  'tests/docs/site-browser.test.ts',
 ];
 // Suites whose subject is not the database, run once to keep CI short: the example integration
-// (the whole service driven to a webhook, about a minute) and the hostile-input suites (parsing
-// and refusals before any query); the routes they reach are tested on both databases by the API tests.
+// and the documentation's executed samples (the whole service driven to a webhook, about a minute
+// each) and the hostile-input suites (parsing and refusals before any query); the routes they
+// reach are tested on both databases by the API tests.
 const WHOLE_SERVICE_SUITES = [
   'tests/e2e/example-integration.test.ts',
+  'tests/docs/samples.test.ts',
   'tests/api/hostile-input.test.ts',
   'tests/console/hostile-input.test.ts',
 ];
@@ -66,6 +69,7 @@ const once = (f) =>
   // database behind the service.
   f.startsWith('tests/sdk/') ||
   f.startsWith('tests/embed/') ||
+  f === 'tests/docs/site.test.ts' ||
   BROWSER_SUITES.includes(f) ||
   WHOLE_SERVICE_SUITES.includes(f);
 const serverOnly = (f) => f.startsWith('tests/server-db/') || f.startsWith('tests/faults/');

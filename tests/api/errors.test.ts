@@ -1,14 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { build } from '@idv/api';
 import { openDatabase, type Database } from '@idv/db';
-import { createDocsServer } from '@idv/docs';
 import { ERROR_CATALOGUE, type ErrorCode } from '@idv/domain';
-import { errorPage } from '../../apps/docs/src/pages.ts';
 import { bootstrapDemoClient } from '../../apps/api/src/bootstrap.ts';
 import { DOCS_URL, errorOf, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
@@ -332,31 +329,6 @@ describe('GET /v1/openapi.json', () => {
     assert.deepEqual(query('GET /v1/api-usage'), ['days']);
     for (const q of ['external_ref', 'q', 'status', 'country', 'created_after', 'created_before', 'limit', 'cursor']) {
       assert.ok(query('GET /v1/cases').includes(q), `GET /v1/cases documents ${q}`);
-    }
-  });
-});
-
-describe('error documentation', () => {
-  test('every code of the catalogue has its docs page, served at the path of doc_url', async () => {
-    const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
-    assert.ok(codes.length >= 20);
-    assert.equal(errorPage('no_such_code'), null);
-    const server = createDocsServer('http://api.test');
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      for (const code of codes) {
-        const page = errorPage(code);
-        assert.ok(page, `${code} has a page`);
-        assert.ok(page.includes(code));
-        assert.ok(page.includes(String(ERROR_CATALOGUE[code].status)));
-        const res = await fetch(`${base}/errors/${code}`);
-        assert.equal(res.status, 200, code);
-        assert.equal(await res.text(), page);
-      }
-      assert.equal((await fetch(`${base}/errors/no_such_code`)).status, 404);
-    } finally {
-      await new Promise((r) => server.close(r));
     }
   });
 });

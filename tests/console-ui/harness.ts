@@ -13,7 +13,8 @@ import { createDevIdp, type DevIdp } from '../../apps/dev-idp/src/index.ts';
 import { loadConsoleAssets } from '../../apps/console/src/build.ts';
 import { createConsoleServer } from '../../apps/console/src/server/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
+import { screenAudits as sharedScreenAudits } from '../helpers/axe.ts';
 import { ROOT, freePort } from '../helpers/processes.ts';
 import { IMAGES, fixture, journey, newSession } from '../helpers/journey.ts';
 import { issueKey } from '../helpers/tenants.ts';
@@ -65,8 +66,7 @@ export interface HarnessOptions {
 }
 
 export const ARTIFACTS = join(ROOT, 'artifacts', 'console');
-export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-export const DESKTOP = { viewport: { width: 1440, height: 900 } };
+export { PHONE, DESKTOP };
 
 export async function startConsoleHarness(options: HarnessOptions = {}): Promise<ConsoleHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'console-ui-'));
@@ -200,23 +200,7 @@ export async function signIn(page: Page, consoleUrl: string, path: string, login
   await Promise.all([page.waitForURL((u) => u.origin === consoleUrl && u.pathname === path.split('?')[0]), page.click('button[type="submit"]')]);
 }
 
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-/**
- * The axe-core audit of the page as it is (WCAG 2 A and AA rules): the serious and critical
- * violations. axe is evaluated through the DevTools protocol, so the console's CSP stays in force.
- */
-export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(`${AXE}\n;0`);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations;
-  })) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+export { axeViolations } from '../helpers/axe.ts';
 
 /** A call to the console's /api from the signed-in page, with its CSRF token and an Idempotency-Key (what the app's client sends). */
 export async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -234,17 +218,7 @@ export async function apiFromPage(page: Page, method: string, path: string, body
   );
 }
 
-/**
- * Screenshots into artifacts/console/<name>-<viewport>.png, each with the axe audit of the page as
- * it was, kept for the file's closing check that no screen had a serious or critical violation.
- */
-export function screenAudits(): { audits: Record<string, string[]>; capture(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> } {
-  const audits: Record<string, string[]> = {};
-  return {
-    audits,
-    async capture(page, name, viewport) {
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
-      audits[`${name} (${viewport})`] = await axeViolations(page);
-    },
-  };
+/** Screenshots into artifacts/console/<name>-<viewport>.png, each with its axe audit (tests/helpers/axe.ts). */
+export function screenAudits(): ReturnType<typeof sharedScreenAudits> {
+  return sharedScreenAudits(ARTIFACTS);
 }

@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import MiniSearch from 'minisearch';
+import { layout, type NavGroup } from './layout.ts';
+import { renderMarkdown, type RenderContext } from './markdown.ts';
+import { errorPages, homePage, notFoundPage, referencePage, searchPage, webhookEventsPage, type GeneratedPage } from './pages.ts';
+import { SEARCH_OPTIONS, type SearchDocument } from './search-options.ts';
+import { markdownSources, markdownTitle, readSource } from './sources.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..', '..');
+/** Where `npm run docs:build` writes the site (gitignored); the docs server serves it. */
+export const DIST = join(HERE, '..', 'dist');
+
+/** What the build writes: site path → bytes; hashed assets never change and are cached for good. */
+export interface BuiltSite {
+  files: Map<string, { body: Buffer; immutable: boolean }>;
+  /** Site path of the API reference page and of the scripts it loads (for the benchmark). */
+  reference: { page: string; scripts: string[] };
+  searchIndex: string;
+  /** Repository links of the guides that are not on the site (shown as text). */
+  dropped: string[];
+  /** Sample blocks that say neither exec nor no-exec (the CLI build fails on them; a service's start only serves the site). */
+  unmarked: string[];
+  ms: number;
+}
+
+const hashed = (name: string, ext: string, body: Buffer | string) => `/assets/${name}-${createHash('sha256').update(body).digest('hex').slice(0, 10)}.${ext}`;
+
+async function bundle(entry: string, define: Record<string, string> = {}): Promise<Buffer> {
+  const esbuild = await import('esbuild');
+  const out = await esbuild.build({
+    entryPoints: [join(HERE, 'web', entry)],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'iife',
+    target: ['es2020', 'safari15', 'chrome100'],
+    legalComments: 'none',
+    logLevel: 'silent',
+    define,
+  });
+  return Buffer.from(out.outputFiles[0].contents);
+}
+
+/** The one address Redoc's bundle fetches from elsewhere: the attribution's logo, loaded from Redocly's CDN. */
+const REDOC_CDN_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+
+/**
+ * Redoc's standalone bundle with its attribution logo pointed at an empty `data:` address (the
+ * image then fails to load and Redoc drops it): the site fetches nothing from anywhere else, and
+ * its CSP would refuse the request anyway. A Redoc upgrade that moves the address fails the build
+ * here rather than quietly adding a request (the browser test checks every request's origin).
+ */
+function localRedoc(bundle: string): string {
+  if (!bundle.includes(REDOC_CDN_LOGO)) throw new Error(`redoc.standalone.js no longer holds ${REDOC_CDN_LOGO}: check what it fetches now`);
+  return bundle.replaceAll(REDOC_CDN_LOGO, '"data:,"');
+}
+
+/** Builds the whole site in memory from the repository: Markdown pages, generated pages, reference, search index. */
+export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
+  const started = performance.now();
+  const files: BuiltSite['files'] = new Map();
+  const put = (path: string, body: Buffer | string, immutable = false) => files.set(path, { body: Buffer.from(body), immutable });
+
+  // Assets first: every page names them by hash.
+  const css = readFileSync(join(HERE, 'web', 'site.css'));
+  const cssPath = hashed('site', 'css', css);
+  put(cssPath, css, true);
+  const require = createRequire(import.meta.url);
+  const redoc = localRedoc(readFileSync(join(dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js'), 'utf8'));
+  const redocPath = hashed('redoc.standalone', 'js', redoc);
+  put(redocPath, redoc, true);
+  const referenceJs = await bundle('reference.ts');
+  const referenceJsPath = hashed('reference', 'js', referenceJs);
+  put(referenceJsPath, referenceJs, true);
+  const openapiText = readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8');
+  put('/openapi.json', openapiText);
+
+  // Markdown pages: titles first (the navigation lists them all), then each page.
+  const sources = markdownSources(root).map((s) => {
+    const text = readSource(root, s);
+    return { ...s, text, title: markdownTitle(text, basename(s.repoPath, '.md')) };
+  });
+  const pagesByRepoPath = new Map(sources.map((s) => [s.repoPath, s.url]));
+  const start = sources.filter((s) => s.group === 'start');
+  const guides = sources.filter((s) => s.group === 'guides').sort((a, b) => a.title.localeCompare(b.title));
+  const nav: NavGroup[] = [
+    { title: 'Start', items: [{ title: 'Home', url: '/' }, ...start.map((s) => ({ title: s.title, url: s.url })), { title: 'Search', url: '/search' }] },
+    { title: 'Reference', items: [{ title: 'API reference', url: '/reference' }, { title: 'Webhook events', url: '/webhooks/events' }, { title: 'Errors', url: '/errors' }] },
+    { title: 'Guides', items: guides.map((s) => ({ title: s.title, url: s.url })) },
+  ];
+
+  const searchDocs: SearchDocument[] = [];
+  const index = (url: string, title: string, sections: GeneratedPage['sections']) => {
+    for (const s of sections) {
+      const text = s.text.replace(/\s+/g, ' ').trim();
+      const id = s.anchor ? `${url}#${s.anchor}` : url;
+      if (searchDocs.some((d) => d.id === id)) continue;
+      searchDocs.push({ id, title: s.heading && s.anchor ? `${title} › ${s.heading}` : title, text, excerpt: text.length > 180 ? `${text.slice(0, 177)}…` : text });
+    }
+  };
+
+  const dropped: string[] = [];
+  const unmarked: string[] = [];
+  const copied = new Map<string, string>();
+  const generatedScripts: string[] = [];
+  const pages: (GeneratedPage & { scripts?: string[] })[] = [];
+  for (const s of sources) {
+    const ctx: RenderContext = { root, repoPath: s.repoPath, pages: pagesByRepoPath, copied, dropped, unmarked };
+    const rendered = renderMarkdown(s.text, ctx);
+    const toc =
+      rendered.toc.length >= 3
+        ? `<nav class="toc" aria-label="On this page"><h2>On this page</h2><ul>${rendered.toc.map((h) => `<li><a href="#${h.id}">${h.text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</a></li>`).join('')}</ul></nav>`
+        : '';
+    // The table of contents goes right after the title.
+    const html = rendered.html.replace(/(<\/h1>\n)/, `$1${toc}`);
+    pages.push({ url: s.url, title: s.title, body: `${html}<p class="source">Source: <code>${s.repoPath}</code></p>`, description: '', sections: rendered.sections });
+  }
+  for (const [repoPath, url] of copied) put(url, readFileSync(join(root, repoPath)));
+
+  const openapi = JSON.parse(openapiText);
+  const reference = referencePage(openapi, [redocPath, referenceJsPath]);
+  pages.push(
+    homePage([
+      { title: 'Start', items: [{ title: 'Quick start', url: '/quickstart', description: 'From nothing to an approved sandbox case and its verified webhook, in curl and TypeScript.' }, { title: 'Changelog', url: '/changelog', description: 'What landed, milestone by milestone.' }] },
+      { title: 'Reference', items: [{ title: 'API reference', url: '/reference', description: 'Every route of the OpenAPI document.' }, { title: 'Webhook events', url: '/webhooks/events', description: 'Every event, with an example delivery.' }, { title: 'Errors', url: '/errors', description: 'Every error code and what to do.' }] },
+      { title: 'Guides', items: guides.map((s) => ({ title: s.title, url: s.url })) },
+    ]),
+    reference,
+    webhookEventsPage(),
+    ...errorPages(),
+    searchPage(),
+  );
+  const notFound = notFoundPage();
+  generatedScripts.push(...reference.scripts!);
+
+  for (const p of pages) index(p.url, p.title, p.sections);
+  const mini = new MiniSearch<SearchDocument>(SEARCH_OPTIONS);
+  mini.addAll(searchDocs);
+  const indexText = JSON.stringify(mini);
+  const indexPath = hashed('search-index', 'json', indexText);
+  put(indexPath, indexText, true);
+  const searchJs = await bundle('search.ts', { SEARCH_INDEX_URL: JSON.stringify(indexPath) });
+  const searchJsPath = hashed('search', 'js', searchJs);
+  put(searchJsPath, searchJs, true);
+
+  for (const p of pages) {
+    const file = p.url === '/' ? '/index.html' : `${p.url}.html`;
+    put(file, layout({ title: p.title, url: p.url, body: p.body, nav, assets: { css: cssPath, search: searchJsPath }, description: p.description || undefined, scripts: p.scripts, wide: p.wide }));
+  }
+  put('/404.html', layout({ title: notFound.title, url: notFound.url, body: notFound.body, nav, assets: { css: cssPath, search: searchJsPath } }));
+  return { files, reference: { page: '/reference.html', scripts: [searchJsPath, ...generatedScripts] }, searchIndex: indexPath, dropped, unmarked, ms: performance.now() - started };
+}
+
+export interface ManifestFile {
+  path: string;
+  immutable: boolean;
+  etag: string;
+  /** A .gz beside the file (compressible and worth it). */
+  gzip: boolean;
+}
+
+const COMPRESSIBLE = /\.(html|css|js|json|txt|svg)$/;
+
+/**
+ * Writes the site into `dir`, each compressible file with its gzip beside it, and manifest.json.
+ * The files go to a folder of their own first, which then takes the place of `dir` in two
+ * renames: processes started together on a stale build (tests) never read a half-written site.
+ */
+export function writeDocsSite(site: BuiltSite, dir = DIST): void {
+  const staging = `${dir}.${process.pid}-${Date.now()}`;
+  const manifest: ManifestFile[] = [];
+  for (const [path, f] of site.files) {
+    const target = join(staging, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, f.body);
+    const gzip = COMPRESSIBLE.test(path) && f.body.length > 1024;
+    if (gzip) writeFileSync(`${target}.gz`, gzipSync(f.body, { level: 9 }));
+    manifest.push({ path, immutable: f.immutable, etag: `"${createHash('sha256').update(f.body).digest('base64url').slice(0, 22)}"`, gzip });
+  }
+  writeFileSync(join(staging, 'manifest.json'), JSON.stringify({ files: manifest }, null, 1));
+  const old = `${staging}.old`;
+  if (existsSync(dir)) renameSync(dir, old);
+  try {
+    renameSync(staging, dir);
+  } catch {
+    // Another process put its build (of the same sources) in place between the two renames.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+/** Newest modification time among what the site is built from. */
+export function newestSource(root = ROOT): number {
+  let newest = 0;
+  const walk = (p: string) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) for (const name of readdirSync(p)) walk(join(p, name));
+    else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const p of ['docs', 'bench/README.md', 'openapi/openapi.json', 'apps/docs/src', 'packages/domain/src/error-catalogue.ts', 'packages/domain/src/webhook-events.ts', 'packages/webhooks/src']) walk(join(root, p));
+  return newest;
+}
+
+/** Whether `dir` holds a build at least as new as its sources. */
+export function isBuilt(dir = DIST): boolean {
+  const manifest = join(dir, 'manifest.json');
+  return existsSync(manifest) && statSync(manifest).mtimeMs >= newestSource();
+}
+
+// `tsx apps/docs/src/build.ts` (npm run docs:build) writes dist/.
+if (process.argv[1] && basename(process.argv[1]) === 'build.ts' && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const site = await buildDocsSite();
+  writeDocsSite(site);
+  const bytes = [...site.files.values()].reduce((n, f) => n + f.body.length, 0);
+  console.log(`built ${site.files.size} files (${(bytes / 1024).toFixed(0)} KiB) into ${DIST} in ${site.ms.toFixed(0)} ms`);
+  for (const d of site.dropped) console.log(`  not on the site, shown as text: ${d}`);
+  for (const u of site.unmarked) console.error(`  ${u}`);
+  if (site.unmarked.length) process.exitCode = 1;
+}
