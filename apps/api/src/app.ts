@@ -100,7 +100,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
         title: 'Identity verification service',
         version: '0.1.0',
         description:
-          'Cases, journey links, keys and usage. Every call carries Authorization: Bearer <API key>; creations are signed ' +
+          'Cases, journey links, keys and usage. Every call carries `Authorization: Bearer` followed by the API key; creations are signed ' +
           '(X-Service-Timestamp, X-Service-Signature v2) and idempotent (Idempotency-Key). Errors share one shape: see the Error schema. ' +
           'Requests are rate limited per key, operator and journey session: every answer carries RateLimit-Policy, RateLimit-Limit, ' +
           'RateLimit-Remaining and RateLimit-Reset, and 429 rate_limited carries Retry-After (seconds).',
