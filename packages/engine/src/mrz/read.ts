@@ -98,6 +98,60 @@ function lineCrop(g: GreyImage, line: TextLine, angle: number, crop: { padY: num
   return flip ? rotateHalf(img) : img;
 }
 
+const gridKey = (g: LineGrid) => `${g.count}|${g.x0}|${g.pitch}|${g.curve}|${g.centreA}|${g.centreB}|${g.bandHeight}|${g.ink}|${g.paper}|${g.inkStart}|${g.inkEnd}`;
+/** What the aligned read depends on: the text band and the ink's extent (not the cells). */
+const bandKey = (g: LineGrid) => `${g.centreA}|${g.centreB}|${g.bandHeight}|${g.ink}|${g.paper}|${g.inkStart}|${g.inkEnd}`;
+
+function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  if (map.has(key)) return map.get(key)!;
+  const v = make();
+  map.set(key, v);
+  return v;
+}
+
+/**
+ * The work one candidate's reads have in common, done once: the reader reads each line several
+ * times over (choosing the line length, choosing the grid search, every crop variant, then each
+ * retry on another grid), and these share crops, grids, cell reads and aligned scans. Everything
+ * here is a pure function of its key (the candidate's image, angle and direction are fixed), so
+ * a result taken from the memo is the one computing it again would give.
+ */
+class ReadMemo {
+  private readonly crops = new Map<TextLine, Map<object, GreyImage>>();
+  private readonly grids = new WeakMap<GreyImage, Map<string, LineGrid | null>>();
+  private readonly reads = new WeakMap<GreyImage, Map<string, LineRead>>();
+  private readonly aligned = new WeakMap<GreyImage, Map<string, LineRead | null>>();
+
+  constructor(
+    private readonly w: MlpWeights,
+    private readonly g: GreyImage,
+    private readonly angle: number,
+    private readonly flip: boolean,
+  ) {}
+
+  crop(line: TextLine, crop: (typeof CROPS)[number]): GreyImage {
+    return cached(cached(this.crops, line, () => new Map()), crop, () => lineCrop(this.g, line, this.angle, crop, this.flip));
+  }
+
+  grid(img: GreyImage, count: number, mode: GridOptions): LineGrid | null {
+    const byImage = this.grids.get(img) ?? new Map<string, LineGrid | null>();
+    this.grids.set(img, byImage);
+    return cached(byImage, `${count}|${JSON.stringify(mode)}`, () => findLineGrid(img, count, mode));
+  }
+
+  read(img: GreyImage, grid: LineGrid, shift = 0): LineRead {
+    const byImage = this.reads.get(img) ?? new Map<string, LineRead>();
+    this.reads.set(img, byImage);
+    return cached(byImage, `${gridKey(grid)}|${shift}`, () => recogniseOnGrid(this.w, img, grid, shift));
+  }
+
+  alignedRead(img: GreyImage, grid: LineGrid, count: number): LineRead | null {
+    const byImage = this.aligned.get(img) ?? new Map<string, LineRead | null>();
+    this.aligned.set(img, byImage);
+    return cached(byImage, `${count}|${bandKey(grid)}`, () => alignedRead(this.w, img, grid, count));
+  }
+}
+
 /** The grid searches of a line: GRID_MODES, and only the ink where the locator saw the line. */
 function gridModes(base: GreyImage, line: TextLine): GridOptions[] {
   // A textured margin can look like ink: the locator's extent leaves it out.
@@ -118,9 +172,9 @@ function choiceAt(base: GreyImage, line: TextLine, i: number): GridChoice {
   return i < modes.length ? { mode: modes[i]! } : { extra: i === modes.length ? 'first' : 'last' };
 }
 
-function gridOf(img: GreyImage, count: number, choice: GridChoice): LineGrid | null {
-  if ('mode' in choice) return findLineGrid(img, count, choice.mode);
-  const wider = findLineGrid(img, count + 1, { curved: false });
+function gridOf(memo: ReadMemo, img: GreyImage, count: number, choice: GridChoice): LineGrid | null {
+  if ('mode' in choice) return memo.grid(img, count, choice.mode);
+  const wider = memo.grid(img, count + 1, { curved: false });
   if (!wider) return null;
   return { ...wider, count, x0: choice.extra === 'first' ? wider.x0 + wider.pitch : wider.x0 };
 }
@@ -129,18 +183,18 @@ function gridOf(img: GreyImage, count: number, choice: GridChoice): LineGrid | n
  * Reads of one line on all crop variants. `all` false: one quick read (for the line length).
  * `forced`: that grid hypothesis (choiceAt) instead of the surest grid mode.
  */
-function lineReads(w: MlpWeights, g: GreyImage, line: TextLine, angle: number, count: number, flip: boolean, all: boolean, forced?: number): LineRead[] {
+function lineReads(memo: ReadMemo, line: TextLine, count: number, all: boolean, forced?: number): LineRead[] {
   const reads: LineRead[] = [];
   let choice: GridChoice = { mode: GRID_MODES[0]! };
   if (all && forced !== undefined) {
-    choice = choiceAt(lineCrop(g, line, angle, CROPS[0]!, flip), line, forced);
+    choice = choiceAt(memo.crop(line, CROPS[0]!), line, forced);
   } else if (all) {
-    const base = lineCrop(g, line, angle, CROPS[0]!, flip);
+    const base = memo.crop(line, CROPS[0]!);
     let bestScore = -Infinity;
     for (const m of gridModes(base, line)) {
-      const grid = findLineGrid(base, count, m);
+      const grid = memo.grid(base, count, m);
       if (!grid) continue;
-      const r = recogniseOnGrid(w, base, grid);
+      const r = memo.read(base, grid);
       if (r.score - grid.boundaryInk > bestScore) {
         bestScore = r.score - grid.boundaryInk;
         choice = { mode: m };
@@ -148,15 +202,15 @@ function lineReads(w: MlpWeights, g: GreyImage, line: TextLine, angle: number, c
     }
   }
   for (const crop of all ? CROPS : CROPS.slice(0, 1)) {
-    const img = lineCrop(g, line, angle, crop, flip);
-    const grid = gridOf(img, count, choice);
+    const img = memo.crop(line, crop);
+    const grid = gridOf(memo, img, count, choice);
     if (!grid) continue;
-    for (const shift of all ? SHIFTS : SHIFTS.slice(0, 1)) reads.push(recogniseOnGrid(w, img, grid, shift));
+    for (const shift of all ? SHIFTS : SHIFTS.slice(0, 1)) reads.push(memo.read(img, grid, shift));
     // The grid read alone did better than the aligned read alone on specimens and generated
     // documents; both together did better than either. Not on a grid with an extra cell at one
     // end: its ink extent holds the mark the extra cell stands for.
     if (all && !('extra' in choice)) {
-      const aligned = alignedRead(w, img, grid, count);
+      const aligned = memo.alignedRead(img, grid, count);
       if (aligned) reads.push(aligned);
     }
   }
@@ -341,6 +395,7 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
 
 /** Reads one located candidate, in one direction (flip: the zone is upside down). */
 function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: boolean, opts: ReadMrzOptions): Decoded | null {
+  const memo = new ReadMemo(w, g, cand.angle, flip);
   const lines = flip ? cand.lines.slice().reverse() : cand.lines;
   const lineCount = lines.length;
   // The format's line length: 30 for three lines; for two, whichever grid the classifier prefers.
@@ -349,7 +404,7 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
     let best = -Infinity;
     for (const n of [44, 36]) {
       const s = lines
-        .map((l) => lineReads(w, g, l, cand.angle, n, flip, false)[0])
+        .map((l) => lineReads(memo, l, n, false)[0])
         .reduce((a, r) => a + (r ? r.score - r.grid.boundaryInk : -10), 0);
       if (s > best) {
         best = s;
@@ -357,7 +412,7 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
       }
     }
   }
-  const perLine = lines.map((l) => lineReads(w, g, l, cand.angle, lineLength, flip, true));
+  const perLine = lines.map((l) => lineReads(memo, l, lineLength, true));
   if (perLine.some((r) => r.length === 0)) return null;
   const first = decodeLines(perLine, lineCount, lineLength, opts);
   if (!first || first.reading.checkDigitsValid) return first;
@@ -370,7 +425,7 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
   for (let i = 0; i < lineCount; i++) {
     const seen = new Set(perLine[i]!.map((r) => `${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`));
     for (let m = 0; m < RETRY_CHOICES; m++) {
-      const alt = lineReads(w, g, lines[i]!, cand.angle, lineLength, flip, true, m);
+      const alt = lineReads(memo, lines[i]!, lineLength, true, m);
       if (alt.length === 0 || alt.every((r) => seen.has(`${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`))) continue;
       const d = decodeLines(perLine.map((r, j) => (j === i ? alt : r)), lineCount, lineLength, opts);
       if (d && rank(d) > rank(best) && !lessSure(d, first)) best = d;

@@ -301,20 +301,6 @@ export function cellBoundary(grid: LineGrid, k: number): number {
   return grid.x0 + grid.pitch * k * (1 + (grid.curve * k) / grid.count);
 }
 
-/** Bilinear grey sample, paper outside the image. */
-function sample(line: GreyImage, x: number, y: number, outside: number): number {
-  const { data, width, height } = line;
-  if (x < 0 || y < 0 || x > width - 1 || y > height - 1) return outside;
-  const xi = Math.min(width - 2, Math.floor(x));
-  const yi = Math.min(height - 2, Math.floor(y));
-  const fx = x - xi;
-  const fy = y - yi;
-  const i = yi * width + xi;
-  const a = data[i]! * (1 - fx) + data[i + 1]! * fx;
-  const b = data[i + width]! * (1 - fx) + data[i + width + 1]! * fx;
-  return a * (1 - fy) + b * fy;
-}
-
 /**
  * The window cut around each cell centre, in band heights: as wide as the widest glyph plus a
  * little, whatever the pitch (MRZ printers space the same glyphs 0.85 to 1.45 cap heights apart),
@@ -336,28 +322,83 @@ export function cellFeatures(line: GreyImage, grid: LineGrid, shiftX = 0, shiftY
 /** The text band of a line: where its glyphs stand and how dark they are. */
 export type LineBand = Pick<LineGrid, 'centreA' | 'centreB' | 'bandHeight' | 'ink' | 'paper'>;
 
-/** Classifier input for windows centred at the given columns of the band (see cellFeatures). */
+/** Sub-samples per output pixel along each axis (3×3 bilinear samples averaged). */
+const SUB = 3;
+
+/**
+ * Classifier input for windows centred at the given columns of the band (see cellFeatures).
+ *
+ * The 3×3 bilinear samples of a window lie on a regular lattice (CELL_W·3 columns, CELL_H·3
+ * rows), so each column's and each row's integer pixel, fraction and outside-the-image test are
+ * worked out once per window rather than once per sample: the same arithmetic as `sample`, and
+ * the same values, at a fraction of the cost (the aligned read calls this for hundreds of
+ * windows per line).
+ */
 export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLike<number>, shiftY = 0): Float32Array {
+  const { data, width, height } = line;
   const out = new Float32Array(centres.length * CELL_FEATURES);
   const range = Math.max(8, band.paper - band.ink);
+  const paper = band.paper;
   const cw = band.bandHeight * WINDOW_W;
   const ch = band.bandHeight * (1 + 2 * MARGIN_Y);
   const sx = cw / CELL_W;
   const sy = ch / CELL_H;
+  const nx = CELL_W * SUB;
+  const ny = CELL_H * SUB;
+  // Per lattice column: pixel index, fraction, inside; per lattice row: row offset, fraction, inside.
+  const colI = new Int32Array(nx);
+  const colF = new Float64Array(nx);
+  const colIn = new Uint8Array(nx);
+  const rowI = new Int32Array(ny);
+  const rowF = new Float64Array(ny);
+  const rowIn = new Uint8Array(ny);
   for (let k = 0; k < centres.length; k++) {
     const cx = centres[k]!;
     const left = cx - cw / 2;
     const top = band.centreA + band.centreB * cx - ch / 2 + shiftY * band.bandHeight;
+    for (let ox = 0; ox < CELL_W; ox++) {
+      for (let i = 0; i < SUB; i++) {
+        const x = left + (ox + (i + 0.5) / 3) * sx - 0.5;
+        const c = ox * SUB + i;
+        colIn[c] = x < 0 || x > width - 1 ? 0 : 1;
+        const xi = Math.min(width - 2, Math.floor(x));
+        colI[c] = xi;
+        colF[c] = x - xi;
+      }
+    }
+    for (let oy = 0; oy < CELL_H; oy++) {
+      for (let j = 0; j < SUB; j++) {
+        const y = top + (oy + (j + 0.5) / 3) * sy - 0.5;
+        const r = oy * SUB + j;
+        rowIn[r] = y < 0 || y > height - 1 ? 0 : 1;
+        const yi = Math.min(height - 2, Math.floor(y));
+        rowI[r] = yi * width;
+        rowF[r] = y - yi;
+      }
+    }
     const base = k * CELL_FEATURES;
     for (let oy = 0; oy < CELL_H; oy++) {
       for (let ox = 0; ox < CELL_W; ox++) {
         let sum = 0;
-        for (let j = 0; j < 3; j++) {
-          for (let i = 0; i < 3; i++) {
-            sum += sample(line, left + (ox + (i + 0.5) / 3) * sx - 0.5, top + (oy + (j + 0.5) / 3) * sy - 0.5, band.paper);
+        for (let j = 0; j < SUB; j++) {
+          const r = oy * SUB + j;
+          const rowInside = rowIn[r]!;
+          const rowOff = rowI[r]!;
+          const fy = rowF[r]!;
+          for (let i = 0; i < SUB; i++) {
+            const c = ox * SUB + i;
+            if (rowInside === 0 || colIn[c] === 0) {
+              sum += paper;
+              continue;
+            }
+            const fx = colF[c]!;
+            const p = rowOff + colI[c]!;
+            const a = data[p]! * (1 - fx) + data[p + 1]! * fx;
+            const b = data[p + width]! * (1 - fx) + data[p + width + 1]! * fx;
+            sum += a * (1 - fy) + b * fy;
           }
         }
-        const v = (band.paper - sum / 9) / range;
+        const v = (paper - sum / 9) / range;
         out[base + oy * CELL_W + ox] = v < 0 ? 0 : v > 1.2 ? 1.2 : v;
       }
     }
