@@ -356,26 +356,8 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     const cx = centres[k]!;
     const left = cx - cw / 2;
     const top = band.centreA + band.centreB * cx - ch / 2 + shiftY * band.bandHeight;
-    for (let ox = 0; ox < CELL_W; ox++) {
-      for (let i = 0; i < SUB; i++) {
-        const x = left + (ox + (i + 0.5) / 3) * sx - 0.5;
-        const c = ox * SUB + i;
-        colIn[c] = x < 0 || x > width - 1 ? 0 : 1;
-        const xi = Math.min(width - 2, Math.floor(x));
-        colI[c] = xi;
-        colF[c] = x - xi;
-      }
-    }
-    for (let oy = 0; oy < CELL_H; oy++) {
-      for (let j = 0; j < SUB; j++) {
-        const y = top + (oy + (j + 0.5) / 3) * sy - 0.5;
-        const r = oy * SUB + j;
-        rowIn[r] = y < 0 || y > height - 1 ? 0 : 1;
-        const yi = Math.min(height - 2, Math.floor(y));
-        rowI[r] = yi * width;
-        rowF[r] = y - yi;
-      }
-    }
+    latticeAxis(left, CELL_W, sx, width, 1, colI, colF, colIn);
+    latticeAxis(top, CELL_H, sy, height, width, rowI, rowF, rowIn);
     const base = k * CELL_FEATURES;
     for (let oy = 0; oy < CELL_H; oy++) {
       for (let ox = 0; ox < CELL_W; ox++) {
@@ -404,4 +386,22 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     }
   }
   return out;
+}
+
+/**
+ * One axis of a window's sampling lattice (SUB samples per cell, from `start`, `step` pixels a
+ * cell): for each sample, the pixel before it times `stride` (1 for columns, the image width for
+ * rows), the fraction past that pixel, and whether the sample lies inside the image.
+ */
+function latticeAxis(start: number, cells: number, step: number, size: number, stride: number, index: Int32Array, frac: Float64Array, inside: Uint8Array): void {
+  for (let o = 0; o < cells; o++) {
+    for (let i = 0; i < SUB; i++) {
+      const p = start + (o + (i + 0.5) / 3) * step - 0.5;
+      const sample = o * SUB + i;
+      inside[sample] = p < 0 || p > size - 1 ? 0 : 1;
+      const before = Math.min(size - 2, Math.floor(p));
+      index[sample] = before * stride;
+      frac[sample] = p - before;
+    }
+  }
 }
