@@ -104,6 +104,22 @@ let failed = 0;
 let skipped = 0;
 const took = [];
 const running = new Set(); // files being run: a file never runs on both databases at once (shared artifacts, ports)
+const children = new Set();
+// Interrupted, the runner stops every test process with what it started (services, browsers, a
+// private PostgreSQL cluster): each runs in a process group of its own, so they go together and
+// none is left orphaned, holding ports and CPU.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
+}
 
 function runJob(job) {
   return new Promise((resolve) => {
@@ -112,11 +128,14 @@ function runJob(job) {
       cwd: root,
       env: { ...process.env, TEST_DB: job.backend },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    children.add(child);
     const out = [];
     child.stdout.on('data', (chunk) => out.push(chunk));
     child.stderr.on('data', (chunk) => out.push(chunk));
     child.on('close', (code) => {
+      children.delete(child);
       const seconds = (Date.now() - started) / 1000;
       const text = Buffer.concat(out).toString();
       let counted = 0;
