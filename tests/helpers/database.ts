@@ -1,6 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openDatabase, type Database } from '@idv/db';
+import { openDatabase, writePgliteSnapshot, type Database } from '@idv/db';
 
 /** Which database the suite runs on: TEST_DB=pglite (default) or TEST_DB=postgres. */
 export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
@@ -12,7 +15,7 @@ export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@1
  */
 export async function freshDatabase(): Promise<{ database: Database; url: string | null; drop: () => Promise<void> }> {
   if (TEST_DB === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', memory: true });
+    const database = await openDatabase({ kind: 'pglite', memory: true, snapshot: await migratedSnapshot() });
     return { database, url: null, drop: () => database.close() };
   }
   const { url, dropDb } = await createPostgresDatabase();
@@ -45,4 +48,34 @@ export async function createPostgresDatabase(): Promise<{ url: string; dropDb: (
       await c.end();
     },
   };
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let snapshot: Promise<string> | null = null;
+
+/**
+ * A migrated, empty PGlite data directory as a tarball, shared by every test file's in-memory
+ * database: starting PGlite from it costs a fraction of initialising and migrating a new one
+ * (about 2.4 s of CPU instead of 9 s, measured on this machine under load), paid by each of the
+ * suite's many files. It is kept in .tmp/ under a name made of the migrations' and PGlite's
+ * versions, so a new migration or PGlite makes a new one; each file's database is still its own.
+ */
+export function migratedSnapshot(): Promise<string> {
+  snapshot ??= (async () => {
+    const migrations = join(ROOT, 'packages/db/migrations');
+    const hash = createHash('sha256');
+    for (const name of readdirSync(migrations, { recursive: true }).map(String).sort()) {
+      const path = join(migrations, name);
+      if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(readFileSync(path));
+    }
+    hash.update(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
+    const dir = join(ROOT, '.tmp');
+    const path = join(dir, `pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+    if (!existsSync(path)) {
+      mkdirSync(dir, { recursive: true });
+      await writePgliteSnapshot(path);
+    }
+    return path;
+  })();
+  return snapshot;
 }

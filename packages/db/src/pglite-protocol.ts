@@ -3,6 +3,11 @@
 export interface ThreadStart {
   /** PGlite's data directory; null for an in-memory database. */
   dataDir: string | null;
+  /**
+   * For an in-memory database: a tarball of a data directory (PGlite's dumpDataDir) to start from,
+   * instead of initialising an empty one (seconds of CPU at each start; see connect.ts's snapshot).
+   */
+  snapshot?: string;
 }
 
 /** How a query's rows are shaped, as sent (parsers cannot cross threads; see pglite-remote.ts). */
@@ -20,6 +25,7 @@ export type ThreadRequest =
   | { t: 'end'; id: number; tx: number; commit: boolean }
   | { t: 'listen'; id: number; channel: string }
   | { t: 'unlisten'; id: number; listener: number }
+  | { t: 'dump'; id: number }
   | { t: 'close'; id: number };
 
 export type ThreadReply =

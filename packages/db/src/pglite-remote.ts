@@ -71,9 +71,9 @@ export class RemotePglite {
     return this.pending.size;
   }
 
-  /** Starts the thread and opens the database (a data directory, or memory when null). */
-  static async open(dataDir: string | null): Promise<RemotePglite> {
-    const worker = new Worker(new URL('./pglite-thread-entry.cjs', import.meta.url), { workerData: { dataDir } satisfies ThreadStart });
+  /** Starts the thread and opens the database (a data directory, or memory when null, from a snapshot if given). */
+  static async open(dataDir: string | null, snapshot?: string): Promise<RemotePglite> {
+    const worker = new Worker(new URL('./pglite-thread-entry.cjs', import.meta.url), { workerData: { dataDir, snapshot } satisfies ThreadStart });
     const remote = new RemotePglite(worker);
     await new Promise<void>((resolve, reject) => {
       const onReady = (m: ThreadReply) => {
@@ -91,6 +91,11 @@ export class RemotePglite {
 
   query<T = Record<string, unknown>>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
     return this.call({ t: 'query', text, params, ...shapeOf(options) }) as Promise<Results<T>>;
+  }
+
+  /** The data directory as a tarball, for `snapshot` (connect.ts). */
+  dump(): Promise<Uint8Array> {
+    return this.call({ t: 'dump' }) as Promise<Uint8Array>;
   }
 
   exec(text: string): Promise<Results[]> {

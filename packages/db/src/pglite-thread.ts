@@ -7,18 +7,21 @@
  * and answers other requests.
  *
  * Messages in: a query or exec (optionally inside an open transaction), begin and end of a
- * transaction, listen and unlisten, close. Each is answered by its id with a value or an error
+ * transaction, listen and unlisten, dump (the data directory as a tarball), close. Each is answered by its id with a value or an error
  * (a plain copy of the database error's fields: error objects lose them between threads).
  * Notifications are posted as they come.
  */
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { fastPglite } from './pglite-client.ts';
 import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
 const port = parentPort!;
-const { dataDir } = workerData as ThreadStart;
-const client = fastPglite(dataDir ? new PGlite(dataDir) : new PGlite());
+const { dataDir, snapshot } = workerData as ThreadStart;
+const client = fastPglite(
+  dataDir ? new PGlite(dataDir) : snapshot ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]) }) : new PGlite(),
+);
 
 interface OpenTransaction {
   tx: Transaction;
@@ -98,6 +101,9 @@ async function handle(m: ThreadRequest): Promise<unknown> {
       listeners.delete(m.listener);
       return null;
     }
+    case 'dump':
+      // The data directory as an uncompressed tarball (loading it back is then a plain copy).
+      return new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     case 'close':
       await client.close();
       return null;
