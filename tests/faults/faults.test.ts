@@ -52,7 +52,11 @@ describe('faults under load (own PostgreSQL cluster, 2 APIs, 2 workers)', () => 
   });
 
   test('the workers SIGKILLed during checks: the jobs run again after their lease, each case decided once and delivered', async () => {
-    const r = await workerKilledDuringChecks(svc, { ...SIZE, creationLanes: 1 }, 90_000);
+    // Recovery waits for the lease to lapse, the revived workers to load their models and the
+    // checks to run again: on a busy CI machine (browser suites beside it) that took over the
+    // two minutes bench:faults allows. This test asserts what held (each case decided and
+    // delivered once), not how fast: bench:faults measures the recovery time.
+    const r = await workerKilledDuringChecks(svc, { ...SIZE, creationLanes: 1 }, 90_000, 300_000);
     console.log(JSON.stringify(r));
     assertHeld(r);
     assert.equal(r.journeys_finished, 1);

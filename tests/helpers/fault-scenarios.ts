@@ -156,7 +156,7 @@ async function claimedBy(svc: FaultService, table: 'check_jobs' | 'webhook_deliv
  * job died with it, and started again at once; the job's lease lapses and a worker runs it again;
  * the case is decided once.
  */
-export function workerKilledDuringChecks(svc: FaultService, size: ScenarioSize, settleMs = 120_000): Promise<ScenarioResult> {
+export function workerKilledDuringChecks(svc: FaultService, size: ScenarioSize, settleMs = 120_000, recoverMs = 120_000): Promise<ScenarioResult> {
   return underLoad(
     svc,
     'worker SIGKILL during checks',
@@ -166,7 +166,7 @@ export function workerKilledDuringChecks(svc: FaultService, size: ScenarioSize, 
       const killed = Date.now();
       await Promise.all(svc.workers.map((w) => killAndRevive(svc, w)));
       // Recovered once the killed run was taken over (after its lease) and every job concluded.
-      await until('every check job concluded', async () => (await pendingChecks(svc)) === 0, 120_000);
+      await until('every check job concluded', async () => (await pendingChecks(svc)) === 0, recoverMs);
       return (Date.now() - killed) / 1000;
     },
     { usageExact: false, settleMs },
