@@ -6,10 +6,9 @@
 // databases share one pool, longest first, so the slow files (browsers, whole services, the fault
 // suite) start at once and the short ones fill the gaps, rather than each database's run ending on
 // its own tail. A file's output is printed whole when it ends, with its time; the slowest files
-// are listed at the end. TEST_CONCURRENCY sets the pool's size (default 3: most files spend much
-// of their time waiting on a started service, a browser or a database, not on a core).
+// are listed at the end. TEST_CONCURRENCY sets the pool's size (default 3).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -141,8 +140,10 @@ function runJob(job) {
       let counted = 0;
       for (const [, kind, n] of text.matchAll(/^ℹ (pass|fail|skipped|todo) (\d+)$/gm)) {
         if (kind === 'pass') passed += Number(n);
-        else if (kind === 'fail') (failed += Number(n)), (counted += Number(n));
-        else skipped += Number(n);
+        else if (kind === 'fail') {
+          failed += Number(n);
+          counted += Number(n);
+        } else skipped += Number(n);
       }
       if (code !== 0 && counted === 0) failed += 1; // a crash before any summary still fails the run
       took.push({ ...job, seconds, ok: code === 0 });
@@ -177,7 +178,6 @@ for (const t of took.slice(0, 15)) console.log(`  ${t.seconds.toFixed(1).padStar
 const failedRuns = took.filter((t) => !t.ok);
 if (failedRuns.length) console.log(`\nfailed: ${failedRuns.map((t) => `${t.file} on ${t.backend}`).join(', ')}`);
 if (process.env.TEST_TIMINGS_OUT) {
-  const { mkdirSync, writeFileSync } = await import('node:fs');
   mkdirSync(join(root, process.env.TEST_TIMINGS_OUT, '..'), { recursive: true });
   const out = Object.fromEntries(took.map((t) => [`${t.backend} ${t.file}`, Math.round(t.seconds)]).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(join(root, process.env.TEST_TIMINGS_OUT), `${JSON.stringify(out, null, 2)}\n`);

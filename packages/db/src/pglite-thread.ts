@@ -7,8 +7,9 @@
  * and answers other requests.
  *
  * Messages in: a query or exec (optionally inside an open transaction), begin and end of a
- * transaction, listen and unlisten, dump (the data directory as a tarball), close. Each is answered by its id with a value or an error
- * (a plain copy of the database error's fields: error objects lose them between threads).
+ * transaction, listen and unlisten, dump (the data directory as a tarball), close. Each is
+ * answered by its id with a value or an error (a plain copy of the database error's fields: error
+ * objects lose them between threads).
  * Notifications are posted as they come.
  */
 import { readFileSync } from 'node:fs';
