@@ -61,7 +61,9 @@ for (const [viewportName, viewport] of [['phone', { ...PHONE, deviceScaleFactor:
       for (const [name, path, ready] of TEMPLATES) {
         const page = await context.newPage();
         await open(page, path, record);
-        await page.waitForSelector(ready, { timeout: 20_000 });
+        // Redoc renders the reference from the whole OpenAPI document: seconds of CPU, more on a machine
+        // running other suites beside this one.
+        await page.waitForSelector(ready, { timeout: 60_000 });
         if (viewportName === 'phone') {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           assert.ok(overflow <= 1, `${path} is no wider than the phone (${overflow} px more)`);
