@@ -161,7 +161,7 @@ describe(`the desktop-to-phone handoff in Chromium (${TEST_DB})`, () => {
     }
   });
 
-  test('embedded on the desktop, by choice: the page receives the same messages, step by step to completed', async () => {
+  test('embedded on the desktop, by choice (declined once, chosen again): the page receives the same messages, step by step to completed', async () => {
     const kase = await client.createCase({ flow_name: 'standard', country: 'FR' });
     const embedding = await startEmbeddingPage(await freePort(), service.journeyUrl, async () => (await client.createSession({ case_id: kase.id })).url);
     pages.push(embedding);
@@ -173,10 +173,19 @@ describe(`the desktop-to-phone handoff in Chromium (${TEST_DB})`, () => {
       await d.page.goto(embedding.origin);
       const frame = d.page.frameLocator('iframe').first();
       await typeFirstSteps(frame);
+      // Chosen, then declined: back where the person was; chosen again, a new code replaces the first.
       await frame.getByRole('button', { name: en.handoff_offer }).click();
       await frame.getByRole('img', { name: en.handoff_qr_label }).waitFor();
       assert.equal(await frame.getByText(en.handoff_camera_blocked).count(), 0, 'chosen, not forced: no reason given');
+      const first = /\/p\/(.+)$/.exec((await frame.locator('.short-link').textContent()) ?? '')![1];
+      await frame.getByRole('button', { name: en.handoff_use_this_device }).click();
+      await frame.locator('h1').filter({ hasText: en.document_title }).waitFor();
+      await frame.getByRole('button', { name: en.handoff_offer }).click();
+      await frame.getByRole('img', { name: en.handoff_qr_label }).waitFor();
       const code = /\/p\/(.+)$/.exec((await frame.locator('.short-link').textContent()) ?? '')![1];
+      assert.notEqual(code, first);
+      const replaced = await fetch(`${service.api}/v1/sessions/handoff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: first }) });
+      assert.equal(replaced.status, 401, 'the first code no longer opens');
 
       // The phone's own calls, as its journey app makes them: open the code, then each step.
       const opened = await fetch(`${service.api}/v1/sessions/handoff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
