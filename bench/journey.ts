@@ -15,6 +15,7 @@ import { IdvClient } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../apps/api/src/bootstrap.ts';
+import { journeyToDocumentPhoto } from '../tests/helpers/journey.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const NETWORK = { downKbps: 1600, upKbps: 750, latencyMs: 150 };
@@ -118,16 +119,7 @@ async function run(): Promise<Run> {
 async function scriptsAtDocumentPhoto(device: 'phone' | 'computer'): Promise<string[]> {
   const { id } = await client.createCase({ flow_name: 'standard', country: 'FR' });
   const { url } = await client.createSession({ case_id: id, locale: 'en' });
-  const token = new URL(url).hash.slice(1);
-  for (const [path, body] of [
-    ['/consent', { accepted: true }],
-    ['/applicant', { given_names: 'Corinne', surname: 'Berthier', birth_date: '1965-12-06' }],
-    ['/questionnaire', { answers: { source_of_funds: 'salary', politically_exposed: 'no' } }],
-    ['/document', { country: 'FR', type: 'passport' }],
-  ] as const) {
-    const res = await fetch(`${apiBase}/v1/sessions/current${path}`, { method: 'POST', headers: { authorization: `Session ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-  }
+  await journeyToDocumentPhoto(apiBase, new URL(url).hash.slice(1));
   const context = await browser.newContext(
     device === 'phone' ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } },
   );

@@ -10,7 +10,7 @@ import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { TEST_DB } from '../helpers/database.ts';
 import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-page.ts';
 import { y4mFromImage } from '../helpers/fake-camera.ts';
-import { IMAGES, fixture } from '../helpers/journey.ts';
+import { IMAGES, fixture, journeyCaller } from '../helpers/journey.ts';
 import { ROOT, freePort } from '../helpers/processes.ts';
 import { startWholeService, waitUntil, type WholeService } from '../helpers/service.ts';
 
@@ -184,21 +184,13 @@ describe(`the desktop-to-phone handoff in Chromium (${TEST_DB})`, () => {
       await frame.getByRole('img', { name: en.handoff_qr_label }).waitFor();
       const code = /\/p\/(.+)$/.exec((await frame.locator('.short-link').textContent()) ?? '')![1];
       assert.notEqual(code, first);
-      const replaced = await fetch(`${service.api}/v1/sessions/handoff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: first }) });
-      assert.equal(replaced.status, 401, 'the first code no longer opens');
+      const openCode = (c: string) => fetch(`${service.api}/v1/sessions/handoff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: c }) });
+      assert.equal((await openCode(first)).status, 401, 'the first code no longer opens');
 
       // The phone's own calls, as its journey app makes them: open the code, then each step.
-      const opened = await fetch(`${service.api}/v1/sessions/handoff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const opened = await openCode(code);
       assert.equal(opened.status, 201);
-      const token = new URL(((await opened.json()) as { url: string }).url).hash.slice(1);
-      const call = async (method: string, path: string, body?: unknown, bytes?: Buffer) => {
-        const res = await fetch(`${service.api}/v1/sessions/current${path}`, {
-          method,
-          headers: { authorization: `Session ${token}`, 'content-type': bytes ? 'image/jpeg' : 'application/json' },
-          body: bytes ? new Uint8Array(bytes) : body === undefined ? undefined : JSON.stringify(body),
-        });
-        assert.equal(res.status, 200, `${method} ${path}`);
-      };
+      const call = journeyCaller(service.api, new URL(((await opened.json()) as { url: string }).url).hash.slice(1));
       await frame.getByText(en.handoff_opened).waitFor();
       await call('POST', '/document', { country: 'FR', type: 'passport' });
       await call('PUT', '/pieces/document_front', undefined, fixture(IMAGES.passport));
