@@ -2,7 +2,9 @@
 // how long that first screen takes on a poor connection: Chromium's network emulation (CDP
 // Network.emulateNetworkConditions) at 1.6 Mbps down, 750 kbps up, 150 ms latency, with a cold
 // cache each run. The service (API on an in-memory PGlite, journey server) runs in this process
-// over real HTTP; the browser is Debian's Chromium driven by playwright-core.
+// over real HTTP; the browser is Debian's Chromium driven by playwright-core. Then what the
+// handoff screen (a computer without a camera shows a QR code) adds, and that none of it is in
+// the first screen.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { chromium } from 'playwright-core';
@@ -13,6 +15,7 @@ import { IdvClient } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../apps/api/src/bootstrap.ts';
+import { journeyToDocumentPhoto } from '../tests/helpers/journey.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const NETWORK = { downKbps: 1600, upKbps: 750, latencyMs: 150 };
@@ -107,6 +110,28 @@ async function run(): Promise<Run> {
   return { firstRenderMs: measured.firstRender, fcpMs: measured.fcp, scripts: measured.scripts, styles: measured.styles };
 }
 
+/**
+ * The scripts a device has loaded once the journey stands at the document photo, through the
+ * journey's own routes up to there: a phone (its camera screen), or a computer, which this
+ * headless Chromium without a camera turns into the handoff screen (QR code). What the computer
+ * loads beyond the phone is what the handoff screen adds.
+ */
+async function scriptsAtDocumentPhoto(device: 'phone' | 'computer'): Promise<string[]> {
+  const { id } = await client.createCase({ flow_name: 'standard', country: 'FR' });
+  const { url } = await client.createSession({ case_id: id, locale: 'en' });
+  await journeyToDocumentPhoto(apiBase, new URL(url).hash.slice(1));
+  const context = await browser.newContext(
+    device === 'phone' ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } },
+  );
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector(device === 'phone' ? 'main .viewfinder' : 'main svg.qr', { state: 'attached', timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  const scripts = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => new URL(e.name).pathname));
+  await context.close();
+  return scripts.filter((p) => p.endsWith('.js'));
+}
+
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const r = (x: number) => Math.round(x);
@@ -129,10 +154,17 @@ try {
     );
   const js = sizes(firstScreenScripts);
   const css = sizes([...new Set(runs[0].styles)]);
+  const atPhoto = new Set(await scriptsAtDocumentPhoto('phone'));
+  const handoffScripts = [...new Set(await scriptsAtDocumentPhoto('computer'))].filter((p) => !atPhoto.has(p));
+  const handoff = sizes(handoffScripts);
+  const handoffInFirstScreen = handoffScripts.filter((p) => firstScreenScripts.includes(p));
   const firstRender = stats(runs.map((r) => r.firstRenderMs));
   const fcpValues = runs.map((r) => r.fcpMs).filter((x): x is number => x !== null);
   console.log(`first screen JavaScript: ${firstScreenScripts.length} files, ${js.raw} B raw, ${js.gzip} B gzip, ${js.brotli} B brotli (${firstScreenScripts.join(', ')})`);
   console.log(`first screen CSS: ${css.raw} B raw, ${css.gzip} B gzip, ${css.brotli} B brotli`);
+  console.log(
+    `handoff screen (a computer without a camera, beyond what a phone loads at the same step): ${handoffScripts.length} files, ${handoff.raw} B raw, ${handoff.gzip} B gzip, ${handoff.brotli} B brotli (${handoffScripts.join(', ')}); in the first screen: ${handoffInFirstScreen.length ? handoffInFirstScreen.join(', ') : 'none'}`,
+  );
   console.log(`network: ${NETWORK.downKbps} kbps down, ${NETWORK.upKbps} kbps up, ${NETWORK.latencyMs} ms latency; cold cache; ${RUNS} runs`);
   console.log(`time to first screen (consent title in the page, from navigation start): median ${firstRender.median} ms (min ${firstRender.min}, max ${firstRender.max})`);
   if (fcpValues.length) console.log(`first contentful paint: median ${stats(fcpValues).median} ms`);
@@ -141,6 +173,7 @@ try {
       bench: 'journey',
       first_screen_js: { files: firstScreenScripts.length, raw_bytes: js.raw, gzip_bytes: js.gzip, brotli_bytes: js.brotli },
       first_screen_css: { raw_bytes: css.raw, gzip_bytes: css.gzip, brotli_bytes: css.brotli },
+      handoff_screen_js: { files: handoffScripts.length, raw_bytes: handoff.raw, gzip_bytes: handoff.gzip, brotli_bytes: handoff.brotli, in_first_screen: handoffInFirstScreen.length },
       network: { down_kbps: NETWORK.downKbps, up_kbps: NETWORK.upKbps, latency_ms: NETWORK.latencyMs },
       runs: RUNS,
       first_render_ms: firstRender,

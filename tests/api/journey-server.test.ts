@@ -54,6 +54,18 @@ describe('journey pages', () => {
     assert.equal(/<script>|\son[a-z]+=/.test(html), false, 'no inline script or handler');
   });
 
+  test('a handoff short link /p/<code> is the journey page itself (never framed); anything else under /p/ is not found', async () => {
+    const res = await fetch(`${base}/p/K7M2Q-X9RTB`);
+    assert.equal(res.status, 200);
+    assert.equal(cspOf(res)['frame-ancestors'], "'none'");
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const html = await res.text();
+    assert.match(html, /data-mode="page"/);
+    assert.ok(html.includes(`src="${assets.app}"`));
+    for (const path of ['/p/', '/p/a/b', `/p/${'A'.repeat(33)}`, '/p/%3Cscript%3E']) assert.equal((await fetch(base + path)).status, 404, path);
+  });
+
   test('/embed (the loader) may be framed by any page; a client frame gets frame-ancestors from that client only', async () => {
     const loader = await fetch(`${base}/embed`);
     assert.equal(cspOf(loader)['frame-ancestors'], '*');

@@ -214,6 +214,19 @@ describe('refused credentials, per client address', () => {
     assert.equal(elsewhere.statusCode, 200, elsewhere.body);
   });
 
+  test('wrong handoff codes count as refused credentials: guessing codes from one address is throttled, even a right code then waits', async () => {
+    const ip = '203.0.113.9';
+    const token = await newSession(t, await openCase(t));
+    const created = await app().inject({ method: 'POST', url: '/v1/sessions/current/handoffs', headers: { authorization: `Session ${token}` } });
+    assert.equal(created.statusCode, 201, created.body);
+    const open = (code: string) =>
+      app().inject({ method: 'POST', url: '/v1/sessions/handoff', payload: { code }, headers: { 'x-forwarded-for': ip, 'content-type': 'application/json' } });
+    const guesses = [await open('AAAAA-AAAAA'), await open('BBBBB-BBBBB'), await open('not a code')];
+    assert.deepEqual(guesses.map((r) => [r.statusCode, errorOf(r).code]), [[401, 'handoff_code_invalid'], [401, 'handoff_code_invalid'], [401, 'handoff_code_invalid']]);
+    assert.deepEqual(guesses.map((r) => r.headers['ratelimit-remaining']), ['2', '1', '0']);
+    assertRateLimited(await open(created.json().code), 3);
+  });
+
   test('health routes and /v1/openapi.json are never limited', async () => {
     const ip = '203.0.113.8';
     for (let i = 0; i < 4; i++) await from(ip, BAD_KEY);

@@ -104,26 +104,42 @@ export async function fillStandardSteps(t: TestApp, token: string): Promise<void
   }
 }
 
-/**
- * The person's whole journey of the standard flow over real HTTP, as the journey app makes its
- * calls with the link's token: consent, entered data with these given names (a sandbox test value
- * forces the decision, docs/sandbox.md), the questionnaire, a French passport, real fixture photos
- * for the document, the selfie and both liveness challenges, and the finish.
- */
-export async function completeStandardJourney(api: string, token: string, givenNames = 'Sandbox Approve'): Promise<void> {
-  const call = async (method: string, path: string, body?: unknown, bytes?: Buffer) => {
+/** The journey app's calls over real HTTP with a link's token (JSON, or image bytes); any answer but 200 fails. */
+export function journeyCaller(api: string, token: string): (method: string, path: string, body?: unknown, bytes?: Buffer) => Promise<void> {
+  return async (method, path, body, bytes) => {
     const headers: Record<string, string> = { authorization: `Session ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (bytes) headers['content-type'] = 'image/jpeg';
     const res = await fetch(`${api}/v1/sessions/current${path}`, { method, headers, body: bytes ? new Uint8Array(bytes) : body === undefined ? undefined : JSON.stringify(body) });
     assert.equal(res.status, 200, `${method} ${path}: ${await res.text()}`);
   };
+}
+
+/**
+ * The standard flow's first steps over real HTTP, as the journey app makes its calls: consent,
+ * entered data with these given names (a sandbox test value forces the decision,
+ * docs/sandbox.md), the questionnaire and a French passport. The journey then waits for the
+ * document photo.
+ */
+export async function journeyToDocumentPhoto(api: string, token: string, givenNames = 'Sandbox Approve'): Promise<void> {
+  const call = journeyCaller(api, token);
   await call('POST', '/consent', { accepted: true });
   await call('POST', '/applicant', { given_names: givenNames, surname: 'Hopper', birth_date: '1906-12-09', email: 'grace@example.com' });
   await call('POST', '/questionnaire', { answers: { source_of_funds: 'salary', politically_exposed: 'no' } });
   await call('POST', '/document', { country: 'FR', type: 'passport' });
+}
+
+/** Real fixture photos of the passport, the selfie and both liveness challenges, then the finish. */
+export async function sendStandardPhotos(api: string, token: string): Promise<void> {
+  const call = journeyCaller(api, token);
   for (const [kind, path] of [['document_front', IMAGES.passport], ['selfie', IMAGES.selfie], ['liveness_turn_left', IMAGES.turnLeft], ['liveness_turn_right', IMAGES.turnRight]] as const) {
     await call('PUT', `/pieces/${kind}`, undefined, fixture(path));
   }
   await call('POST', '/finish');
+}
+
+/** The person's whole journey of the standard flow over real HTTP: the first steps, the photos and the finish. */
+export async function completeStandardJourney(api: string, token: string, givenNames = 'Sandbox Approve'): Promise<void> {
+  await journeyToDocumentPhoto(api, token, givenNames);
+  await sendStandardPhotos(api, token);
 }

@@ -14,11 +14,14 @@ export interface JourneyServerOptions {
 }
 
 const FRAME = /^\/embed\/(cli_[0-9a-hjkmnp-tv-z]{26})\/(sandbox|prod)$/;
+/** A handoff's short link (docs/journey.md#continuing-on-a-phone): the journey page, which opens the code. */
+const HANDOFF_LINK = /^\/p\/[0-9A-Za-z-]{1,32}$/;
 const LOGO = /^\/brand\/(cli_[0-9a-hjkmnp-tv-z]{26})\/(sandbox|prod)\/([0-9a-f]{64})$/;
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Serves the journey on the port of JOURNEY_URL: `/` (the journey), `/embed` (the frame address
+ * Serves the journey on the port of JOURNEY_URL: `/` (the journey), `/p/<code>` (a handoff's
+ * short link, opened on a phone: the same page), `/embed` (the frame address
  * of the spec, a loader that moves to the client's frame), `/embed/<client>/<environment>` (the
  * framed journey, `frame-ancestors` from that client's origins), the hashed assets (gzip or
  * brotli, cached for good), `/embed.js` (the integrator script) and `/brand/<client>/<environment>/<sha256>`
@@ -103,7 +106,7 @@ export function createJourneyServer(options: JourneyServerOptions): Server {
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
         return res.end('Method not allowed');
       }
-      if (path === '/' || path === '/index.html') return sendHtml(req, res, journeyPage, "'none'");
+      if (path === '/' || path === '/index.html' || HANDOFF_LINK.test(path)) return sendHtml(req, res, journeyPage, "'none'");
       // The loader shows nothing but a refusal and moves on: any page may frame it.
       if (path === '/embed' || path === '/embed/') return sendHtml(req, res, loaderPage, '*');
       const frame = FRAME.exec(path);

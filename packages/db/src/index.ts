@@ -23,6 +23,7 @@ export * from './repos/review-tasks.ts';
 export * from './repos/case-outcomes.ts';
 export * from './repos/case-keys.ts';
 export * from './repos/journeys.ts';
+export * from './repos/handoffs.ts';
 export * from './repos/appearance.ts';
 export * from './repos/embedding.ts';
 export * from './repos/personal-data.ts';

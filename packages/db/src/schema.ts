@@ -126,6 +126,35 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_hash').on(t.tokenHash), index('sessions_case').on(t.caseId)],
 );
 
+/**
+ * A desktop-to-phone handoff (docs/journey.md#continuing-on-a-phone): the journey on a device
+ * without a usable camera asks for a short code that opens the same case on a phone. The code is
+ * in the short link and the QR code and nowhere else: only its sha256 is stored. Opening it (once)
+ * issues the phone its own session of the case; the desktop's session never leaves the desktop.
+ */
+export const handoffs = pgTable(
+  'handoffs',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    /** The desktop's session, which asked for the handoff and follows it. */
+    sessionId: text('session_id').notNull().references(() => sessions.id),
+    /** sha256 of the normalised short code. */
+    codeHash: text('code_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+    /** Until when the code can be opened. */
+    expiresAt: ts('expires_at').notNull(),
+    openedAt: ts('opened_at'),
+    /** The phone's session, issued when the code was opened. */
+    phoneSessionId: text('phone_session_id').references(() => sessions.id),
+    /** A newer handoff of the same desktop session replaced this one before it was opened. */
+    supersededAt: ts('superseded_at'),
+  },
+  (t) => [uniqueIndex('handoffs_code_hash').on(t.codeHash), index('handoffs_session').on(t.sessionId)],
+);
+
 /** The case journal: who did what to a case and when, written in the same transaction as the act. */
 export const caseJournal = pgTable(
   'case_journal',

@@ -113,6 +113,10 @@ export const ERROR_CATALOGUE = {
   appearance_invalid: e(422, 'validation_error', 'The journey appearance is refused: a colour is not #rrggbb, a text would not meet WCAG AA contrast (4.5:1), or the display name is not valid.', 'Read error.field and the message: it names the colour and its contrast; choose a darker primary colour or a lighter background.'),
   embedding_origin_invalid: e(422, 'validation_error', 'An embedding origin is not an origin of scheme and host only.', 'Write each origin as the browser does, such as https://www.example.com (no path, query, fragment or trailing slash; https in production).'),
   flow_definition_invalid: e(422, 'validation_error', 'The flow definition breaks a rule of flows that its schema alone cannot say.', 'Correct the part named in error.field (the message says what is wrong there); docs/flows.md lists the rules.'),
+  // Desktop-to-phone handoff (docs/journey.md#continuing-on-a-phone)
+  handoff_code_invalid: e(401, 'authentication_error', 'The handoff code is unknown: it was mistyped or is incomplete.', 'Type the code again as the computer shows it, or scan its QR code.'),
+  handoff_code_expired: e(401, 'authentication_error', 'The handoff code no longer opens the journey: it was already opened, replaced by a newer code, or older than ten minutes.', 'Ask the computer for a new code and open it on the phone.'),
+  handoff_limit_reached: e(409, 'conflict_error', 'This journey link has asked for as many handoff codes as it may.', 'Continue on this device, or ask the organisation that sent the link for a new one.'),
   // Webhooks
   webhook_endpoint_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of webhook endpoints (16).', 'Subscribe an existing endpoint to more events rather than declaring another one.'),
   webhook_endpoint_suspended: e(409, 'conflict_error', 'The webhook endpoint is suspended after eight failed attempts of a delivery; nothing is sent to it.', 'Fix the receiver, then POST /v1/webhook-endpoints/{endpoint_id}/resume: deliveries that waited are sent at once.'),

@@ -10,6 +10,7 @@ export * from './webhook-events.ts';
 export * from './operators.ts';
 export * from './review.ts';
 export * from './journey.ts';
+export * from './handoff.ts';
 export * from './appearance.ts';
 export * from './embedding.ts';
 export * from './identity.ts';

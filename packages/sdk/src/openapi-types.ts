@@ -1129,6 +1129,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/current/handoffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A short code and link that open the same case on a phone (valid ten minutes, opened once; at most five per journey link; a new one replaces the code not opened yet); journaled as handoff.created */
+        post: operations["createJourneyHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current/handoffs/{handoff_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** For the desktop that asked for the handoff: whether the phone opened it and where the journey stands (status and step only); answered for an expired session too */
+        get: operations["getJourneyHandoff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/handoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The phone opens a handoff code (the code is the credential: no key, no session): a new session of the same case for fifteen minutes, its link returned once; journaled as handoff.opened. Refused codes count against the address like refused keys */
+        post: operations["openJourneyHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/current/pieces/{kind}": {
         parameters: {
             query?: never;
@@ -2166,6 +2217,72 @@ export interface components {
             origins: string[];
             /** @description Path of the framed journey on the journey origin, served with frame-ancestors from origins */
             frame_path: string;
+        };
+        /** @description A desktop-to-phone handoff as the desktop follows it */
+        Handoff: {
+            /** @enum {string} */
+            object: "handoff";
+            id: string;
+            /**
+             * @description waiting: the code is not opened yet; opened: the phone’s session is alive; expired: the code was not opened in time or was replaced, or the phone’s session ended
+             * @enum {string}
+             */
+            status: "waiting" | "opened" | "expired";
+            /**
+             * Format: date-time
+             * @description Until when the code can be opened
+             */
+            expires_at: string;
+            opened_at: string | null;
+            /** @description Where the journey of the case stands, whichever device moves it on: no data, no piece */
+            journey: {
+                /** @enum {string} */
+                status: "open" | "completed" | "declined" | "expired";
+                /** @description The step the person is at; null when not open */
+                step: ("consent" | "applicant" | "questionnaire" | "document" | "face") | "check" | null;
+            };
+        };
+        HandoffCreated: {
+            /** @enum {string} */
+            object: "handoff";
+            id: string;
+            /**
+             * @description waiting: the code is not opened yet; opened: the phone’s session is alive; expired: the code was not opened in time or was replaced, or the phone’s session ended
+             * @enum {string}
+             */
+            status: "waiting" | "opened" | "expired";
+            /**
+             * Format: date-time
+             * @description Until when the code can be opened
+             */
+            expires_at: string;
+            opened_at: string | null;
+            /** @description Where the journey of the case stands, whichever device moves it on: no data, no piece */
+            journey: {
+                /** @enum {string} */
+                status: "open" | "completed" | "declined" | "expired";
+                /** @description The step the person is at; null when not open */
+                step: ("consent" | "applicant" | "questionnaire" | "document" | "face") | "check" | null;
+            };
+            /** @description The short code (ten characters in two groups), returned once; only its hash is stored */
+            code: string;
+            /**
+             * Format: uri
+             * @description The short link {journey_url}/p/<code> for the QR code, returned once
+             */
+            url: string;
+        };
+        /** @description The session a handoff code opened on the phone */
+        HandoffSession: {
+            /** @enum {string} */
+            object: "handoff_session";
+            /**
+             * Format: uri
+             * @description The phone’s own journey link ({journey_url}/#<token>), returned once
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         /** @description The personal data of a case: what the client declared, what the person entered, the questionnaire answers, the identity read from the document and its agreement with the machine-readable zone. Every read is journaled as a consultation. */
         CaseData: {
@@ -9794,6 +9911,282 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createJourneyHandoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffCreated"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed, handoff_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourneyHandoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handoff_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A desktop-to-phone handoff as the desktop follows it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handoff"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openJourneyHandoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The code as shown or typed (case, spaces and hyphens do not matter) */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session a handoff code opened on the phone */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffSession"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: handoff_code_invalid, handoff_code_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
             422: {
                 headers: {
                     [name: string]: unknown;

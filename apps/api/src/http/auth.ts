@@ -6,8 +6,12 @@ import { unavailableOrNull } from './service-unavailable.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'none' for public routes (health, contract), 'session' for the journey's routes (session token); others need an API key. */
-    auth?: 'none' | 'key' | 'session';
+    /**
+     * 'none' for public routes (health, contract), 'session' for the journey's routes (session
+     * token), 'handoff' for the opening of a handoff code (the code is the credential, checked by
+     * the route; a refused one counts against the address like a refused key); others need an API key.
+     */
+    auth?: 'none' | 'key' | 'session' | 'handoff';
     /** Key permission the route requires. */
     permission?: Permission;
     /** Signed creation: timestamp + HMAC signature + Idempotency-Key. */
@@ -79,7 +83,7 @@ export function acceptKey(req: FastifyRequest, hash: string, key: ApiKeyRow | nu
 export function installAuth(app: FastifyInstance, db: Db): void {
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
-    if (!req.routeOptions.url || config.auth === 'none' || config.auth === 'session') return;
+    if (!req.routeOptions.url || config.auth === 'none' || config.auth === 'session' || config.auth === 'handoff') return;
     const header = req.headers.authorization;
     if (!header) throw new ApiError('api_key_missing');
     const match = BEARER.exec(header);

@@ -18,6 +18,8 @@ declare module 'fastify' {
 const SESSION = /^Session ([A-Za-z0-9_-]{43})$/;
 /** Journey routes share this prefix; only they answer the journey origin's cross-origin requests. */
 export const JOURNEY_ROUTE_PREFIX = '/v1/sessions/current';
+/** The phone's opening of a handoff code: called by the journey app too, before it has a session. */
+export const HANDOFF_OPEN_PATH = '/v1/sessions/handoff';
 
 export function journeyOf(req: FastifyRequest): { session: SessionByToken; tenant: Tenant } {
   const session = req.journeySession;
@@ -33,7 +35,8 @@ export function journeyOf(req: FastifyRequest): { session: SessionByToken; tenan
  */
 export function installSessionAuth(app: FastifyInstance, db: Db, journeyUrl: string, now: () => Date): void {
   const journeyOrigin = new URL(journeyUrl).origin;
-  const isJourneyPath = (url: string) => url === JOURNEY_ROUTE_PREFIX || url.startsWith(`${JOURNEY_ROUTE_PREFIX}/`) || url.startsWith(`${JOURNEY_ROUTE_PREFIX}?`);
+  const under = (url: string, path: string) => url === path || url.startsWith(`${path}?`);
+  const isJourneyPath = (url: string) => under(url, JOURNEY_ROUTE_PREFIX) || url.startsWith(`${JOURNEY_ROUTE_PREFIX}/`) || under(url, HANDOFF_OPEN_PATH);
 
   app.addHook('onRequest', async (req, reply) => {
     if (!isJourneyPath(req.url)) return;

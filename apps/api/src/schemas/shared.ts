@@ -17,7 +17,7 @@ import {
 import { ErrorSchema } from './common.ts';
 import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from '../routes/personal-data/schemas.ts';
 import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from '../routes/support-access/schemas.ts';
-import { JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
+import { HandoffCreatedSchema, HandoffSchema, HandoffSessionSchema, JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
 import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from '../routes/journey-appearance/schemas.ts';
 import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
 import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from '../routes/flows/schemas.ts';
@@ -127,6 +127,9 @@ export const SHARED_SCHEMAS: TSchema[] = [
   JourneyAppearanceUpdateSchema,
   JourneySchema,
   JourneyFrameSchema,
+  HandoffSchema,
+  HandoffCreatedSchema,
+  HandoffSessionSchema,
   CaseDataSchema,
   UnmaskedSchema,
   AccessLogEntrySchema,

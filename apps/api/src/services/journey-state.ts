@@ -3,6 +3,7 @@ import {
   applyCaseTrigger,
   ensureJourney,
   findAppearance,
+  findCase,
   findCaseForUpdate,
   findFlowById,
   findJourney,
@@ -29,6 +30,7 @@ import {
   roundSteps,
   type DocumentType,
   type FlowDefinition,
+  type FlowStep,
   type JourneyProgress,
   type PieceKind,
 } from '@idv/domain';
@@ -102,9 +104,37 @@ export async function openJourney(tx: Executor, session: SessionByToken, now: Da
       await appendJournal(tx, tenant, { caseId: caseRow.id, actor: PERSON, action: 'journey.round_started', detail: { round: journey.round, steps }, at: now });
     }
   }
-  const round = journey?.round ?? 1;
-  const pieces = journey ? (await listPieces(tx, caseRow.id)).filter((p) => p.round === round && !p.supersededAt) : [];
+  const pieces = await currentPieces(tx, caseRow.id, journey);
   return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces) };
+}
+
+/** The pieces of the journey's current round that no retake replaced. */
+async function currentPieces(db: Executor, caseId: string, journey: JourneyRow | null): Promise<PieceRow[]> {
+  if (!journey) return [];
+  return (await listPieces(db, caseId)).filter((p) => p.round === journey.round && !p.supersededAt);
+}
+
+/** Where the person stands, as another device following the journey may know it: no data, no piece. */
+export interface JourneyPosition {
+  status: JourneyStatus;
+  /** The step the person is at (`check` once everything has arrived); null when not open. */
+  step: FlowStep | 'check' | null;
+}
+
+/**
+ * The position of the journey of a session's case, read without locking or changing anything: a
+ * desktop that handed the journey to a phone asks for it every few seconds while the phone's own
+ * calls take the case lock.
+ */
+export async function journeyPosition(db: Executor, session: SessionByToken, now: Date): Promise<JourneyPosition> {
+  const tenant: Tenant = { clientId: session.clientId, environment: session.environment };
+  const caseRow = (await findCase(db, tenant, session.caseId))!;
+  const journey = await findJourney(db, caseRow.id);
+  const status = statusOf(caseRow, journey, now);
+  if (status !== 'open') return { status, step: null };
+  const flowRow = await findFlowById(db, caseRow.flowId);
+  if (!flowRow) throw new Error(`flow ${caseRow.flowId} of case ${caseRow.id} is missing`);
+  return { status, step: nextStep(flowRow.definition, progressOf(caseRow, journey, await currentPieces(db, caseRow.id, journey))) };
 }
 
 /** Refuses any write unless the journey is open (the case waits for the person and has not expired). */

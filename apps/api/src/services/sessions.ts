@@ -15,13 +15,24 @@ export interface IssuedSession {
 
 /**
  * Issues a journey link for a case that awaits the person (status created or collecting), for the
- * client's server (`key:…`) or the console (`op:…`), journaled in the caller's transaction.
+ * client's server (`key:…`), the console (`op:…`) or the person's own handoff to a phone
+ * (`person`, a shorter life, journaled as `handoff.opened`), journaled in the caller's transaction.
  */
 export async function issueSession(
   tx: Tx,
   tenant: Tenant,
   found: CaseRow,
-  opts: { locale: string; actor: string; journeyUrl: string; now: Date; via?: string },
+  opts: {
+    locale: string;
+    actor: string;
+    journeyUrl: string;
+    now: Date;
+    via?: string;
+    /** Shorter than the hour, for a handoff's phone session. */
+    ttlMs?: number;
+    /** The journal entry, when not `session.created` (its detail gets the session id). */
+    journal?: { action: string; detail: Record<string, unknown> };
+  },
 ): Promise<IssuedSession> {
   const { now } = opts;
   if (!awaitsApplicant(found.state) || found.expiresAt <= now) {
@@ -42,9 +53,9 @@ export async function issueSession(
     locale: opts.locale,
     createdBy: opts.actor,
     createdAt: now,
-    expiresAt: new Date(Math.min(now.getTime() + SESSION_TTL_MS, found.expiresAt.getTime())),
+    expiresAt: new Date(Math.min(now.getTime() + Math.min(opts.ttlMs ?? SESSION_TTL_MS, SESSION_TTL_MS), found.expiresAt.getTime())),
   });
-  const detail = opts.via ? { session_id: id, via: opts.via } : { session_id: id };
-  await appendJournal(tx, tenant, { caseId: found.id, actor: opts.actor, action: 'session.created', detail, at: now });
+  const detail = { ...opts.journal?.detail, session_id: id, ...(opts.via ? { via: opts.via } : {}) };
+  await appendJournal(tx, tenant, { caseId: found.id, actor: opts.actor, action: opts.journal?.action ?? 'session.created', detail, at: now });
   return { row, url: `${opts.journeyUrl}/#${token}` };
 }

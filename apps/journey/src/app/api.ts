@@ -1,4 +1,4 @@
-import type { JourneyFrame, JourneyState, PieceKind } from './types.ts';
+import type { Handoff, HandoffCreated, JourneyFrame, JourneyState, PieceKind } from './types.ts';
 
 /** A refusal of the service (its error code), or `network` when no answer came. */
 export class ApiFailure extends Error {
@@ -20,6 +20,25 @@ async function failureOf(res: Response): Promise<ApiFailure> {
   }
 }
 
+/** One call of the service with a JSON answer: no cookie, no cache; a refusal becomes its ApiFailure. */
+async function send<T>(url: string, init: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, credentials: 'omit', cache: 'no-store' });
+  } catch {
+    throw new ApiFailure(0, 'network');
+  }
+  if (!res.ok) throw await failureOf(res);
+  return (await res.json()) as T;
+}
+
+/**
+ * The phone opens a handoff code (the short link's path): the code is the only credential, and the
+ * answer is the phone's own journey link, whose fragment is its session token.
+ */
+export const openHandoff = (apiBase: string, code: string) =>
+  send<{ url: string }>(`${apiBase}/v1/sessions/handoff`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+
 /**
  * The journey's calls to the service: the session token goes in `Authorization: Session`, never
  * in a URL. Uploads use XMLHttpRequest for real progress events (fetch has no upload progress).
@@ -34,26 +53,19 @@ export class Api {
     this.base = `${apiBase}/v1/sessions/current`;
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetch(this.base + path, {
-        method,
-        headers: { authorization: `Session ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'omit',
-        cache: 'no-store',
-      });
-    } catch {
-      throw new ApiFailure(0, 'network');
-    }
-    if (!res.ok) throw await failureOf(res);
-    return (await res.json()) as T;
+  private call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return send<T>(this.base + path, {
+      method,
+      headers: { authorization: `Session ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   }
 
   state = () => this.call<JourneyState>('GET', '');
   frame = () => this.call<JourneyFrame>('GET', '/embedding');
   post = (path: string, body?: unknown) => this.call<JourneyState>('POST', path, body);
+  createHandoff = () => this.call<HandoffCreated>('POST', '/handoffs');
+  handoff = (id: string) => this.call<Handoff>('GET', `/handoffs/${encodeURIComponent(id)}`);
 
   upload(kind: PieceKind, blob: Blob, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {
     return new Promise((resolve, reject) => {

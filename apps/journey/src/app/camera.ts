@@ -32,6 +32,30 @@ export async function openCamera(facing: Facing): Promise<MediaStream> {
   }
 }
 
+/**
+ * Whether this device can give a live camera, asked before opening it: no camera API (an old or
+ * locked-down browser), the camera refused for this page, or no video device at all. `ok` does not
+ * promise the camera opens (openCamera may still fail); it only spares a desktop without a camera
+ * the wait and the error before it is offered the phone.
+ */
+export async function cameraAvailability(): Promise<'ok' | CameraError['reason']> {
+  const media = navigator.mediaDevices;
+  if (!media?.getUserMedia) return 'unavailable';
+  try {
+    // Not every browser can ask about the camera (the name is refused): then we learn it when opening.
+    if ((await navigator.permissions.query({ name: 'camera' as PermissionName })).state === 'denied') return 'denied';
+  } catch {
+    // unknown permission name
+  }
+  try {
+    // Before the camera is allowed, devices are listed without their labels, but with their kind.
+    if (!(await media.enumerateDevices()).some((d) => d.kind === 'videoinput')) return 'unavailable';
+  } catch {
+    // cannot tell: try to open it
+  }
+  return 'ok';
+}
+
 export function stopCamera(stream: MediaStream | null): void {
   for (const track of stream?.getTracks() ?? []) track.stop();
   if (stream === active) active = null;

@@ -6,7 +6,7 @@ import type { Parent } from './parent.ts';
 import { applicantScreen, consentScreen, documentScreen, questionnaireScreen } from './screens/steps.ts';
 import type { EndReason, FlowStep, JourneyState, PieceKind, Screen } from './types.ts';
 import { UploadQueue } from './uploads.ts';
-import { errorText, type JourneyView, type PageSpec } from './view.ts';
+import { errorText, type HandoffOpts, type JourneyView, type PageSpec } from './view.ts';
 
 /**
  * The journey in the browser: the state the service returned, the photos in hand, and the screen
@@ -16,6 +16,9 @@ import { errorText, type JourneyView, type PageSpec } from './view.ts';
 export class Journey implements JourneyView {
   readonly captures = new Map<PieceKind, Blob>();
   readonly uploads: UploadQueue;
+  /** A phone's pointer is a finger: no handoff offered there (it is where the journey is handed to). */
+  readonly offersHandoff = !window.matchMedia('(pointer: coarse)').matches;
+  handoffDeclined = false;
   private lastStep: Screen | null = null;
   private current: () => void = () => this.next();
 
@@ -48,8 +51,31 @@ export class Journey implements JourneyView {
     this.root.removeAttribute('aria-busy');
     title.focus();
     window.scrollTo(0, 0);
-    if (spec.step && spec.step !== this.lastStep) this.parent.post({ type: 'service:step', step: spec.step });
-    this.lastStep = spec.step;
+    if (spec.step) this.reportStep(spec.step);
+    else this.lastStep = null;
+  }
+
+  reportStep(step: Screen): void {
+    if (step !== this.lastStep) this.parent.post({ type: 'service:step', step });
+    this.lastStep = step;
+  }
+
+  handoff(opts: HandoffOpts): void {
+    this.lazy(() => import('./screens/handoff.ts'), (m) => m.handoffScreen(this, opts));
+  }
+
+  /** The first screen of a phone that opened a handoff code: where the journey comes from, then on. */
+  phoneIntro(): void {
+    if (this.state.status !== 'open') return this.next();
+    this.show(
+      {
+        step: null,
+        title: t('handoff_phone_title'),
+        body: [h('p', null, t('handoff_phone_body'))],
+        actions: [h('button', { type: 'button', class: 'primary', onclick: () => this.next() }, t('continue'))],
+      },
+      () => this.phoneIntro(),
+    );
   }
 
   private position(step: Screen): { n: number; total: number } | null {

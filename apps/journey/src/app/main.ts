@@ -1,4 +1,4 @@
-import { Api, ApiFailure } from './api.ts';
+import { Api, ApiFailure, openHandoff } from './api.ts';
 import { applyAppearance } from './appearance.ts';
 import { loadMessages, pickLocale, t } from './i18n.ts';
 import { Journey, showEnded, showMessage } from './journey.ts';
@@ -6,6 +6,39 @@ import { handshake, noParent, reportHeight, type Parent } from './parent.ts';
 import type { JourneyFrame, JourneyState } from './types.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** The short link of a handoff to this phone: `/p/<code>` (the service normalises what was typed). */
+const HANDOFF_LINK = /^\/p\/([0-9A-Za-z-]{1,32})$/;
+
+/** A screen that failed to load: the message and a button that loads the page again. */
+function showRetry(root: HTMLElement, code: string): void {
+  showMessage(root, 'app_title', code === 'network' ? 'error_network' : 'error_generic');
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'primary';
+  retry.textContent = t('retry');
+  retry.onclick = () => location.reload();
+  root.append(retry);
+}
+
+/**
+ * A phone opening a handoff code: the service spends the code and answers the phone's own journey
+ * link; the address becomes that link (a reload resumes it, and the spent code leaves the address
+ * bar). Null when the code does not open (its screen is then shown).
+ */
+async function openHandoffLink(root: HTMLElement, apiBase: string, code: string): Promise<string | null> {
+  try {
+    const token = new URL((await openHandoff(apiBase, code)).url).hash.slice(1);
+    history.replaceState(null, '', `/#${token}`);
+    return token;
+  } catch (err) {
+    await loadMessages(pickLocale(navigator.language));
+    const failed = err instanceof ApiFailure ? err.code : 'unknown';
+    if (failed === 'handoff_code_invalid') showMessage(root, 'handoff_code_invalid_title', 'handoff_code_invalid_body');
+    else if (failed === 'handoff_code_expired' || failed === 'journey_closed') showMessage(root, 'handoff_code_expired_title', 'handoff_code_expired_body');
+    else showRetry(root, failed);
+    return null;
+  }
+}
 
 /**
  * Starts the journey: the token is the fragment of the link (never sent to a server by the
@@ -17,8 +50,14 @@ async function start(): Promise<void> {
   const root = document.getElementById('app')!;
   const embed = document.documentElement.dataset.mode === 'embed';
   const apiBase = document.querySelector<HTMLMetaElement>('meta[name="idv-api"]')!.content;
-  const token = location.hash.slice(1);
+  let token = location.hash.slice(1);
   const fallbackLocale = pickLocale(navigator.language);
+  const handoff = embed ? null : HANDOFF_LINK.exec(location.pathname);
+  if (handoff) {
+    const opened = await openHandoffLink(root, apiBase, handoff[1]);
+    if (!opened) return;
+    token = opened;
+  }
 
   if (embed && window.parent === window) {
     // The framed journey opened on its own: show the normal journey instead.
@@ -68,21 +107,15 @@ async function start(): Promise<void> {
       parent.post({ type: 'service:ready' });
       return parent.post({ type: 'service:ended', reason: 'invalid_link' });
     }
-    showMessage(root, 'app_title', code === 'network' ? 'error_network' : 'error_generic');
-    const retry = document.createElement('button');
-    retry.type = 'button';
-    retry.className = 'primary';
-    retry.textContent = t('retry');
-    retry.onclick = () => location.reload();
-    root.append(retry);
-    return;
+    return showRetry(root, code);
   }
   const state: JourneyState = result.state;
   applyAppearance(state.appearance);
   await loadMessages(pickLocale(state.locale));
   const journey = new Journey(api, state, parent, root);
   parent.post({ type: 'service:ready' });
-  journey.next();
+  if (handoff) journey.phoneIntro();
+  else journey.next();
   journey.prefetch();
 }
 

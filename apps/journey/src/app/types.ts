@@ -47,3 +47,25 @@ export interface JourneyFrame {
   origins: string[];
   frame_path: string;
 }
+
+/** Where the journey stands, as the desktop following a phone sees it (no data, no piece). */
+export interface JourneyPosition {
+  status: JourneyState['status'];
+  step: FlowStep | 'check' | null;
+}
+
+/** A desktop-to-phone handoff (GET /v1/sessions/current/handoffs/{id}). */
+export interface Handoff {
+  object: 'handoff';
+  id: string;
+  status: 'waiting' | 'opened' | 'expired';
+  expires_at: string;
+  opened_at: string | null;
+  journey: JourneyPosition;
+}
+
+/** A new handoff: its code and short link are returned once (POST /v1/sessions/current/handoffs). */
+export interface HandoffCreated extends Handoff {
+  code: string;
+  url: string;
+}

@@ -21,10 +21,20 @@ export interface PageSpec {
   chrome?: boolean;
 }
 
+/** Where the handoff to a phone is offered from, and why (null: the person chose it). */
+export interface HandoffOpts {
+  step: 'document' | 'face';
+  reason: 'denied' | 'unavailable' | null;
+}
+
 /** The journey as a screen uses it (the Journey class in journey.ts). */
 export interface JourneyView {
   readonly api: Api;
   state: JourneyState;
+  /** The handoff to a phone is offered (this device is not itself a phone: its pointer is not a finger). */
+  readonly offersHandoff: boolean;
+  /** The person chose to stay on this device: the capture screens no longer move to the handoff by themselves. */
+  handoffDeclined: boolean;
   readonly captures: Map<PieceKind, Blob>;
   readonly uploads: UploadQueue;
   show(spec: PageSpec, redraw: () => void): void;
@@ -32,7 +42,12 @@ export interface JourneyView {
   next(): void;
   lazy<M>(load: () => Promise<M>, use: (m: M) => void): void;
   end(reason: EndReason): void;
+  completed(): void;
   failure(err: unknown): string;
+  /** The handoff screen (its own chunk, with the QR code library): loaded on demand only. */
+  handoff(opts: HandoffOpts): void;
+  /** Tells the parent page a step the person is at elsewhere (on the phone, during a handoff). */
+  reportStep(step: Screen): void;
 }
 
 export function errorText(code: string): string {
@@ -46,6 +61,11 @@ export function errorText(code: string): string {
     unsupported_document_type: 'error_unsupported_document_type',
   };
   return t(known[code] ?? 'error_generic');
+}
+
+/** The "Continue on my phone" choice of the screens that need the camera, where the handoff is offered. */
+export function handoffOffer(j: JourneyView, opts: HandoffOpts): HTMLButtonElement | null {
+  return j.offersHandoff ? h('button', { type: 'button', class: 'link', onclick: () => j.handoff(opts) }, t('handoff_offer')) : null;
 }
 
 /** An error line announced to screen readers. */

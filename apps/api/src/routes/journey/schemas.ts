@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, PIECE_KINDS, type ErrorCode } from '@idv/domain';
+import { DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, PIECE_KINDS, type ErrorCode, type HandoffStatus } from '@idv/domain';
 import { literals } from '../../schemas/case.ts';
 import { Timestamp, publicErrorResponses } from '../../schemas/common.ts';
 
@@ -74,6 +74,48 @@ export const JourneyFrameSchema = Type.Object(
     frame_path: Type.String({ description: 'Path of the framed journey on the journey origin, served with frame-ancestors from origins' }),
   },
   { $id: 'JourneyFrame' },
+);
+
+const handoffFields = {
+  object: Type.Literal('handoff'),
+  id: Type.String(),
+  status: Type.Unsafe<HandoffStatus>({
+    type: 'string',
+    enum: ['waiting', 'opened', 'expired'],
+    description: 'waiting: the code is not opened yet; opened: the phone’s session is alive; expired: the code was not opened in time or was replaced, or the phone’s session ended',
+  }),
+  expires_at: Type.String({ format: 'date-time', description: 'Until when the code can be opened' }),
+  opened_at: Type.Union([Timestamp, Type.Null()]),
+  journey: Type.Object(
+    {
+      status: literals(['open', 'completed', 'declined', 'expired'] as const),
+      step: Type.Union([FlowStepSchema, Type.Literal('check'), Type.Null()], { description: 'The step the person is at; null when not open' }),
+    },
+    { description: 'Where the journey of the case stands, whichever device moves it on: no data, no piece' },
+  ),
+};
+
+export const HandoffSchema = Type.Object(handoffFields, {
+  $id: 'Handoff',
+  description: 'A desktop-to-phone handoff as the desktop follows it',
+});
+
+export const HandoffCreatedSchema = Type.Object(
+  {
+    ...handoffFields,
+    code: Type.String({ description: 'The short code (ten characters in two groups), returned once; only its hash is stored' }),
+    url: Type.String({ format: 'uri', description: 'The short link {journey_url}/p/<code> for the QR code, returned once' }),
+  },
+  { $id: 'HandoffCreated' },
+);
+
+export const HandoffSessionSchema = Type.Object(
+  {
+    object: Type.Literal('handoff_session'),
+    url: Type.String({ format: 'uri', description: 'The phone’s own journey link ({journey_url}/#<token>), returned once' }),
+    expires_at: Timestamp,
+  },
+  { $id: 'HandoffSession', description: 'The session a handoff code opened on the phone' },
 );
 
 /** Errors of every journey route: the session token's, plus the route's own. */

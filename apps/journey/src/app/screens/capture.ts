@@ -1,8 +1,8 @@
-import { CameraError, analyseBlob, fileToJpeg, hintText, openCamera, stopCamera, toJpeg, watchQuality, type Facing } from '../camera.ts';
+import { CameraError, analyseBlob, cameraAvailability, fileToJpeg, hintText, openCamera, stopCamera, toJpeg, watchQuality, type Facing } from '../camera.ts';
 import { h, nextId } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
-import { errorLine, type JourneyView } from '../view.ts';
+import { errorLine, handoffOffer, type JourneyView } from '../view.ts';
 import type { Region } from '../quality.ts';
 import type { PieceKind } from '../types.ts';
 
@@ -19,7 +19,10 @@ export function faceIntro(j: JourneyView): void {
       step: 'face',
       title: t('face_title'),
       body: [h('p', null, t('face_intro'))],
-      actions: [h('button', { type: 'button', class: 'primary', onclick: () => captureScreen(j, 'selfie', () => j.next()) }, t('camera_start'))],
+      actions: [
+        h('button', { type: 'button', class: 'primary', onclick: () => captureScreen(j, 'selfie', () => j.next()) }, t('camera_start')),
+        handoffOffer(j, { step: 'face', reason: null }),
+      ],
     },
     () => faceIntro(j),
   );
@@ -48,8 +51,19 @@ function guideRegion(video: HTMLVideoElement, guide: HTMLElement): Region {
  * One photo: the live camera (rear for documents, front for the face) with its guide and hints,
  * then a preview to accept or retake. A file input replaces the camera only where the flow
  * allows it. `done` runs once the photo is accepted (it is then sent in the background).
+ *
+ * Where the handoff is offered (not on a phone) and the person has not chosen to stay, a device
+ * without a usable camera (no camera API, the camera refused, no video device, or a camera that
+ * does not open) moves to the handoff screen by itself instead of showing the error.
  */
 export function captureScreen(j: JourneyView, kind: PieceKind, done: () => void): void {
+  const step = isDocument(kind) ? 'document' : 'face';
+  const automatic = j.offersHandoff && !j.handoffDeclined;
+  if (!automatic) return drawCapture(j, kind, done, null);
+  void cameraAvailability().then((found) => (found === 'ok' ? drawCapture(j, kind, done, (reason) => j.handoff({ step, reason })) : j.handoff({ step, reason: found })));
+}
+
+function drawCapture(j: JourneyView, kind: PieceKind, done: () => void, toPhone: ((reason: CameraError['reason']) => void) | null): void {
   const facing: Facing = isDocument(kind) ? 'environment' : 'user';
   const step = isDocument(kind) ? 'document' : 'face';
   const allowFile = j.state.capture.allow_file_upload;
@@ -124,7 +138,7 @@ export function captureScreen(j: JourneyView, kind: PieceKind, done: () => void)
       step,
       title: t(`piece_${kind}` as MessageKey),
       body: [h('p', null, instruction(j, kind)), viewfinder, hint, error],
-      actions: [take, fileChoice],
+      actions: [take, fileChoice, handoffOffer(j, { step, reason: null })],
     },
     () => captureScreen(j, kind, done),
   );
@@ -149,9 +163,11 @@ export function captureScreen(j: JourneyView, kind: PieceKind, done: () => void)
       };
     },
     (err: unknown) => {
+      const reason = err instanceof CameraError ? err.reason : 'unavailable';
+      if (!video.isConnected) return;
+      if (toPhone) return toPhone(reason);
       viewfinder.hidden = true;
       take.hidden = true;
-      const reason = err instanceof CameraError ? err.reason : 'unavailable';
       error.textContent = `${t(reason === 'denied' ? 'camera_denied' : 'camera_unavailable')}${allowFile ? '' : ` ${t('camera_required')}`}`;
       if (!allowFile) {
         error.after(h('div', { class: 'actions' }, h('button', { type: 'button', class: 'primary', onclick: () => captureScreen(j, kind, done) }, t('retry'))));

@@ -2,7 +2,7 @@ import { ApiFailure } from '../api.ts';
 import { h, nextId } from '../dom.ts';
 import { countryName, t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
-import { busy, errorLine, type JourneyView } from '../view.ts';
+import { busy, errorLine, handoffOffer, type JourneyView } from '../view.ts';
 import type { DocumentType } from '../types.ts';
 
 const primary = (text: string, onclick?: (e: Event) => void, type: 'button' | 'submit' = 'button') =>
@@ -212,5 +212,8 @@ export function documentScreen(j: JourneyView): void {
       j.next();
     });
   };
-  j.show({ step: 'document', title: t('document_title'), body: [h('p', null, t('document_intro')), form] }, () => documentScreen(j));
+  j.show(
+    { step: 'document', title: t('document_title'), body: [h('p', null, t('document_intro')), form, handoffOffer(j, { step: 'document', reason: null })] },
+    () => documentScreen(j),
+  );
 }
