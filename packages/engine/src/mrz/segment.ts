@@ -114,9 +114,36 @@ export interface GridOptions {
   within?: [number, number];
 }
 
-export function findLineGrid(line: GreyImage, count: number, opts: GridOptions = {}): LineGrid | null {
+/** What findLineGrid finds in a line crop whatever the count and options: its band, ink levels, column profile. */
+interface LineBandScan {
+  centreA: number;
+  centreB: number;
+  bandHeight: number;
+  inkLevel: number;
+  paperLevel: number;
+  /** Ink per column inside the band, crop edges zeroed. */
+  profile: Float64Array;
+  /** Columns that are crop edges (dark through the whole crop height). */
+  edge: Uint8Array;
+  /** Ink a column needs to count (thinner is a speck). */
+  minInk: number;
+}
+
+/**
+ * The reader asks for grids of one crop several times (line lengths, grid searches): this part
+ * depends on the crop alone, so it is worked out once per crop (a pure function of its pixels).
+ */
+const bandScans = new WeakMap<GreyImage, LineBandScan | null>();
+
+function lineBand(line: GreyImage): LineBandScan | null {
+  if (bandScans.has(line)) return bandScans.get(line)!;
+  const scan = scanBand(line);
+  bandScans.set(line, scan);
+  return scan;
+}
+
+function scanBand(line: GreyImage): LineBandScan | null {
   const { data, width, height } = line;
-  if (width < count * 3 || height < 6) return null;
   const threshold = otsuThreshold(data);
   const ink = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) ink[i] = data[i]! <= threshold ? 1 : 0;
@@ -213,6 +240,17 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
       profile[x] = 0;
     }
   }
+  return { centreA, centreB, bandHeight, inkLevel, paperLevel, profile, edge, minInk };
+}
+
+export function findLineGrid(line: GreyImage, count: number, opts: GridOptions = {}): LineGrid | null {
+  const { width, height } = line;
+  if (width < count * 3 || height < 6) return null;
+  const band = lineBand(line);
+  if (!band) return null;
+  const { centreA, centreB, bandHeight, inkLevel, paperLevel, minInk, edge } = band;
+  // Copied: the columns outside `within` are zeroed below, for this call only.
+  const profile = band.profile.slice();
   let xFirst = -1;
   let xLast = -1;
   const lo = opts.within ? Math.max(0, Math.floor(opts.within[0])) : 0;
@@ -266,14 +304,19 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
   let best = { score: Infinity, x0: xFirst, pitch: p1, curve: 0 };
   const step = Math.max(0.5, p1 / 30);
   const curveMax = opts.curved === false ? 0 : 0.1;
+  const units = new Float64Array(count);
   for (let curve = -curveMax; curve <= curveMax + 1e-9; curve += 0.01) {
     const uN = unit(count, curve);
+    for (let k = 1; k < count; k++) units[k] = unit(k, curve);
     for (let left = 0; left <= p1 * 0.65; left += step) {
       for (let right = 0; right <= p1 * 0.65; right += step) {
         const pitch = (left + extent + right) / uN;
         const x0 = xFirst - left;
         let sc = 0;
-        for (let k = 1; k < count; k++) sc += at(x0 + pitch * unit(k, curve));
+        // Every term is ≥ 0, so a partial sum already past the best can only end past it: the
+        // grid is dropped without its other boundaries (the same choice as summing them all).
+        for (let k = 1; k < count && sc < best.score; k++) sc += at(x0 + pitch * units[k]!);
+        if (sc >= best.score) continue;
         // Mildly prefer balanced margins (glyphs sit centred in their cells) and no curve.
         sc += (Math.abs(left - right) / pitch) * bandHeight * 0.5 + Math.abs(curve) * bandHeight * 2;
         if (sc < best.score) best = { score: sc, x0, pitch, curve };
@@ -359,6 +402,10 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     latticeAxis(left, CELL_W, sx, width, 1, colI, colF, colIn);
     latticeAxis(top, CELL_H, sy, height, width, rowI, rowF, rowIn);
     const base = k * CELL_FEATURES;
+    if (colIn.indexOf(0) < 0 && rowIn.indexOf(0) < 0) {
+      windowInside(data, width, colI, colF, rowI, rowF, paper, range, out, base);
+      continue;
+    }
     for (let oy = 0; oy < CELL_H; oy++) {
       for (let ox = 0; ox < CELL_W; ox++) {
         let sum = 0;
@@ -386,6 +433,33 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     }
   }
   return out;
+}
+
+/**
+ * One window whose every sample lies inside the image (most of them): the loop of windowFeatures
+ * without its outside tests, the same arithmetic in the same order, so the same values.
+ */
+function windowInside(data: Uint8Array, width: number, colI: Int32Array, colF: Float64Array, rowI: Int32Array, rowF: Float64Array, paper: number, range: number, out: Float32Array, base: number): void {
+  for (let oy = 0; oy < CELL_H; oy++) {
+    for (let ox = 0; ox < CELL_W; ox++) {
+      let sum = 0;
+      for (let j = 0; j < SUB; j++) {
+        const r = oy * SUB + j;
+        const rowOff = rowI[r]!;
+        const fy = rowF[r]!;
+        for (let i = 0; i < SUB; i++) {
+          const c = ox * SUB + i;
+          const fx = colF[c]!;
+          const p = rowOff + colI[c]!;
+          const a = data[p]! * (1 - fx) + data[p + 1]! * fx;
+          const b = data[p + width]! * (1 - fx) + data[p + width + 1]! * fx;
+          sum += a * (1 - fy) + b * fy;
+        }
+      }
+      const v = (paper - sum / 9) / range;
+      out[base + oy * CELL_W + ox] = v < 0 ? 0 : v > 1.2 ? 1.2 : v;
+    }
+  }
 }
 
 /**
