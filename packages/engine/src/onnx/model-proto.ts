@@ -2,7 +2,7 @@
  * Writes ONNX models (the `ModelProto` protobuf) from graphs built in code, so that onnxruntime
  * can run a model whose weights the repository keeps in another form (the MRZ classifier's JSON)
  * without a converter, a Python tool or a second copy of the weights on disk. Only what those
- * graphs use is written: float32 initialisers, nodes with int, float and ints attributes,
+ * graphs use is written: float32 initialisers, nodes with int, float, ints and string attributes,
  * float32 inputs and outputs whose dimensions are numbers or names. Field numbers are those of
  * onnx.proto (ONNX 1.x); the encoding is protobuf's wire format (varints, length-delimited,
  * fixed 32-bit).
@@ -14,13 +14,13 @@ export const ONNX_OPSET = 17;
 const IR_VERSION = 8;
 const FLOAT = 1;
 
-type Attribute = number | number[];
+type Attribute = number | number[] | string;
 
 export interface OnnxNode {
   op: string;
   inputs: string[];
   outputs: string[];
-  /** Integer, float (non-integer numbers) or integer-list attributes. */
+  /** Integer, float (non-integer numbers), integer-list or string attributes. */
   attributes?: Record<string, Attribute>;
 }
 
@@ -38,18 +38,37 @@ export interface OnnxGraph {
   outputs: { name: string; dims: (number | string)[] }[];
 }
 
-/** Protobuf wire format, appended to one growing buffer. */
+/**
+ * Protobuf wire format as a list of chunks: a nested message or a weight's bytes is appended
+ * without copying, and the whole model is joined once at the end (weights are megabytes).
+ */
 class ProtoWriter {
-  private bytes: number[] = [];
+  private chunks: Uint8Array[] = [];
+  private pending: number[] = [];
+  length = 0;
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.chunks.push(Uint8Array.from(this.pending));
+    this.pending = [];
+  }
+
+  private push(bytes: Uint8Array): void {
+    this.flush();
+    this.chunks.push(bytes);
+    this.length += bytes.length;
+  }
 
   varint(value: number): this {
     let v = BigInt(value);
     if (v < 0n) v += 1n << 64n; // negative int64: ten-byte two's complement
     while (v > 127n) {
-      this.bytes.push(Number(v & 127n) | 128);
+      this.pending.push(Number(v & 127n) | 128);
+      this.length++;
       v >>= 7n;
     }
-    this.bytes.push(Number(v));
+    this.pending.push(Number(v));
+    this.length++;
     return this;
   }
 
@@ -64,14 +83,12 @@ class ProtoWriter {
   float(field: number, value: number): this {
     const b = Buffer.alloc(4);
     b.writeFloatLE(value);
-    this.key(field, 5);
-    for (const x of b) this.bytes.push(x);
+    this.key(field, 5).push(b);
     return this;
   }
 
   raw(field: number, data: Uint8Array): this {
-    this.key(field, 2).varint(data.length);
-    for (let i = 0; i < data.length; i++) this.bytes.push(data[i]!);
+    this.key(field, 2).varint(data.length).push(data);
     return this;
   }
 
@@ -80,21 +97,29 @@ class ProtoWriter {
   }
 
   message(field: number, inner: ProtoWriter): this {
-    return this.raw(field, inner.finish());
+    inner.flush();
+    this.key(field, 2).varint(inner.length);
+    this.flush();
+    this.chunks.push(...inner.chunks);
+    this.length += inner.length;
+    return this;
   }
 
   finish(): Uint8Array {
-    return Uint8Array.from(this.bytes);
+    this.flush();
+    return Buffer.concat(this.chunks, this.length);
   }
 }
 
 // AttributeProto.type values.
 const ATTRIBUTE_FLOAT = 1;
 const ATTRIBUTE_INT = 2;
+const ATTRIBUTE_STRING = 3;
 const ATTRIBUTE_INTS = 7;
 
 function attribute(name: string, value: Attribute): ProtoWriter {
   const a = new ProtoWriter().string(1, name);
+  if (typeof value === 'string') return a.string(4, value).int(20, ATTRIBUTE_STRING);
   if (Array.isArray(value)) {
     for (const v of value) a.int(8, v);
     return a.int(20, ATTRIBUTE_INTS);
