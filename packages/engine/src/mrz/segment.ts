@@ -402,10 +402,6 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     latticeAxis(left, CELL_W, sx, width, 1, colI, colF, colIn);
     latticeAxis(top, CELL_H, sy, height, width, rowI, rowF, rowIn);
     const base = k * CELL_FEATURES;
-    if (colIn.indexOf(0) < 0 && rowIn.indexOf(0) < 0) {
-      windowInside(data, width, colI, colF, rowI, rowF, paper, range, out, base);
-      continue;
-    }
     for (let oy = 0; oy < CELL_H; oy++) {
       for (let ox = 0; ox < CELL_W; ox++) {
         let sum = 0;
@@ -433,33 +429,6 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     }
   }
   return out;
-}
-
-/**
- * One window whose every sample lies inside the image (most of them): the loop of windowFeatures
- * without its outside tests, the same arithmetic in the same order, so the same values.
- */
-function windowInside(data: Uint8Array, width: number, colI: Int32Array, colF: Float64Array, rowI: Int32Array, rowF: Float64Array, paper: number, range: number, out: Float32Array, base: number): void {
-  for (let oy = 0; oy < CELL_H; oy++) {
-    for (let ox = 0; ox < CELL_W; ox++) {
-      let sum = 0;
-      for (let j = 0; j < SUB; j++) {
-        const r = oy * SUB + j;
-        const rowOff = rowI[r]!;
-        const fy = rowF[r]!;
-        for (let i = 0; i < SUB; i++) {
-          const c = ox * SUB + i;
-          const fx = colF[c]!;
-          const p = rowOff + colI[c]!;
-          const a = data[p]! * (1 - fx) + data[p + 1]! * fx;
-          const b = data[p + width]! * (1 - fx) + data[p + width + 1]! * fx;
-          sum += a * (1 - fy) + b * fy;
-        }
-      }
-      const v = (paper - sum / 9) / range;
-      out[base + oy * CELL_W + ox] = v < 0 ? 0 : v > 1.2 ? 1.2 : v;
-    }
-  }
 }
 
 /**
