@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import sharp from 'sharp';
+import { bestCharacters, classifyCells, classifyCellsOnRuntime, loadMrzClassifier } from '../../packages/engine/src/mrz/classifier.ts';
 import { readMrzLineCrop } from '../../packages/engine/src/mrz/read-line.ts';
-import type { GreyImage } from '../../packages/engine/src/mrz/segment.ts';
+import { findLineGrid, windowFeatures, type GreyImage } from '../../packages/engine/src/mrz/segment.ts';
 
 /** An SVG drawing rasterised to grey, as line crops are handed to the reader. */
 async function greyOf(svg: string): Promise<GreyImage> {
@@ -75,4 +76,23 @@ test('a line seen at a slant (glyphs and pitch shrinking towards one end) is rea
       assert.equal(roundFolded(await readMrzLineCrop(await slantedLine(text, slant))), roundFolded(text), `slant ${slant}`);
     }
   }
+});
+
+test('the classifier on onnxruntime gives the JavaScript reference its probabilities', async () => {
+  // The reader runs the classifier on the runtime; classifyCells (training's) is the reference.
+  const classifier = await loadMrzClassifier();
+  const line = await lineImage('P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<');
+  const grid = findLineGrid(line, 44, { curved: false });
+  assert.ok(grid, 'a grid is found on the rendered line');
+  // Cells on the grid and windows between them: glyphs, fillers, straddling cells.
+  const features = windowFeatures(line, grid, Array.from({ length: 150 }, (_, k) => grid.inkStart + (k * (grid.inkEnd - grid.inkStart)) / 149));
+  const glyphJs = new Float32Array(150);
+  const glyphRuntime = new Float32Array(150);
+  const js = classifyCells(classifier.weights, features, 150, glyphJs);
+  const runtime = await classifyCellsOnRuntime(classifier, features, 150, glyphRuntime);
+  let worst = 0;
+  for (let i = 0; i < js.length; i++) worst = Math.max(worst, Math.abs(js[i]! - runtime[i]!));
+  for (let k = 0; k < 150; k++) worst = Math.max(worst, Math.abs(glyphJs[k]! - glyphRuntime[k]!));
+  assert.ok(worst < 1e-4, `largest difference ${worst}`);
+  assert.equal(bestCharacters(runtime, 150).text, bestCharacters(js, 150).text);
 });

@@ -1,4 +1,5 @@
-import type { FaceModels } from './models.ts';
+import { runFloat } from '../onnx/session.ts';
+import { FACERES_SIZE, type FaceModels } from './models.ts';
 
 /**
  * human's own face descriptor (`faceres`, HSE FaceRes: 1024-d, input 224 × 224 RGB 0..255), on
@@ -7,25 +8,24 @@ import type { FaceModels } from './models.ts';
  * `face.detector.return`). Resized to the model's input as human itself does, run on the crop and
  * on its mirror image in one batch; each output is scaled to unit length and the two averaged
  * (then unit length again), so that, like the face-api part, a mirrored selfie compares like an
- * unmirrored one. Returns a unit vector.
+ * unmirrored one. Returns a unit vector. The model runs on onnxruntime (faceres-onnx.ts).
  */
 export async function describeWithFaceres({ humanTf: tf, faceres }: FaceModels, face: unknown): Promise<number[]> {
-  const size = faceres.inputs[0].shape[1] as number;
+  const size = FACERES_SIZE;
   const batch = tf.tidy(() => {
     const crop = tf.image.resizeBilinear(tf.reshape(face, [1, ...(face as { shape: number[] }).shape.slice(-3)]), [size, size]);
     return tf.mul(tf.concat([crop, tf.reverse(crop, 2)], 0), 255);
   });
-  let outputs: Array<{ shape: number[]; data(): Promise<Float32Array> }> = [];
+  let pixels: Float32Array;
   try {
-    outputs = faceres.execute(batch);
-    // Its other outputs are age and gender, which the engine does not use.
-    const both = await outputs.find((t) => t.shape[1] === 1024)!.data();
-    const direct = unit(both.subarray(0, 1024));
-    const mirrored = unit(both.subarray(1024, 2048));
-    return unit(direct.map((v, i) => v + mirrored[i]!));
+    pixels = (await batch.data()) as Float32Array;
   } finally {
-    tf.dispose([batch, ...outputs]);
+    tf.dispose(batch);
   }
+  const both = await runFloat(faceres, pixels, [2, size, size, 3]);
+  const direct = unit(both.subarray(0, 1024));
+  const mirrored = unit(both.subarray(1024, 2048));
+  return unit(direct.map((v, i) => v + mirrored[i]!));
 }
 
 function unit(values: ArrayLike<number>): number[] {

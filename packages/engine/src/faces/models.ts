@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { InferenceSession } from 'onnxruntime-node';
 import { countModelLoad } from '../model-loads.ts';
+import { createCpuSession, runFloat } from '../onnx/session.ts';
+import { faceresOnnx } from './faceres-onnx.ts';
 
 /**
  * The face models, loaded once per thread (lazy singletons: the first call loads, later calls
@@ -43,8 +46,12 @@ export interface FaceModels {
   humanTf: Tf;
   faceapi: FaceApi;
   faceTf: Tf;
-  /** human's face descriptor model (faceres), run by the engine itself on human's face crops (faceres-descriptor.ts). */
-  faceres: Tf;
+  /**
+   * human's face descriptor model (faceres), run by the engine itself on human's face crops
+   * (faceres-descriptor.ts), on onnxruntime (faceres-onnx.ts): the heaviest of the face models,
+   * it took 220 ms of CPU per image on tfjs's wasm backend and takes 30 on the runtime.
+   */
+  faceres: InferenceSession;
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
@@ -79,6 +86,9 @@ export const HUMAN_CONFIG = {
   },
 } as const;
 
+/** faceres's input side, in pixels. */
+export const FACERES_SIZE = 224;
+
 let loading: Promise<FaceModels> | null = null;
 
 /** The models of this thread, loaded on first use. */
@@ -105,7 +115,7 @@ async function load(): Promise<FaceModels> {
   for (const name of ['blazeface', 'facemesh', 'antispoof', 'liveness']) {
     if (!human.models.models?.[name]) throw new Error(`face models: human model ${name} did not load`);
   }
-  const faceres = await humanTf.loadGraphModel(pathToFileURL(join(HUMAN_MODELS, 'faceres.json')).href);
+  const faceres = await createCpuSession(await faceresOnnx(join(HUMAN_MODELS, 'faceres.json')));
 
   // face-api's kernels are already registered by human's (PROD keeps tfjs quiet about each one).
   const faceapi = await import(pathToFileURL(join(FACE_API_DIST, 'face-api.esm.js')).href);
@@ -128,7 +138,7 @@ async function load(): Promise<FaceModels> {
  * backend's first execution of each graph (about 350 ms here); part of loading, once per thread.
  */
 async function warmUp({ human, humanTf, faceapi, faceTf, faceres }: FaceModels): Promise<void> {
-  for (const model of [...Object.values(human.models.models as Record<string, Tf>), faceres]) {
+  for (const model of Object.values(human.models.models as Record<string, Tf>)) {
     if (!model?.inputs?.[0]?.shape) continue;
     const shape = (model.inputs[0].shape as number[]).map((d) => (d > 0 ? d : 1));
     const input = humanTf.zeros(shape);
@@ -136,6 +146,7 @@ async function warmUp({ human, humanTf, faceapi, faceTf, faceres }: FaceModels):
     for (const t of Array.isArray(output) ? output : [output]) await t.data();
     humanTf.dispose([input, output]);
   }
+  await runFloat(faceres, new Float32Array(2 * FACERES_SIZE * FACERES_SIZE * 3), [2, FACERES_SIZE, FACERES_SIZE, 3]);
   const blank = faceTf.zeros([150, 150, 3]);
   try {
     await faceapi.nets.faceLandmark68Net.detectLandmarks(blank);

@@ -12,7 +12,7 @@
  * The scan does not depend on N, so every plausible N costs only its dynamic programme: the
  * reader tries them all and keeps the one whose centres fit best.
  */
-import { CLASS_COUNT, classifyCells, type MlpWeights } from './classifier.ts';
+import { CLASS_COUNT, classifyCellsOnRuntime, type MrzClassifier } from './classifier.ts';
 import { windowFeatures, type GreyImage, type LineBand } from './segment.ts';
 import type { Votes } from './votes.ts';
 
@@ -36,12 +36,12 @@ const SPACING_COST = 10;
 /** How far inside the ink the first and last centres may lie, in pitches. */
 const END_REACH = 0.62;
 
-export function scanLine(w: MlpWeights, line: GreyImage, band: LineBand & { inkStart: number; inkEnd: number }): LineScan {
+export async function scanLine(c: MrzClassifier, line: GreyImage, band: LineBand & { inkStart: number; inkEnd: number }): Promise<LineScan> {
   const step = band.bandHeight / STEPS_PER_BAND;
   const positions = Math.max(1, Math.floor((band.inkEnd - band.inkStart) / step) + 1);
   const centres = Float64Array.from({ length: positions }, (_, j) => band.inkStart + j * step);
   const glyph = new Float32Array(positions);
-  const probs = classifyCells(w, windowFeatures(line, band, centres), positions, glyph);
+  const probs = await classifyCellsOnRuntime(c, windowFeatures(line, band, centres), positions, glyph);
   const logGlyph = glyph.map((g) => Math.log(g));
   return { step, positions, logGlyph, probs, inkStart: band.inkStart, inkEnd: band.inkEnd };
 }

@@ -40,8 +40,12 @@ function lineFromRect(rect: { center: { x: number; y: number }; size: { width: n
   return { cx: rect.center.x, cy: rect.center.y, length: width, height, angle };
 }
 
-/** Candidate text lines (long thin blobs of dark print) of `grey`, in its own pixels. */
-async function textLines(grey: GreyImage, closeFactor: number): Promise<TextLine[]> {
+/**
+ * Candidate text lines (long thin blobs of dark print) of `grey`, in its own pixels, for each
+ * closing width (in the order given). The print is brought out once (black-hat, Otsu) and closed
+ * at each width: the closings share everything before them.
+ */
+async function textLines(grey: GreyImage, closeFactors: readonly number[]): Promise<TextLine[][]> {
   const { cv } = await loadOpenCv();
   const scale = WORK / grey.width;
   const mats: { delete(): void }[] = [];
@@ -60,32 +64,34 @@ async function textLines(grey: GreyImage, closeFactor: number): Promise<TextLine
     cv.morphologyEx(blurred, blackhat, cv.MORPH_BLACKHAT, hatKernel);
     const binary = keep(new cv.Mat());
     cv.threshold(blackhat, binary, 0, 255, cv.THRESH_BINARY | cv.THRESH_OTSU);
-    // Merge the characters of a line, not the lines: wide and one pixel high.
-    const closeKernel = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(Math.round(WORK * closeFactor), 1)));
-    const closed = keep(new cv.Mat());
-    cv.morphologyEx(binary, closed, cv.MORPH_CLOSE, closeKernel);
-    // Open vertically a little to cut thin bridges between lines and drop speckle.
+    // Open vertically a little (after each closing) to cut thin bridges between lines and drop speckle.
     const openKernel = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 3)));
-    cv.morphologyEx(closed, closed, cv.MORPH_OPEN, openKernel);
-    const contours = keep(new cv.MatVector());
-    const hierarchy = keep(new cv.Mat());
-    cv.findContours(closed, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
-    const lines: TextLine[] = [];
-    for (let i = 0; i < contours.size(); i++) {
-      const c = contours.get(i);
-      const l = lineFromRect(cv.minAreaRect(c));
-      const area = cv.contourArea(c);
-      c.delete();
-      // MRZ lines: 30–44 characters about as wide as they are high, at least a fifth of the
-      // image wide, solidly filled by their blob.
-      if (l.height < 4 || l.length < WORK * 0.18) continue;
-      const aspect = l.length / l.height;
-      if (aspect < 10 || aspect > 80) continue;
-      if (area < l.length * l.height * 0.3) continue;
-      if (Math.abs(l.angle) > 30) continue;
-      lines.push({ cx: l.cx / scale, cy: l.cy / scale, length: l.length / scale, height: l.height / scale, angle: l.angle });
-    }
-    return lines;
+    return closeFactors.map((closeFactor) => {
+      // Merge the characters of a line, not the lines: wide and one pixel high.
+      const closeKernel = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(Math.round(WORK * closeFactor), 1)));
+      const closed = keep(new cv.Mat());
+      cv.morphologyEx(binary, closed, cv.MORPH_CLOSE, closeKernel);
+      cv.morphologyEx(closed, closed, cv.MORPH_OPEN, openKernel);
+      const contours = keep(new cv.MatVector());
+      const hierarchy = keep(new cv.Mat());
+      cv.findContours(closed, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+      const lines: TextLine[] = [];
+      for (let i = 0; i < contours.size(); i++) {
+        const c = contours.get(i);
+        const l = lineFromRect(cv.minAreaRect(c));
+        const area = cv.contourArea(c);
+        c.delete();
+        // MRZ lines: 30–44 characters about as wide as they are high, at least a fifth of the
+        // image wide, solidly filled by their blob.
+        if (l.height < 4 || l.length < WORK * 0.18) continue;
+        const aspect = l.length / l.height;
+        if (aspect < 10 || aspect > 80) continue;
+        if (area < l.length * l.height * 0.3) continue;
+        if (Math.abs(l.angle) > 30) continue;
+        lines.push({ cx: l.cx / scale, cy: l.cy / scale, length: l.length / scale, height: l.height / scale, angle: l.angle });
+      }
+      return lines;
+    });
   } finally {
     for (const m of mats) m.delete();
   }
@@ -126,8 +132,10 @@ export async function locateMrz(grey: GreyImage): Promise<MrzCandidate[]> {
   const found: (MrzCandidate & { closeFactor: number })[] = [];
   // Characters are merged by closings of three widths: MRZ print ranges from small on a photo
   // of a whole page to large on a tight card scan, and `<` fillers leave wide gaps.
-  for (const closeFactor of [0.02, 0.035, 0.055]) {
-    const lines = (await textLines(grey, closeFactor)).sort((a, b) => a.cy - b.cy);
+  const closeFactors = [0.02, 0.035, 0.055];
+  const linesByClosing = await textLines(grey, closeFactors);
+  for (const [k, closeFactor] of closeFactors.entries()) {
+    const lines = linesByClosing[k]!.sort((a, b) => a.cy - b.cy);
     for (let i = 0; i < lines.length; i++) {
       for (const size of [3, 2]) {
         // Lines below line i, in order, that could continue the group.

@@ -33,7 +33,7 @@ export async function readMrzLineCrop(line: GreyImage): Promise<string | null> {
   const w = await loadMrzClassifier();
   const band = findLineGrid(line, 30, { curved: false });
   if (!band) return null;
-  const scan = scanLine(w, line, band);
+  const scan = await scanLine(w, line, band);
   const extent = band.inkEnd - band.inkStart;
   const lo = Math.max(MIN_COUNT, Math.floor(extent / (PITCH_CAPS[1] * band.bandHeight)));
   const hi = Math.min(MAX_COUNT, Math.ceil(extent / (PITCH_CAPS[0] * band.bandHeight)));

@@ -16,7 +16,7 @@ import type { MrzReading } from '../types.ts';
 import { openImage } from '../document/decode.ts';
 import { alignCount, alignedVotes, scanLine } from './align.ts';
 import { mrzCharValue } from './check-digit.ts';
-import { CLASS_COUNT, bestCharacters, loadMrzClassifier, type MlpWeights } from './classifier.ts';
+import { CLASS_COUNT, bestCharacters, loadMrzClassifier, type MrzClassifier } from './classifier.ts';
 import { isIcaoCode, isSpecimenCode } from './codes.ts';
 import { correctMrz } from './correct.ts';
 import { charKinds, checksFor, detectLayout, type MrzLayout, type Span } from './formats.ts';
@@ -119,11 +119,11 @@ function cached<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 class ReadMemo {
   private readonly crops = new Map<TextLine, Map<object, GreyImage>>();
   private readonly grids = new WeakMap<GreyImage, Map<string, LineGrid | null>>();
-  private readonly reads = new WeakMap<GreyImage, Map<string, LineRead>>();
-  private readonly aligned = new WeakMap<GreyImage, Map<string, LineRead | null>>();
+  private readonly reads = new WeakMap<GreyImage, Map<string, Promise<LineRead>>>();
+  private readonly aligned = new WeakMap<GreyImage, Map<string, Promise<LineRead | null>>>();
 
   constructor(
-    private readonly w: MlpWeights,
+    private readonly w: MrzClassifier,
     private readonly g: GreyImage,
     private readonly angle: number,
     private readonly flip: boolean,
@@ -139,14 +139,14 @@ class ReadMemo {
     return cached(byImage, `${count}|${JSON.stringify(mode)}`, () => findLineGrid(img, count, mode));
   }
 
-  read(img: GreyImage, grid: LineGrid, shift = 0): LineRead {
-    const byImage = this.reads.get(img) ?? new Map<string, LineRead>();
+  read(img: GreyImage, grid: LineGrid, shift = 0): Promise<LineRead> {
+    const byImage = this.reads.get(img) ?? new Map<string, Promise<LineRead>>();
     this.reads.set(img, byImage);
     return cached(byImage, `${gridKey(grid)}|${shift}`, () => recogniseOnGrid(this.w, img, grid, shift));
   }
 
-  alignedRead(img: GreyImage, grid: LineGrid, count: number): LineRead | null {
-    const byImage = this.aligned.get(img) ?? new Map<string, LineRead | null>();
+  alignedRead(img: GreyImage, grid: LineGrid, count: number): Promise<LineRead | null> {
+    const byImage = this.aligned.get(img) ?? new Map<string, Promise<LineRead | null>>();
     this.aligned.set(img, byImage);
     return cached(byImage, `${count}|${bandKey(grid)}`, () => alignedRead(this.w, img, grid, count));
   }
@@ -183,8 +183,7 @@ function gridOf(memo: ReadMemo, img: GreyImage, count: number, choice: GridChoic
  * Reads of one line on all crop variants. `all` false: one quick read (for the line length).
  * `forced`: that grid hypothesis (choiceAt) instead of the surest grid mode.
  */
-function lineReads(memo: ReadMemo, line: TextLine, count: number, all: boolean, forced?: number): LineRead[] {
-  const reads: LineRead[] = [];
+async function lineReads(memo: ReadMemo, line: TextLine, count: number, all: boolean, forced?: number): Promise<LineRead[]> {
   let choice: GridChoice = { mode: GRID_MODES[0]! };
   if (all && forced !== undefined) {
     choice = choiceAt(memo.crop(line, CROPS[0]!), line, forced);
@@ -194,13 +193,15 @@ function lineReads(memo: ReadMemo, line: TextLine, count: number, all: boolean, 
     for (const m of gridModes(base, line)) {
       const grid = memo.grid(base, count, m);
       if (!grid) continue;
-      const r = memo.read(base, grid);
+      const r = await memo.read(base, grid);
       if (r.score - grid.boundaryInk > bestScore) {
         bestScore = r.score - grid.boundaryInk;
         choice = { mode: m };
       }
     }
   }
+  // Every variant's cells are classified together (one runtime call each, in this order).
+  const reads: Promise<LineRead | null>[] = [];
   for (const crop of all ? CROPS : CROPS.slice(0, 1)) {
     const img = memo.crop(line, crop);
     const grid = gridOf(memo, img, count, choice);
@@ -209,20 +210,17 @@ function lineReads(memo: ReadMemo, line: TextLine, count: number, all: boolean, 
     // The grid read alone did better than the aligned read alone on specimens and generated
     // documents; both together did better than either. Not on a grid with an extra cell at one
     // end: its ink extent holds the mark the extra cell stands for.
-    if (all && !('extra' in choice)) {
-      const aligned = memo.alignedRead(img, grid, count);
-      if (aligned) reads.push(aligned);
-    }
+    if (all && !('extra' in choice)) reads.push(memo.alignedRead(img, grid, count));
   }
-  return reads;
+  return (await Promise.all(reads)).filter((r): r is LineRead => r !== null);
 }
 
 /**
  * The line read on centres aligned to its glyphs (align.ts) rather than on the rigid grid: one
  * more variant for the vote, right where a print drifts off the grid.
  */
-function alignedRead(w: MlpWeights, img: GreyImage, grid: LineGrid, count: number): LineRead | null {
-  const scan = scanLine(w, img, grid);
+async function alignedRead(w: MrzClassifier, img: GreyImage, grid: LineGrid, count: number): Promise<LineRead | null> {
+  const scan = await scanLine(w, img, grid);
   const a = alignCount(scan, count);
   if (!a) return null;
   const v = alignedVotes(scan, a);
@@ -394,7 +392,7 @@ function decode(votes: Votes, lineCount: number, lineLength: number, opts: ReadM
 }
 
 /** Reads one located candidate, in one direction (flip: the zone is upside down). */
-function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: boolean, opts: ReadMrzOptions): Decoded | null {
+async function readCandidate(w: MrzClassifier, g: GreyImage, cand: MrzCandidate, flip: boolean, opts: ReadMrzOptions): Promise<Decoded | null> {
   const memo = new ReadMemo(w, g, cand.angle, flip);
   const lines = flip ? cand.lines.slice().reverse() : cand.lines;
   const lineCount = lines.length;
@@ -403,16 +401,15 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
   if (lineCount === 2) {
     let best = -Infinity;
     for (const n of [44, 36]) {
-      const s = lines
-        .map((l) => lineReads(memo, l, n, false)[0])
-        .reduce((a, r) => a + (r ? r.score - r.grid.boundaryInk : -10), 0);
+      const firsts = await Promise.all(lines.map(async (l) => (await lineReads(memo, l, n, false))[0]));
+      const s = firsts.reduce((a, r) => a + (r ? r.score - r.grid.boundaryInk : -10), 0);
       if (s > best) {
         best = s;
         lineLength = n;
       }
     }
   }
-  const perLine = lines.map((l) => lineReads(memo, l, lineLength, true));
+  const perLine = await Promise.all(lines.map((l) => lineReads(memo, l, lineLength, true)));
   if (perLine.some((r) => r.length === 0)) return null;
   const first = decodeLines(perLine, lineCount, lineLength, opts);
   if (!first || first.reading.checkDigitsValid) return first;
@@ -425,7 +422,7 @@ function readCandidate(w: MlpWeights, g: GreyImage, cand: MrzCandidate, flip: bo
   for (let i = 0; i < lineCount; i++) {
     const seen = new Set(perLine[i]!.map((r) => `${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`));
     for (let m = 0; m < RETRY_CHOICES; m++) {
-      const alt = lineReads(memo, lines[i]!, lineLength, true, m);
+      const alt = await lineReads(memo, lines[i]!, lineLength, true, m);
       if (alt.length === 0 || alt.every((r) => seen.has(`${r.grid.x0.toFixed(1)}:${r.grid.pitch.toFixed(2)}`))) continue;
       const d = decodeLines(perLine.map((r, j) => (j === i ? alt : r)), lineCount, lineLength, opts);
       if (d && rank(d) > rank(best) && !lessSure(d, first)) best = d;
@@ -491,7 +488,7 @@ export async function readMrzDetailed(image: Uint8Array, opts: ReadMrzOptions): 
     const candidates = await locateMrz(g);
     for (const cand of candidates.slice(0, 2)) {
       for (const flip of [false, true]) {
-        const d = readCandidate(w, g, cand, flip, opts);
+        const d = await readCandidate(w, g, cand, flip, opts);
         if (d && (!best || rank(d) > rank(best.d))) best = { d, rotation: flip ? (rotation + 180) % 360 : rotation, flipped: flip, cand, g };
         // A zone whose check digits pass is the right way up: turning it cannot do better.
         if (d?.reading.checkDigitsValid) break;

@@ -2,7 +2,7 @@
  * One MRZ line image, on a grid found by segment.ts, to per-character class probabilities: the
  * cells classified one by one, the best character of each, and how sure the classifier is.
  */
-import { bestCharacters, classifyCells, type MlpWeights } from './classifier.ts';
+import { bestCharacters, classifyCellsOnRuntime, type MrzClassifier } from './classifier.ts';
 import { cellFeatures, type GreyImage, type LineGrid } from './segment.ts';
 
 export interface LineRead {
@@ -20,10 +20,10 @@ export interface LineRead {
   fit: number;
 }
 
-export function recogniseOnGrid(w: MlpWeights, line: GreyImage, grid: LineGrid, shiftX = 0, shiftY = 0): LineRead {
+export async function recogniseOnGrid(c: MrzClassifier, line: GreyImage, grid: LineGrid, shiftX = 0, shiftY = 0): Promise<LineRead> {
   const count = grid.count;
   const glyph = new Float32Array(count);
-  const probs = classifyCells(w, cellFeatures(line, grid, shiftX, shiftY), count, glyph);
+  const probs = await classifyCellsOnRuntime(c, cellFeatures(line, grid, shiftX, shiftY), count, glyph);
   const { text, logSum } = bestCharacters(probs, count);
   let fit = 0;
   for (let k = 0; k < count; k++) fit += Math.log(glyph[k]!);

@@ -114,9 +114,36 @@ export interface GridOptions {
   within?: [number, number];
 }
 
-export function findLineGrid(line: GreyImage, count: number, opts: GridOptions = {}): LineGrid | null {
+/** What findLineGrid finds in a line crop whatever the count and options: its band, ink levels, column profile. */
+interface LineBandScan {
+  centreA: number;
+  centreB: number;
+  bandHeight: number;
+  inkLevel: number;
+  paperLevel: number;
+  /** Ink per column inside the band, crop edges zeroed. */
+  profile: Float64Array;
+  /** Columns that are crop edges (dark through the whole crop height). */
+  edge: Uint8Array;
+  /** Ink a column needs to count (thinner is a speck). */
+  minInk: number;
+}
+
+/**
+ * The reader asks for grids of one crop several times (line lengths, grid searches): this part
+ * depends on the crop alone, so it is worked out once per crop (a pure function of its pixels).
+ */
+const bandScans = new WeakMap<GreyImage, LineBandScan | null>();
+
+function lineBand(line: GreyImage): LineBandScan | null {
+  if (bandScans.has(line)) return bandScans.get(line)!;
+  const scan = scanBand(line);
+  bandScans.set(line, scan);
+  return scan;
+}
+
+function scanBand(line: GreyImage): LineBandScan | null {
   const { data, width, height } = line;
-  if (width < count * 3 || height < 6) return null;
   const threshold = otsuThreshold(data);
   const ink = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) ink[i] = data[i]! <= threshold ? 1 : 0;
@@ -213,6 +240,17 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
       profile[x] = 0;
     }
   }
+  return { centreA, centreB, bandHeight, inkLevel, paperLevel, profile, edge, minInk };
+}
+
+export function findLineGrid(line: GreyImage, count: number, opts: GridOptions = {}): LineGrid | null {
+  const { width, height } = line;
+  if (width < count * 3 || height < 6) return null;
+  const band = lineBand(line);
+  if (!band) return null;
+  const { centreA, centreB, bandHeight, inkLevel, paperLevel, minInk, edge } = band;
+  // Copied: the columns outside `within` are zeroed below, for this call only.
+  const profile = band.profile.slice();
   let xFirst = -1;
   let xLast = -1;
   const lo = opts.within ? Math.max(0, Math.floor(opts.within[0])) : 0;
@@ -266,14 +304,19 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
   let best = { score: Infinity, x0: xFirst, pitch: p1, curve: 0 };
   const step = Math.max(0.5, p1 / 30);
   const curveMax = opts.curved === false ? 0 : 0.1;
+  const units = new Float64Array(count);
   for (let curve = -curveMax; curve <= curveMax + 1e-9; curve += 0.01) {
     const uN = unit(count, curve);
+    for (let k = 1; k < count; k++) units[k] = unit(k, curve);
     for (let left = 0; left <= p1 * 0.65; left += step) {
       for (let right = 0; right <= p1 * 0.65; right += step) {
         const pitch = (left + extent + right) / uN;
         const x0 = xFirst - left;
         let sc = 0;
-        for (let k = 1; k < count; k++) sc += at(x0 + pitch * unit(k, curve));
+        // Every term is ≥ 0, so a partial sum already past the best can only end past it: the
+        // grid is dropped without its other boundaries (the same choice as summing them all).
+        for (let k = 1; k < count && sc < best.score; k++) sc += at(x0 + pitch * units[k]!);
+        if (sc >= best.score) continue;
         // Mildly prefer balanced margins (glyphs sit centred in their cells) and no curve.
         sc += (Math.abs(left - right) / pitch) * bandHeight * 0.5 + Math.abs(curve) * bandHeight * 2;
         if (sc < best.score) best = { score: sc, x0, pitch, curve };

@@ -1,0 +1,25 @@
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+
+/**
+ * onnxruntime sessions for the engine's models, on the CPU (the binaries ship inside the
+ * `onnxruntime-node` package; the repository's `.npmrc` keeps its install script from fetching
+ * GPU ones). One thread per session: the checks pool already runs one task per core, so a
+ * session that spread over the cores would only take them from the other tasks.
+ */
+export function createCpuSession(model: Uint8Array): Promise<InferenceSession> {
+  return InferenceSession.create(model, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+}
+
+/** Runs a session on one float32 input and returns its one float32 output's values. */
+export async function runFloat(session: InferenceSession, input: Float32Array, dims: number[]): Promise<Float32Array> {
+  const feeds = { [session.inputNames[0]!]: new Tensor('float32', input, dims) };
+  const out = await session.run(feeds);
+  const t = out[session.outputNames[0]!]!;
+  return t.data as Float32Array;
+}
