@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 /** Arabic (Modern Standard), written right to left: the journey sets dir="rtl" and its layout mirrors. */
 const ar: Messages = {
   app_title: 'التحقق من الهوية',
+  brand_logo: 'الشعار',
   loading: 'جارٍ التحميل…',
   continue: 'متابعة',
   back: 'رجوع',

@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const it: Messages = {
   app_title: 'Verifica dell’identità',
+  brand_logo: 'Logo',
   loading: 'Caricamento…',
   continue: 'Continua',
   back: 'Indietro',

@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const nl: Messages = {
   app_title: 'Identiteitsverificatie',
+  brand_logo: 'Logo',
   loading: 'Laden…',
   continue: 'Doorgaan',
   back: 'Terug',

@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const pl: Messages = {
   app_title: 'Weryfikacja tożsamości',
+  brand_logo: 'Logo',
   loading: 'Ładowanie…',
   continue: 'Dalej',
   back: 'Wstecz',

@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 /** European Portuguese (the session's `pt`; see @idv/domain's locales). */
 const pt: Messages = {
   app_title: 'Verificação de identidade',
+  brand_logo: 'Logótipo',
   loading: 'A carregar…',
   continue: 'Continuar',
   back: 'Voltar',

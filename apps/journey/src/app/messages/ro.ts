@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const ro: Messages = {
   app_title: 'Verificarea identității',
+  brand_logo: 'Siglă',
   loading: 'Se încarcă…',
   continue: 'Continuați',
   back: 'Înapoi',

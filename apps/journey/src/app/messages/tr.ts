@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const tr: Messages = {
   app_title: 'Kimlik doğrulama',
+  brand_logo: 'Logo',
   loading: 'Yükleniyor…',
   continue: 'Devam',
   back: 'Geri',

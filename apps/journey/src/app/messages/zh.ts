@@ -3,6 +3,7 @@ import type { Messages } from './en.ts';
 /** Simplified Chinese (the session's `zh`; see @idv/domain's locales). */
 const zh: Messages = {
   app_title: '身份验证',
+  brand_logo: '标志',
   loading: '正在加载…',
   continue: '继续',
   back: '返回',
