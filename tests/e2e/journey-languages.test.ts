@@ -6,7 +6,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LOCALES, STANDARD_FLOW, localeTag, resolveLocale } from '@idv/domain';
 import { IdvClient } from '@idv/sdk';
 import type { Messages } from '../../apps/journey/src/app/messages/en.ts';
-import { pseudoText } from '../../apps/journey/src/app/messages/pseudo.ts';
+import en from '../../apps/journey/src/app/messages/en.ts';
+import { pseudoMessages, pseudoText } from '../../apps/journey/src/app/messages/pseudo.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { TEST_DB } from '../helpers/database.ts';
@@ -33,7 +34,6 @@ let client: IdvClient;
 let cameraDir: string;
 
 const messagesOf = async (locale: string): Promise<Messages> => (await import(`../../apps/journey/src/app/messages/${locale}.ts`)).default;
-const pseudoMessages = async (): Promise<Messages> => (await import('../../apps/journey/src/app/messages/pseudo.ts')).default;
 
 before(async () => {
   service = await startWholeService({ JOURNEY_PSEUDO_LOCALE: 'true', RUN_WORKER: 'false' });
@@ -336,7 +336,7 @@ describe(`the journey's languages in Chromium (${TEST_DB})`, () => {
   });
 
   test('the pseudo-locale (every text longer, accented) on a 360-pixel-wide phone: no element overflows on any screen', async () => {
-    const pseudo = await pseudoMessages();
+    const pseudo = pseudoMessages(en);
     assert.deepEqual(await walk({ name: 'pseudo-360', locale: 'en-XA', messages: pseudo, flowText: (l) => pseudoText(l.en!), options: NARROW, audit: false }), []);
   });
 });

@@ -44,8 +44,8 @@ export const pickLocale = (wanted: string | undefined): Locale => resolveLocale(
 export async function loadMessages(locale: Locale): Promise<void> {
   let direction = localeDirection(locale);
   if (pseudoWanted()) {
-    const pseudo = await import('./messages/pseudo.ts');
-    messages = pseudo.default;
+    const [pseudo, en] = await Promise.all([import('./messages/pseudo.ts'), LOADERS.en()]);
+    messages = pseudo.pseudoMessages(en.default);
     flowTextOf = pseudo.pseudoText;
     tag = PSEUDO_LOCALE;
     direction = 'ltr';
