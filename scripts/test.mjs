@@ -42,6 +42,7 @@ if (files.length === 0) {
 const BROWSER_SUITES = [
   'tests/e2e/journey-browser.test.ts',
   'tests/e2e/journey-handoff-browser.test.ts',
+  'tests/e2e/journey-languages.test.ts',
   'tests/console-ui/console-browser.test.ts',
   'tests/console-ui/console-proof.test.ts',
   'tests/console-ui/console-appearance.test.ts',

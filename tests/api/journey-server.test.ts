@@ -52,6 +52,18 @@ describe('journey pages', () => {
     assert.match(html, /data-mode="page"/);
     assert.ok(html.includes(`src="${assets.app}"`));
     assert.equal(/<script>|\son[a-z]+=/.test(html), false, 'no inline script or handler');
+    assert.equal(html.includes('data-pseudo-locale'), false, 'no pseudo-locale unless configured');
+  });
+
+  test('the pseudo-locale of the layout tests is offered only by a server started with it (JOURNEY_PSEUDO_LOCALE)', async () => {
+    const pseudo = createJourneyServer({ assets, apiBaseUrl: API, embeddingOrigins: async () => [], logo: async () => null, pseudoLocale: true });
+    await new Promise<void>((r) => pseudo.listen(0, '127.0.0.1', r));
+    try {
+      const html = await (await fetch(`http://127.0.0.1:${(pseudo.address() as AddressInfo).port}/?locale=en-XA`)).text();
+      assert.match(html, /<html [^>]*data-pseudo-locale="on"/);
+    } finally {
+      await new Promise((r) => pseudo.close(r));
+    }
   });
 
   test('a handoff short link /p/<code> is the journey page itself (never framed); anything else under /p/ is not found', async () => {

@@ -33,6 +33,7 @@ test('production refuses each demonstration default, naming it', () => {
     ['webhooks to private networks', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, /^WEBHOOK_ALLOW_PRIVATE_NETWORKS must be false in production/],
     ['no rate limits', { RATE_LIMIT_ENABLED: 'false' }, /^RATE_LIMIT_ENABLED must be true in production/],
     ['debug logs', { LOG_LEVEL: 'debug' }, /^LOG_LEVEL must be info or quieter in production/],
+    ['the journey\'s pseudo-locale', { JOURNEY_PSEUDO_LOCALE: 'true' }, /^JOURNEY_PSEUDO_LOCALE must be false in production/],
   ];
   for (const [what, change, expected] of cases) {
     const env = Object.fromEntries(Object.entries({ ...PRODUCTION, ...change }).filter(([, v]) => v !== undefined)) as Record<string, string>;
@@ -40,7 +41,7 @@ test('production refuses each demonstration default, naming it', () => {
     assert.ok(found.some((p) => expected.test(p)), `${what}: ${JSON.stringify(found)}`);
   }
   // Outside production the same settings are the defaults that make `npm start` work as it is.
-  assert.deepEqual(problems({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'debug' }), []);
+  assert.deepEqual(problems({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'debug', JOURNEY_PSEUDO_LOCALE: 'true' }), []);
 });
 
 test('the service refuses to start in production on the defaults and says every reason', async () => {

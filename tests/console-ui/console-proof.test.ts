@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createFlowVersion } from '@idv/db';
-import { STANDARD_FLOW } from '@idv/domain';
+import { LOCALES, STANDARD_FLOW } from '@idv/domain';
 import { verifyWebhook } from '@idv/sdk';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createEndpoint } from '../helpers/webhooks.ts';
@@ -235,11 +235,18 @@ describe('the proof of the review station', () => {
     const waitingId = waiting.json().id as string;
     await ritaPage.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.consoleUrl });
     await ritaPage.goto(`${h.consoleUrl}/cases/${waitingId}`);
+    // The link in the person's language, among the journey's, each named in itself.
+    const language = ritaPage.getByLabel('Language of the journey');
+    assert.equal(await language.inputValue(), 'en', "the console's language first");
+    assert.equal(await language.locator('option').count(), LOCALES.length);
+    await language.selectOption({ label: 'العربية' });
     await ritaPage.getByRole('button', { name: 'New journey link' }).click();
     const link = ritaPage.getByRole('textbox', { name: 'Journey link' });
     await link.waitFor();
     const url = await link.inputValue();
     assert.match(url, /^http:\/\/journey\.test\/.*#[A-Za-z0-9_-]{43}$/);
+    const journeyState = await h.t.request('GET', '/v1/sessions/current', { key: null, headers: { authorization: `Session ${url.split('#')[1]}` } });
+    assert.equal(journeyState.json().locale, 'ar', 'the journey speaks the chosen language');
     await ritaPage.getByText(/Shown once, valid until/).waitFor();
     await ritaPage.getByRole('button', { name: 'Copy' }).click();
     await ritaPage.getByRole('button', { name: 'Copied' }).waitFor();

@@ -11,9 +11,6 @@ import { openDatabase } from '@idv/db';
 import { IdvClient } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import en from '../../apps/journey/src/app/messages/en.ts';
-import fr from '../../apps/journey/src/app/messages/fr.ts';
-import de from '../../apps/journey/src/app/messages/de.ts';
-import es from '../../apps/journey/src/app/messages/es.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-page.ts';
@@ -423,22 +420,6 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await shot(page, '16-invalid-link');
     } finally {
       await context.close();
-    }
-  });
-
-  test('texts come from the message file of the session language', async () => {
-    const caseId = await newCase();
-    for (const [locale, messages] of [['fr', fr], ['de', de], ['es', es]] as const) {
-      const { context, page } = await phone();
-      try {
-        await page.goto(await sessionUrl(caseId, locale));
-        await heading(page).filter({ hasText: messages.consent_title }).waitFor();
-        assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
-        assert.equal(await page.title(), messages.app_title);
-        await shot(page, `01-consent-${locale}`);
-      } finally {
-        await context.close();
-      }
     }
   });
 

@@ -10,7 +10,8 @@ const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), '
  * violations. axe is evaluated through the DevTools protocol, so the page's CSP stays in force.
  */
 export async function axeViolations(page: Page, exclude: string[] = []): Promise<string[]> {
-  await page.evaluate(`${AXE}\n;0`);
+  // Injected once per document: a screen drawn by script in the same page reuses it.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(`${AXE}\n;0`);
   const violations = (await page.evaluate(async (exclude) => {
     const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const context = exclude.length ? { include: [['html']], exclude: exclude.map((s) => [s]) } : document;

@@ -50,7 +50,9 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(proc, `${api}/readyz`);
+    // A first start migrates a new database and bundles the console and the journey: on a 2-core
+    // machine shared with other test runs that was seen to take 85 s, so the default 90 is tight.
+    await waitUntilReady(proc, `${api}/readyz`, 180_000);
   } catch (err) {
     await stopAll();
     throw err;

@@ -11,6 +11,8 @@ export interface JourneyServerOptions {
   embeddingOrigins(clientId: string, environment: 'sandbox' | 'prod'): Promise<string[]>;
   /** The client's current logo when `sha256` names it (an older address finds nothing). */
   logo(clientId: string, environment: 'sandbox' | 'prod', sha256: string): Promise<{ type: string; data: Buffer } | null>;
+  /** Offer the pseudo-locale to links that ask for it (JOURNEY_PSEUDO_LOCALE: layout tests, never production). */
+  pseudoLocale?: boolean;
 }
 
 const FRAME = /^\/embed\/(cli_[0-9a-hjkmnp-tv-z]{26})\/(sandbox|prod)$/;
@@ -48,7 +50,7 @@ export function createJourneyServer(options: JourneyServerOptions): Server {
   const page = (mode: 'page' | 'embed', entry: string) => {
     const preload = mode === 'page' || entry === assets.app ? assets.appImports.map((p) => `<link rel="modulepreload" href="${p}">`).join('') : '';
     return (
-      `<!doctype html><html lang="en" data-mode="${mode}"><head><meta charset="utf-8">` +
+      `<!doctype html><html lang="en" data-mode="${mode}"${options.pseudoLocale ? ' data-pseudo-locale="on"' : ''}><head><meta charset="utf-8">` +
       '<meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">' +
       `<meta name="idv-api" content="${escapeAttr(apiBaseUrl)}"><meta name="referrer" content="no-referrer"><title></title>` +
       // The connection to the API opens while the scripts download (one round trip less before the first screen).

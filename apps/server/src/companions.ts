@@ -36,6 +36,7 @@ export const COMPANIONS: readonly Companion[] = [
         apiBaseUrl: config.apiBaseUrl,
         embeddingOrigins: async (clientId, environment) => (await findEmbedding(db, { clientId, environment }))?.origins ?? [],
         logo: (clientId, environment, sha256) => findAppearanceLogo(db, { clientId, environment }, sha256),
+        pseudoLocale: config.journeyPseudoLocale,
       }),
   },
 ];

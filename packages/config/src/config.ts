@@ -40,6 +40,11 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Run the webhook dispatcher inside this process (default); false when separate workers run (`npm run worker`). */
   runWorker: boolean;
+  /**
+   * The journey offers its pseudo-locale (long accented texts, `?locale=en-XA` on a link) for
+   * layout tests (JOURNEY_PSEUDO_LOCALE); never in production.
+   */
+  journeyPseudoLocale: boolean;
   /** The operator console's settings under `npm start` (docs/console.md). */
   console: ConsoleSettings;
   /** Redis shared by every instance (REDIS_URL); null: each process keeps its counters in memory. */
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     },
     runWorker: bool('RUN_WORKER', true),
+    journeyPseudoLocale: bool('JOURNEY_PSEUDO_LOCALE', false),
     console: {
       idpUrl: url('IDP_URL', 'http://localhost:8084'),
       apiKey: env.CONSOLE_API_KEY || null,

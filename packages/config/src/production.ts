@@ -9,6 +9,7 @@ export interface ProductionView {
   webhooks: { allowPrivateNetworks: boolean };
   rateLimits: { enabled: boolean };
   logLevel: string;
+  journeyPseudoLocale: boolean;
 }
 
 /**
@@ -39,6 +40,8 @@ export function productionProblems(config: ProductionView, env: NodeJS.ProcessEn
   // A webhook URL on a private address reaches the service's own network (server-side request forgery).
   if (config.webhooks.allowPrivateNetworks) problems.push('WEBHOOK_ALLOW_PRIVATE_NETWORKS must be false in production');
   if (!config.rateLimits.enabled) problems.push('RATE_LIMIT_ENABLED must be true in production');
+  // A test language, not one a person reads.
+  if (config.journeyPseudoLocale) problems.push('JOURNEY_PSEUDO_LOCALE must be false in production (the pseudo-locale is for layout tests)');
   // Debug logs carry request details meant for a developer's machine.
   if (config.logLevel === 'debug' || config.logLevel === 'trace') problems.push(`LOG_LEVEL must be info or quieter in production (got "${config.logLevel}")`);
   return problems;

@@ -1,5 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { LOCALES, type Locale } from './locales.ts';
 
 /**
  * A flow is a named, versioned definition of what a case asks of the person and how it is
@@ -10,14 +11,15 @@ export const JOURNEY_STEPS = ['consent', 'applicant', 'questionnaire', 'document
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_licence', 'residence_permit', 'visa'] as const;
 export const APPLICANT_FIELDS = ['given_names', 'surname', 'birth_date', 'email', 'phone', 'nationality', 'address'] as const;
 export const LIVENESS_CHALLENGES = ['turn_left', 'turn_right', 'look_up', 'look_down'] as const;
-export const LOCALES = ['en', 'fr', 'de', 'es'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 const Text = Type.String({ minLength: 1, maxLength: 500 });
+/** A text of the flow's own (its questionnaire) in the journey's languages: English required, the others optional. */
 const Localised = Type.Object(
-  { en: Text, fr: Type.Optional(Text), de: Type.Optional(Text), es: Type.Optional(Text) },
-  { additionalProperties: false, description: 'Text per locale; English is required and is the fallback' },
+  Object.fromEntries(LOCALES.map((l) => [l, l === 'en' ? Text : Type.Optional(Text)])) as { en: TString } & { [L in Exclude<Locale, 'en'>]: TOptional<TString> },
+  { additionalProperties: false, description: `Text per language (${LOCALES.join(', ')}); English is required and is the fallback` },
 );
+export type LocalisedText = Static<typeof Localised>;
 
 export const FlowDefinitionSchema = Type.Object(
   {

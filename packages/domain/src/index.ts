@@ -1,6 +1,7 @@
 export * from './ids.ts';
 export * from './countries.ts';
 export * from './case-state.ts';
+export * from './locales.ts';
 export * from './flow.ts';
 export * from './standard-flow.ts';
 export * from './error-catalogue.ts';

@@ -5,7 +5,9 @@ import {
   acceptedDocumentTypes,
   type DocumentType,
   type FlowDefinition,
+  type LocalisedText,
 } from './flow.ts';
+import { resolveLocale } from './locales.ts';
 
 /**
  * The hosted journey as pure rules: what the person still has to do for a case, which images the
@@ -300,7 +302,6 @@ export function documentChoiceProblem(def: FlowDefinition, country: string, type
 }
 
 /** The text of a localised flow label in the session's language, English as the fallback. */
-export function localised(label: { en: string; fr?: string; de?: string; es?: string }, locale: string): string {
-  const lang = locale.slice(0, 2) as 'en' | 'fr' | 'de' | 'es';
-  return label[lang] ?? label.en;
+export function localised(label: LocalisedText, locale: string): string {
+  return label[resolveLocale(locale)] ?? label.en;
 }

@@ -2130,8 +2130,11 @@ export interface components {
             object: "journey";
             /** @enum {string} */
             status: "open" | "completed" | "declined" | "expired";
-            /** @description Language of the texts (en, fr, de or es) */
-            locale: string;
+            /**
+             * @description Language of the texts: the session's, or en when the journey does not speak it
+             * @enum {string}
+             */
+            locale: "en" | "fr" | "de" | "es" | "it" | "pt" | "nl" | "pl" | "ro" | "tr" | "ar" | "zh";
             /** Format: date-time */
             expires_at: string;
             /** @description Each resubmission decision opens a new round */
@@ -2447,21 +2450,37 @@ export interface components {
             questionnaire: {
                 questions: {
                     id: string;
-                    /** @description Text per locale; English is required and is the fallback */
+                    /** @description Text per language (en, fr, de, es, it, pt, nl, pl, ro, tr, ar, zh); English is required and is the fallback */
                     label: {
                         en: string;
                         fr?: string;
                         de?: string;
                         es?: string;
+                        it?: string;
+                        pt?: string;
+                        nl?: string;
+                        pl?: string;
+                        ro?: string;
+                        tr?: string;
+                        ar?: string;
+                        zh?: string;
                     };
                     answers: {
                         id: string;
-                        /** @description Text per locale; English is required and is the fallback */
+                        /** @description Text per language (en, fr, de, es, it, pt, nl, pl, ro, tr, ar, zh); English is required and is the fallback */
                         label: {
                             en: string;
                             fr?: string;
                             de?: string;
                             es?: string;
+                            it?: string;
+                            pt?: string;
+                            nl?: string;
+                            pl?: string;
+                            ro?: string;
+                            tr?: string;
+                            ar?: string;
+                            zh?: string;
                         };
                         points: number;
                         flag?: string;
@@ -3276,7 +3295,7 @@ export interface operations {
                 "application/json": {
                     case_id: string;
                     /**
-                     * @description Journey language (en, fr, de, es; others fall back to en)
+                     * @description Journey language: en, fr, de, es, it, pt, nl, pl, ro, tr, ar, zh (ar is written right to left, pt is European Portuguese, zh Simplified Chinese). A region (de-CH) gets its language; another language falls back to en
                      * @default en
                      */
                     locale?: string;
@@ -6701,7 +6720,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Journey language (en, fr, de, es; others fall back to en) */
+                    /**
+                     * @description Journey language: en, fr, de, es, it, pt, nl, pl, ro, tr, ar, zh (ar is written right to left, pt is European Portuguese, zh Simplified Chinese). A region (de-CH) gets its language; another language falls back to en
+                     * @default en
+                     */
                     locale?: string;
                 };
             };

@@ -3,7 +3,8 @@ import { CASE_STATES, CASE_STATUSES } from '@idv/domain';
 import { ListOf, Timestamp } from './common.ts';
 
 /** A string enum with its literal type kept (Type.Union of mapped literals widens to string). */
-export const literals = <const T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+export const literals = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 export const CaseStatusSchema = literals(CASE_STATUSES);
 export const CaseStateSchema = literals(CASE_STATES);

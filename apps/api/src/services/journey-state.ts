@@ -27,6 +27,7 @@ import {
   missingItems,
   nextStep,
   requiredPieces,
+  resolveLocale,
   roundSteps,
   type DocumentType,
   type FlowDefinition,
@@ -155,7 +156,7 @@ export function requireOpen(j: OpenedJourney): asserts j is OpenedJourney & { jo
  * back, only which steps and pieces are done).
  */
 function presentJourney(j: OpenedJourney, allowFileUpload: boolean, appearance: AppearanceRow | null) {
-  const locale = j.session.locale.slice(0, 2);
+  const locale = resolveLocale(j.session.locale);
   const flow = j.flow;
   const open = j.status === 'open';
   const p = j.progress;

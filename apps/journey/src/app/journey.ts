@@ -1,6 +1,6 @@
 import { ApiFailure, type Api } from './api.ts';
 import { h } from './dom.ts';
-import { t } from './i18n.ts';
+import { dateTime, t } from './i18n.ts';
 import type { MessageKey } from './messages/en.ts';
 import type { Parent } from './parent.ts';
 import { applicantScreen, consentScreen, documentScreen, questionnaireScreen } from './screens/steps.ts';
@@ -165,8 +165,7 @@ export class Journey implements JourneyView {
   }
 
   end(reason: EndReason): void {
-    const time = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(this.state.expires_at));
-    showEnded(this.root, reason, { time });
+    showEnded(this.root, reason, { time: dateTime(this.state.expires_at) });
     this.parent.post({ type: 'service:ended', reason });
   }
 

@@ -110,8 +110,8 @@ async function start(): Promise<void> {
     return showRetry(root, code);
   }
   const state: JourneyState = result.state;
-  applyAppearance(state.appearance);
   await loadMessages(pickLocale(state.locale));
+  applyAppearance(state.appearance);
   const journey = new Journey(api, state, parent, root);
   parent.post({ type: 'service:ready' });
   if (handoff) journey.phoneIntro();

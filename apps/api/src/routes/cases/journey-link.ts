@@ -6,7 +6,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { SessionCreatedSchema, presentSession } from '../sessions/schemas.ts';
+import { LocaleField, SessionCreatedSchema, presentSession } from '../sessions/schemas.ts';
 import { issueSession } from '../../services/sessions.ts';
 import { CaseParams } from './get.ts';
 
@@ -21,7 +21,7 @@ export function registerCaseJourneyLink(app: App, ctx: AppContext): void {
         summary: 'A new journey link from the console (Op), for a case created or collecting only; returned once, journaled like a session',
         params: CaseParams,
         body: Type.Object(
-          { locale: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', description: 'Journey language (en, fr, de, es; others fall back to en)' })) },
+          { locale: Type.Optional(LocaleField) },
           { additionalProperties: false, description: 'A JSON object, {} for the defaults' },
         ),
         response: {

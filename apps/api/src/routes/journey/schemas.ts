@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, PIECE_KINDS, type ErrorCode, type HandoffStatus } from '@idv/domain';
+import { DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, LOCALES, PIECE_KINDS, type ErrorCode, type HandoffStatus } from '@idv/domain';
 import { literals } from '../../schemas/case.ts';
 import { Timestamp, publicErrorResponses } from '../../schemas/common.ts';
 
@@ -11,7 +11,7 @@ export const JourneySchema = Type.Object(
   {
     object: Type.Literal('journey'),
     status: literals(['open', 'completed', 'declined', 'expired'] as const),
-    locale: Type.String({ description: 'Language of the texts (en, fr, de or es)' }),
+    locale: literals(LOCALES, { description: "Language of the texts: the session's, or en when the journey does not speak it" }),
     expires_at: Timestamp,
     round: Type.Integer({ minimum: 1, description: 'Each resubmission decision opens a new round' }),
     steps: Type.Array(FlowStepSchema, { description: 'Steps of this round, in the flow order' }),

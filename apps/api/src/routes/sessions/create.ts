@@ -6,7 +6,7 @@ import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
 import { issueSession } from '../../services/sessions.ts';
-import { SessionCreatedSchema, presentSession } from './schemas.ts';
+import { LocaleField, SessionCreatedSchema, presentSession } from './schemas.ts';
 
 export function registerCreateSession(app: App, ctx: AppContext): void {
   app.post(
@@ -21,9 +21,7 @@ export function registerCreateSession(app: App, ctx: AppContext): void {
         body: Type.Object(
           {
             case_id: Type.String({ minLength: 1, maxLength: 64 }),
-            locale: Type.Optional(
-              Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', default: 'en', description: 'Journey language (en, fr, de, es; others fall back to en)' }),
-            ),
+            locale: Type.Optional(LocaleField),
           },
           { additionalProperties: false },
         ),

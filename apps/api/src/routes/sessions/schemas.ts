@@ -1,6 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { SessionRow } from '@idv/db';
+import { LOCALE_LIST } from '@idv/domain';
 import { Timestamp } from '../../schemas/common.ts';
+
+/**
+ * The `locale` a journey link is issued with (POST /v1/sessions, and the console's link): kept as
+ * given, its language picks the journey's texts (@idv/domain's LOCALES, the one list).
+ */
+export const LocaleField = Type.String({
+  pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+  default: 'en',
+  description: `Journey language: ${LOCALE_LIST} (ar is written right to left, pt is European Portuguese, zh Simplified Chinese). A region (de-CH) gets its language; another language falls back to en`,
+});
 
 const sessionFields = {
   id: Type.String(),

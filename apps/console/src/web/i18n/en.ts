@@ -247,6 +247,7 @@ export const en = {
   'shownOnce.copy': 'Copy',
   'shownOnce.copied': 'Copied',
   'journeyLink.label': 'Journey link',
+  'journeyLink.language': 'Language of the journey',
 
   'shortcuts.title': 'Keyboard shortcuts',
   'shortcuts.claim': 'claim',

@@ -249,6 +249,7 @@ export const fr: Messages = {
   'shownOnce.copy': 'Copier',
   'shownOnce.copied': 'Copié',
   'journeyLink.label': 'Lien de parcours',
+  'journeyLink.language': 'Langue du parcours',
 
   'shortcuts.title': 'Raccourcis clavier',
   'shortcuts.claim': 'prendre',

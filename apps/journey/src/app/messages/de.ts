@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const de: Messages = {
   app_title: 'Identitätsprüfung',
+  brand_logo: 'Logo',
   loading: 'Wird geladen…',
   continue: 'Weiter',
   back: 'Zurück',

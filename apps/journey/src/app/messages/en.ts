@@ -1,6 +1,7 @@
-/** English texts of the journey; every other locale has exactly these keys (checked by the compiler). */
+/** English texts of the journey; every other language has exactly these keys (checked by the compiler, and at run time by tests/domain/languages.test.ts). */
 const en = {
   app_title: 'Identity verification',
+  brand_logo: 'Logo',
   loading: 'Loading…',
   continue: 'Continue',
   back: 'Back',

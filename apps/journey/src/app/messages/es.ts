@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const es: Messages = {
   app_title: 'Verificación de identidad',
+  brand_logo: 'Logotipo',
   loading: 'Cargando…',
   continue: 'Continuar',
   back: 'Atrás',

@@ -2,6 +2,7 @@ import type { Messages } from './en.ts';
 
 const fr: Messages = {
   app_title: 'Vérification d’identité',
+  brand_logo: 'Logo',
   loading: 'Chargement…',
   continue: 'Continuer',
   back: 'Retour',

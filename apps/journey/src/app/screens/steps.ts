@@ -1,6 +1,6 @@
 import { ApiFailure } from '../api.ts';
 import { h, nextId } from '../dom.ts';
-import { countryName, t } from '../i18n.ts';
+import { compareNames, countryName, flowText, t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
 import { busy, errorLine, handoffOffer, type JourneyView } from '../view.ts';
 import type { DocumentType } from '../types.ts';
@@ -62,7 +62,7 @@ const AUTOCOMPLETE: Record<FieldName, string> = {
 function countryOptions(codes: string[], selected: string): HTMLOptionElement[] {
   return codes
     .map((code) => ({ code, name: countryName(code) }))
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => compareNames(a.name, b.name))
     .map(({ code, name }) => h('option', { value: code, selected: code === selected }, name));
 }
 
@@ -130,9 +130,9 @@ export function questionnaireScreen(j: JourneyView): void {
     const radios = q.answers.map((a) => {
       const id = nextId('a');
       const input = h('input', { type: 'radio', id, name: q.id, value: a.id, 'aria-describedby': `${legendId}-error` });
-      return { input, row: h('div', { class: 'choice' }, input, h('label', { for: id }, a.label)) };
+      return { input, row: h('div', { class: 'choice' }, input, h('label', { for: id }, flowText(a.label))) };
     });
-    const fieldset = h('fieldset', null, h('legend', { id: legendId }, q.label), ...radios.map((r) => r.row), err);
+    const fieldset = h('fieldset', null, h('legend', { id: legendId }, flowText(q.label)), ...radios.map((r) => r.row), err);
     return { q, radios, fieldset, err };
   });
   const submit = primary(t('continue'), undefined, 'submit');
