@@ -13,6 +13,7 @@ import { IdvClient } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../apps/api/src/bootstrap.ts';
+import { measureAutoCapture } from './journey-autocapture.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const NETWORK = { downKbps: 1600, upKbps: 750, latencyMs: 150 };
@@ -114,6 +115,10 @@ const stats = (xs: number[]) => {
 };
 
 try {
+  if (process.env.BENCH_AUTOCAPTURE_ONLY) {
+    console.log(JSON.stringify({ bench: 'journey', autocapture: await measureAutoCapture({ apiBase, client, assets }) }));
+    process.exit(0);
+  }
   await run(); // warm-up (JIT of the service, not the browser cache: each run has its own context)
   const runs: Run[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await run());
