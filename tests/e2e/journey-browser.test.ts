@@ -69,10 +69,10 @@ before(async () => {
     MASTER_KEY: generateMasterKey(),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
-  // The fake camera shows a real identity card photo (fixture), fitted in a 1280×720 frame; the
+  // The fake camera shows a real identity card photo (fixture) in a 1280×720 frame; the
   // whole-journey test turns it into a face for the face step (Chromium reads the file anew at
   // each camera start).
-  camera = await y4mFromImage(fixture(IMAGES.idFront), dir);
+  camera = await cardFarAway();
   [browser] = await Promise.all([launchChromium({ camera }), startService()]);
   const creds = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
   client = new IdvClient({ baseUrl: api, apiKey: creds.api_key.secret, signingSecret: creds.api_key.signing_secret, maxAttempts: 1 });
@@ -99,6 +99,13 @@ const newCase = async () => (await client.createCase({ flow_name: 'standard', co
 const newSession = (caseId: string, locale = 'en') => client.createSession({ case_id: caseId, locale });
 const sessionUrl = async (caseId: string, locale = 'en') => (await newSession(caseId, locale)).url;
 
+/**
+ * The camera's view for the tests where the person presses the button: the identity card at 40%
+ * of the frame, which the automatic capture never takes ("Too far": it fills a fifth of the guide,
+ * it must fill 45%).
+ */
+const cardFarAway = async () => y4mFromFrames([await documentFrame(fixture(IMAGES.idFront), { fill: 0.4 })], dir);
+
 /** Takes one photo on the capture screen and accepts it. */
 async function capture(page: Page, name: string): Promise<void> {
   await page.waitForFunction(() => {
@@ -107,10 +114,14 @@ async function capture(page: Page, name: string): Promise<void> {
   });
   await page.locator('.hint').filter({ hasText: /\S/ }).waitFor();
   // The first frames of a camera can be black: a few looks before the screenshot.
-  await eventually('a few looks', async () => (await viewfinderState(page)).looks >= 3, 30_000);
+  // (Without its detector, offline on the face step, the screen keeps today's hints: state "manual".)
+  await eventually('a few looks', async () => {
+    const v = await viewfinderState(page);
+    return v.looks >= 3 || v.state === 'manual';
+  }, 30_000);
   await shot(page, `${name}-camera`);
-  // The views of this test do not take themselves (the document fills the frame, its edges at the
-  // frame's border; the face is small in the oval): the person presses the button.
+  // The views of this test do not take themselves (the card far away, the face small in the
+  // oval): the person presses the button.
   assert.notEqual((await viewfinderState(page)).state, 'captured');
   await page.getByRole('button', { name: en.camera_take }).click();
   await page.locator('img.preview').waitFor();
@@ -219,13 +230,14 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await page.getByRole('button', { name: en.continue }).click();
 
       await heading(page).filter({ hasText: en.piece_document_front }).waitFor();
-      await page.locator('.hint').filter({ hasText: en.hint_document_edges }).waitFor();
+      await page.locator('.hint').filter({ hasText: en.hint_far }).waitFor();
       await capture(page, '05-document-front');
       await heading(page).filter({ hasText: en.piece_document_back }).waitFor();
       await capture(page, '06-document-back');
 
       await heading(page).filter({ hasText: en.face_title }).waitFor();
-      await y4mFromImage(fixture(IMAGES.selfie), dir, { width: 960, height: 720 });
+      // A face too small in the oval to take itself (a fifth of the frame's height): the person presses.
+      await y4mFromFrames([await selfieFrame(fixture(IMAGES.selfie), SELFIE_BOX, { share: 0.2 })], dir);
       await shot(page, '07-face');
       await page.getByRole('button', { name: en.camera_start }).click();
       await heading(page).filter({ hasText: en.piece_selfie }).waitFor();
@@ -270,7 +282,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       assert.ok(pieces.every((p) => p.available && /^pc_/.test(p.id)));
     } finally {
       await context.close();
-      await y4mFromImage(fixture(IMAGES.idFront), dir);
+      await cardFarAway();
     }
   });
 
@@ -334,7 +346,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       assert.ok(pieces.every((p) => p.available));
     } finally {
       await context.close();
-      await y4mFromImage(fixture(IMAGES.idFront), dir);
+      await cardFarAway();
     }
   });
 
@@ -407,7 +419,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         assert.notEqual((await viewfinderState(page)).state, 'captured');
       } finally {
         await context.close();
-        await y4mFromImage(fixture(IMAGES.idFront), dir);
+        await cardFarAway();
       }
     }
   });
