@@ -27,6 +27,12 @@ export const DOCUMENT_THRESHOLDS = {
   glareBlobShare: 0.01,
   /** …fading out into a halo at least this bright (a white background or paper ends at print, in a darker ring). */
   glareHaloLuminance: 235,
+  /**
+   * A saturated area this large is refused whatever its ring: a glare spot on white paper merges
+   * with it (bench:journey: id_fail.png's glared variant, 29–34% of the inside, was taken before
+   * this rule while the check refuses it).
+   */
+  maxSaturatedBlob: 0.15,
   /** Largest move of a corner between two looks for the view to count as steady (frame fractions). */
   maxShift: 0.012,
   /** Consecutive good, steady looks before the shutter fires. */
@@ -56,7 +62,7 @@ export function documentProblem(look: DocumentLook, t = DOCUMENT_THRESHOLDS): Ex
   const aspect = quadAspect(quad, look.frameAspect);
   if (aspect < t.aspect[0] || aspect > t.aspect[1]) return 'edges';
   if (look.sharpness === undefined || !look.glare) return 'measure';
-  if (look.glare.some((b) => b.share >= t.glareBlobShare && b.haloLuminance >= t.glareHaloLuminance)) return 'glare';
+  if (look.glare.some((b) => (b.share >= t.glareBlobShare && b.haloLuminance >= t.glareHaloLuminance) || b.share >= t.maxSaturatedBlob)) return 'glare';
   if (look.sharpness < t.minSharpness) return 'blurry';
   return null;
 }
