@@ -66,6 +66,8 @@ const once = (f) =>
   f.startsWith('tests/architecture/') ||
   f.startsWith('tests/embedded-db/') ||
   f.startsWith('tests/config/') ||
+  // The journey's on-device rules (automatic capture): pure functions on images made by sharp.
+  f.startsWith('tests/journey/') ||
   // The client libraries (SDK and embed) over real HTTP: their subject is the client, not the
   // database behind the service.
   f.startsWith('tests/sdk/') ||

@@ -35,15 +35,17 @@ after(async () => {
 const cspOf = (res: Response) => Object.fromEntries((res.headers.get('content-security-policy') ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
 
 describe('journey pages', () => {
-  test('the journey page: never framed, scripts only from itself, calls only to the API, no referrer', async () => {
+  test('the journey page: never framed, scripts only from itself (WebAssembly compiled, no eval), calls only to the API and itself, no referrer', async () => {
     const res = await fetch(`${base}/`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /text\/html/);
     const csp = cspOf(res);
     assert.equal(csp['frame-ancestors'], "'none'");
-    assert.equal(csp['script-src'], "'self'");
+    // The face step compiles tfjs's WebAssembly ('wasm-unsafe-eval' allows that and no JavaScript eval)
+    // and fetches it and the detector's weights from the journey itself.
+    assert.equal(csp['script-src'], "'self' 'wasm-unsafe-eval'");
     assert.equal(csp['default-src'], "'none'");
-    assert.equal(csp['connect-src'], API);
+    assert.equal(csp['connect-src'], `'self' ${API}`);
     assert.equal(res.headers.get('x-frame-options'), 'DENY');
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(res.headers.get('cache-control'), 'no-store');
@@ -122,9 +124,27 @@ describe('journey pages', () => {
   test('the first screen loads under 100 KB of compressed JavaScript', () => {
     const firstScreen = [assets.app, ...assets.appImports];
     // The message file of one language is loaded too: count the largest chunk not already counted.
-    const others = [...assets.files.values()].filter((a) => a.path.endsWith('.js') && !firstScreen.includes(a.path) && a.path.startsWith('/assets/c-'));
+    const others = [...assets.files.values()].filter((a) => a.path.endsWith('.js') && !firstScreen.includes(a.path) && !assets.faceStep.includes(a.path) && a.path.startsWith('/assets/c-'));
     const largestOther = Math.max(...others.map((a) => a.gzip.length));
     const total = firstScreen.reduce((n, p) => n + assets.files.get(p)!.gzip.length, 0) + largestOther;
     assert.ok(total < 100 * 1024, `first screen JavaScript is ${total} bytes gzip`);
+  });
+
+  test('the face step downloads under 600 KB compressed, from the journey itself, cached for good', async () => {
+    const wasm = assets.faceStep.filter((p) => p.endsWith('.wasm'));
+    const rest = assets.faceStep.filter((p) => !p.endsWith('.wasm'));
+    assert.equal(wasm.length, 3, 'the three builds of tfjs\'s WebAssembly backend (plain, SIMD, threaded)');
+    assert.ok(rest.some((p) => p.includes('tiny_face_detector')) && rest.some((p) => p.includes('face_landmark_68_tiny')), 'the two networks\' weights');
+    // The browser fetches one WebAssembly build: count the largest.
+    const total = rest.reduce((n, p) => n + assets.files.get(p)!.gzip.length, 0) + Math.max(...wasm.map((p) => assets.files.get(p)!.gzip.length));
+    assert.ok(total < 600 * 1024, `the face step is ${total} bytes gzip`);
+    for (const path of [wasm[0], rest.find((p) => p.endsWith('.bin'))!]) {
+      const res = await fetch(base + path, { headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(res.headers.get('content-type'), path.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream', 'instantiateStreaming needs application/wasm');
+      assert.deepEqual(Buffer.from(await res.arrayBuffer()), assets.files.get(path)!.body);
+    }
+    assert.equal(assets.faceStep.some((p) => [assets.app, ...assets.appImports].includes(p)), false, 'nothing of it on the first screen');
   });
 });

@@ -37,11 +37,14 @@ export function createJourneyServer(options: JourneyServerOptions): Server {
   const csp = (frameAncestors: string) =>
     [
       "default-src 'none'",
-      "script-src 'self'",
+      // 'wasm-unsafe-eval' lets the face step compile tfjs's WebAssembly (served from 'self');
+      // it allows no eval of JavaScript.
+      "script-src 'self' 'wasm-unsafe-eval'",
       "style-src 'self'",
       "img-src 'self' blob: data:",
       "media-src 'self' blob: mediastream:",
-      `connect-src ${apiOrigin}`,
+      // 'self': the face step fetches its detector's weights and tfjs's WebAssembly from the journey's own origin.
+      `connect-src 'self' ${apiOrigin}`,
       "base-uri 'none'",
       "form-action 'none'",
       `frame-ancestors ${frameAncestors}`,

@@ -1,14 +1,22 @@
-import type { DecodedImage } from './decode.ts';
-
 /**
- * Image quality measures as pure functions of grey pixels (no model, no opencv): sharpness as
- * the variance of the Laplacian, and glare as saturated pixels and their largest connected blob.
- * The caller measures the straightened document at a fixed width, so figures do not depend on
- * the camera's resolution.
+ * Image quality measures as pure functions of grey pixels (no model, no opencv, no Node API):
+ * sharpness as the variance of the Laplacian, and glare as saturated pixels and their largest
+ * connected blob. The caller measures the document at a fixed width, so figures do not depend on
+ * the camera's resolution. The journey runs these same functions on the phone to choose the
+ * moment of an automatic capture (`@idv/engine/quality-measures`), so the device and the
+ * document_quality check measure alike.
  */
 
+/** Grey or RGB pixels, row-major, no padding (a decoded image, or a canvas's pixels made grey). */
+export interface PixelImage {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+  channels: number;
+}
+
 /** Variance of the 4-neighbour Laplacian over the interior pixels: low when edges are soft. */
-export function laplacianVariance(grey: DecodedImage): number {
+export function laplacianVariance(grey: PixelImage): number {
   const { data, width: w, height: h } = grey;
   if (grey.channels !== 1) throw new Error('laplacianVariance needs a grey image');
   let sum = 0;
@@ -46,7 +54,7 @@ export interface GlareMeasures {
 /** Luminance treated as clipped by the camera. */
 export const SATURATION_LEVEL = 250;
 
-export function glareMeasures(grey: DecodedImage, level = SATURATION_LEVEL): GlareMeasures {
+export function glareMeasures(grey: PixelImage, level = SATURATION_LEVEL): GlareMeasures {
   const { data, width: w, height: h } = grey;
   if (grey.channels !== 1) throw new Error('glareMeasures needs a grey image');
   const n = w * h;
@@ -61,11 +69,39 @@ export function glareMeasures(grey: DecodedImage, level = SATURATION_LEVEL): Gla
     acc += histogram[median]!;
     if (acc >= n / 2) break;
   }
+  const largest = saturatedBlobs(grey, level).reduce<{ size: number; start: number } | null>((a, b) => (!a || b.size > a.size ? b : a), null);
+  const halo = largest ? haloLuminance(grey, level, largest.start, 3) : 0;
+  return { saturatedShare: saturated / n, largestBlobShare: (largest?.size ?? 0) / n, medianLuminance: median, blobHaloLuminance: halo };
+}
+
+export interface GlareBlob {
+  /** Share of all pixels. */
+  share: number;
+  /** Mean luminance of a 3-pixel ring around it (see GlareMeasures.blobHaloLuminance). */
+  haloLuminance: number;
+}
+
+/**
+ * Every saturated blob of at least `minShare` of the pixels, with its halo. A white background
+ * or white paper can be the largest blob (it ends at print, in a darker ring) while a glare spot
+ * beside it is smaller: the journey's automatic capture looks at each.
+ */
+export function glareBlobs(grey: PixelImage, minShare: number, level = SATURATION_LEVEL): GlareBlob[] {
+  if (grey.channels !== 1) throw new Error('glareBlobs needs a grey image');
+  const n = grey.width * grey.height;
+  return saturatedBlobs(grey, level)
+    .filter((b) => b.size / n >= minShare)
+    .map((b) => ({ share: b.size / n, haloLuminance: haloLuminance(grey, level, b.start, 3) }));
+}
+
+/** The 4-connected blobs of saturated pixels: their size and one pixel of each. */
+function saturatedBlobs(grey: PixelImage, level: number): { size: number; start: number }[] {
+  const { data, width: w } = grey;
+  const n = w * grey.height;
   // Flood fill with an explicit stack (a recursion would overflow on a large blob).
   const seen = new Uint8Array(n);
   const stack = new Int32Array(n);
-  let largest = 0;
-  let largestStart = -1;
+  const blobs: { size: number; start: number }[] = [];
   for (let start = 0; start < n; start++) {
     if (seen[start] || data[start]! < level) continue;
     let top = 0;
@@ -83,17 +119,13 @@ export function glareMeasures(grey: DecodedImage, level = SATURATION_LEVEL): Gla
         stack[top++] = j;
       }
     }
-    if (size > largest) {
-      largest = size;
-      largestStart = start;
-    }
+    blobs.push({ size, start });
   }
-  const halo = largestStart < 0 ? 0 : haloLuminance(grey, level, largestStart, 3);
-  return { saturatedShare: saturated / n, largestBlobShare: largest / n, medianLuminance: median, blobHaloLuminance: halo };
+  return blobs;
 }
 
 /** Mean luminance of the pixels within `rings` steps outside the blob holding `start`. */
-function haloLuminance(grey: DecodedImage, level: number, start: number, rings: number): number {
+function haloLuminance(grey: PixelImage, level: number, start: number, rings: number): number {
   const { data, width: w, height: h } = grey;
   const n = w * h;
   // 1 = blob, 2 = halo; breadth-first from the blob outwards, one ring per step.

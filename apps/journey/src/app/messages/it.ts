@@ -136,6 +136,18 @@ const it: Messages = {
   handoff_code_invalid_body: 'Controlla l’indirizzo che hai digitato o inquadra di nuovo il codice sul computer.',
   handoff_code_expired_title: 'Questo codice non funziona più',
   handoff_code_expired_body: 'Un codice funziona una sola volta, per dieci minuti. Mostra un nuovo codice sul computer e aprilo su questo telefono.',
+  auto_capture_note: 'La foto viene scattata automaticamente quando è tutto a posto. Puoi anche premere il pulsante.',
+  hint_document_edges: 'Metti il documento intero dentro la cornice, su una superficie scura.',
+  hint_glare: 'Riflesso: inclina leggermente il documento lontano dalla luce.',
+  hint_steady: 'Resta fermo…',
+  hint_captured: 'Foto scattata.',
+  hint_face_loading: 'Preparazione della fotocamera…',
+  hint_face_none: 'Metti il viso dentro l’ovale.',
+  hint_face_several: 'Nell’ovale deve esserci solo il tuo viso.',
+  hint_face_centre: 'Centra il viso nell’ovale.',
+  hint_face_far: 'Avvicinati: il viso deve riempire l’ovale.',
+  hint_face_close: 'Allontanati un po’.',
+  hint_face_straight: 'Guarda dritto verso la fotocamera.',
 };
 
 export default it;

@@ -136,6 +136,18 @@ const nl: Messages = {
   handoff_code_invalid_body: 'Controleer het adres dat je hebt getypt, of scan de code op je computer opnieuw.',
   handoff_code_expired_title: 'Deze code werkt niet meer',
   handoff_code_expired_body: 'Een code werkt één keer, tien minuten lang. Toon een nieuwe code op je computer en open die op deze telefoon.',
+  auto_capture_note: 'De foto wordt vanzelf gemaakt als alles goed is. Je kunt ook op de knop drukken.',
+  hint_document_edges: 'Leg het hele document binnen het kader, op een donkere ondergrond.',
+  hint_glare: 'Schittering: kantel het document een beetje van het licht af.',
+  hint_steady: 'Stilhouden…',
+  hint_captured: 'Foto gemaakt.',
+  hint_face_loading: 'Camera wordt klaargemaakt…',
+  hint_face_none: 'Houd je gezicht binnen het ovaal.',
+  hint_face_several: 'Alleen jouw gezicht mag in het ovaal staan.',
+  hint_face_centre: 'Zet je gezicht in het midden van het ovaal.',
+  hint_face_far: 'Kom dichterbij: je gezicht moet het ovaal vullen.',
+  hint_face_close: 'Ga iets verder weg.',
+  hint_face_straight: 'Kijk recht in de camera.',
 };
 
 export default nl;

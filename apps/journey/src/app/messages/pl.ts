@@ -136,6 +136,18 @@ const pl: Messages = {
   handoff_code_invalid_body: 'Sprawdź wpisany adres albo ponownie zeskanuj kod z komputera.',
   handoff_code_expired_title: 'Ten kod już nie działa',
   handoff_code_expired_body: 'Kod działa jeden raz, przez dziesięć minut. Wyświetl nowy kod na komputerze i otwórz go na tym telefonie.',
+  auto_capture_note: 'Zdjęcie zostanie zrobione automatycznie, gdy wszystko będzie w porządku. Możesz też nacisnąć przycisk.',
+  hint_document_edges: 'Umieść cały dokument w ramce, na ciemnym tle.',
+  hint_glare: 'Odblask: odchyl lekko dokument od światła.',
+  hint_steady: 'Nie ruszaj się…',
+  hint_captured: 'Zdjęcie zrobione.',
+  hint_face_loading: 'Przygotowujemy aparat…',
+  hint_face_none: 'Umieść twarz w owalu.',
+  hint_face_several: 'W owalu powinna być tylko Twoja twarz.',
+  hint_face_centre: 'Ustaw twarz na środku owalu.',
+  hint_face_far: 'Przysuń się: twarz powinna wypełniać owal.',
+  hint_face_close: 'Odsuń się trochę.',
+  hint_face_straight: 'Patrz prosto w aparat.',
 };
 
 export default pl;

@@ -137,6 +137,18 @@ const pt: Messages = {
   handoff_code_invalid_body: 'Verifique o endereço que escreveu ou leia novamente o código no computador.',
   handoff_code_expired_title: 'Este código já não funciona',
   handoff_code_expired_body: 'Um código funciona uma única vez, durante dez minutos. Mostre um novo código no computador e abra-o neste telemóvel.',
+  auto_capture_note: 'A fotografia é tirada automaticamente quando estiver tudo bem. Também pode carregar no botão.',
+  hint_document_edges: 'Coloque o documento inteiro dentro da moldura, sobre uma superfície escura.',
+  hint_glare: 'Reflexo: incline um pouco o documento para longe da luz.',
+  hint_steady: 'Não se mexa…',
+  hint_captured: 'Fotografia tirada.',
+  hint_face_loading: 'A preparar a câmara…',
+  hint_face_none: 'Coloque o rosto dentro da oval.',
+  hint_face_several: 'Só o seu rosto deve estar na oval.',
+  hint_face_centre: 'Centre o rosto na oval.',
+  hint_face_far: 'Aproxime-se: o rosto deve preencher a oval.',
+  hint_face_close: 'Afaste-se um pouco.',
+  hint_face_straight: 'Olhe de frente para a câmara.',
 };
 
 export default pt;

@@ -136,6 +136,18 @@ const ro: Messages = {
   handoff_code_invalid_body: 'Verificați adresa introdusă sau scanați din nou codul de pe computer.',
   handoff_code_expired_title: 'Acest cod nu mai funcționează',
   handoff_code_expired_body: 'Un cod funcționează o singură dată, timp de zece minute. Afișați un cod nou pe computer și deschideți-l pe acest telefon.',
+  auto_capture_note: 'Fotografia se face automat când totul este în regulă. Puteți apăsa și butonul.',
+  hint_document_edges: 'Așezați întregul document în cadru, pe o suprafață închisă la culoare.',
+  hint_glare: 'Reflexie: înclinați puțin documentul, departe de lumină.',
+  hint_steady: 'Nu vă mișcați…',
+  hint_captured: 'Fotografie făcută.',
+  hint_face_loading: 'Se pregătește camera…',
+  hint_face_none: 'Poziționați fața în interiorul ovalului.',
+  hint_face_several: 'În oval trebuie să fie doar fața dumneavoastră.',
+  hint_face_centre: 'Centrați fața în oval.',
+  hint_face_far: 'Apropiați-vă: fața trebuie să umple ovalul.',
+  hint_face_close: 'Depărtați-vă puțin.',
+  hint_face_straight: 'Priviți drept spre cameră.',
 };
 
 export default ro;

@@ -136,6 +136,18 @@ const tr: Messages = {
   handoff_code_invalid_body: 'Yazdığınız adresi kontrol edin veya bilgisayarınızdaki kodu yeniden tarayın.',
   handoff_code_expired_title: 'Bu kod artık çalışmıyor',
   handoff_code_expired_body: 'Bir kod yalnızca bir kez, on dakika boyunca çalışır. Bilgisayarınızda yeni bir kod gösterin ve bu telefonda açın.',
+  auto_capture_note: 'Her şey uygun olduğunda fotoğraf otomatik olarak çekilir. Düğmeye de basabilirsiniz.',
+  hint_document_edges: 'Belgenin tamamını koyu renkli bir yüzey üzerinde çerçevenin içine yerleştirin.',
+  hint_glare: 'Parlama: belgeyi ışıktan biraz uzağa eğin.',
+  hint_steady: 'Kıpırdamayın…',
+  hint_captured: 'Fotoğraf çekildi.',
+  hint_face_loading: 'Kamera hazırlanıyor…',
+  hint_face_none: 'Yüzünüzü ovalin içine yerleştirin.',
+  hint_face_several: 'Ovalde yalnızca sizin yüzünüz olmalı.',
+  hint_face_centre: 'Yüzünüzü ovalin ortasına getirin.',
+  hint_face_far: 'Yaklaşın: yüzünüz ovali doldurmalı.',
+  hint_face_close: 'Biraz geri çekilin.',
+  hint_face_straight: 'Doğrudan kameraya bakın.',
 };
 
 export default tr;

@@ -137,6 +137,18 @@ const zh: Messages = {
   handoff_code_invalid_body: '请检查您输入的地址，或重新扫描电脑上显示的代码。',
   handoff_code_expired_title: '此代码已失效',
   handoff_code_expired_body: '每个代码仅可使用一次，有效期为十分钟。请在电脑上显示新代码，然后在此手机上打开。',
+  auto_capture_note: '一切就绪时会自动拍照。您也可以按下按钮。',
+  hint_document_edges: '请将整个证件放在取景框内，并置于深色表面上。',
+  hint_glare: '有反光：请将证件稍微倾斜，避开光源。',
+  hint_steady: '请保持不动…',
+  hint_captured: '已拍照。',
+  hint_face_loading: '正在准备摄像头…',
+  hint_face_none: '请将面部置于椭圆框内。',
+  hint_face_several: '椭圆框内只能有您的面部。',
+  hint_face_centre: '请将面部置于椭圆框中央。',
+  hint_face_far: '请靠近一些：面部应填满椭圆框。',
+  hint_face_close: '请稍微后退。',
+  hint_face_straight: '请直视摄像头。',
 };
 
 export default zh;
