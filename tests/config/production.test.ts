@@ -34,6 +34,7 @@ test('production refuses each demonstration default, naming it', () => {
     ['no rate limits', { RATE_LIMIT_ENABLED: 'false' }, /^RATE_LIMIT_ENABLED must be true in production/],
     ['debug logs', { LOG_LEVEL: 'debug' }, /^LOG_LEVEL must be info or quieter in production/],
     ['the journey\'s pseudo-locale', { JOURNEY_PSEUDO_LOCALE: 'true' }, /^JOURNEY_PSEUDO_LOCALE must be false in production/],
+    ['a cold checks pool', { CHECKS_WARM_UP: 'false' }, /^CHECKS_WARM_UP must be true in production/],
   ];
   for (const [what, change, expected] of cases) {
     const env = Object.fromEntries(Object.entries({ ...PRODUCTION, ...change }).filter(([, v]) => v !== undefined)) as Record<string, string>;
@@ -41,7 +42,7 @@ test('production refuses each demonstration default, naming it', () => {
     assert.ok(found.some((p) => expected.test(p)), `${what}: ${JSON.stringify(found)}`);
   }
   // Outside production the same settings are the defaults that make `npm start` work as it is.
-  assert.deepEqual(problems({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'debug', JOURNEY_PSEUDO_LOCALE: 'true' }), []);
+  assert.deepEqual(problems({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'debug', JOURNEY_PSEUDO_LOCALE: 'true', CHECKS_WARM_UP: 'false' }), []);
 });
 
 test('the service refuses to start in production on the defaults and says every reason', async () => {

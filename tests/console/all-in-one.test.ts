@@ -36,6 +36,8 @@ before(async () => {
     IDP_URL: `http://127.0.0.1:${iport}`,
     LOG_LEVEL: 'warn',
     MASTER_KEY: generateMasterKey(),
+    // No photo is checked here: the checks' warm-up would only take CPU.
+    CHECKS_WARM_UP: 'false',
   };
   if (TEST_DB === 'postgres') {
     const created = await createPostgresDatabase();

@@ -19,6 +19,8 @@ import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/p
  */
 
 const MAIN = 'apps/server/src/main.ts';
+// The starts after the first run no check: the warm-up (seconds of CPU on each thread) is left off.
+const NO_WARM_UP = { CHECKS_WARM_UP: 'false' };
 
 let dataDir: string;
 let databaseUrl: string | null = null;
@@ -188,7 +190,7 @@ describe(`the service process on ${TEST_DB}`, () => {
     });
   } else {
     test('a second instance on the same PostgreSQL database serves the same data, and a revocation on one applies on the other at once', async () => {
-      const second = await startService(join(dataDir, 'second-instance'));
+      const second = await startService(join(dataDir, 'second-instance'), NO_WARM_UP);
       assert.equal(readFileSync(credsPath(), 'utf8'), credsText, 'no second demo client, no new credentials');
       const viaSecond = clientOf(second, creds);
       assert.equal((await viaSecond.getCase(caseId)).id, caseId);
@@ -240,7 +242,9 @@ describe(`the service process on ${TEST_DB}`, () => {
   });
 
   test('restart on the same data: same credentials file, the old key works, no second demo client', async () => {
-    const restarted = await startService();
+    const restarted = await startService(dataDir, NO_WARM_UP);
+    // CHECKS_WARM_UP=false: the models are left to load with the first case.
+    assert.deepEqual(await (await fetch(`${restarted.api}/readyz`)).json(), { status: 'ready', checks: 'cold' });
     assert.equal(readFileSync(credsPath(), 'utf8'), credsText);
     assert.equal(statSync(credsPath()).mode & 0o777, 0o600);
     assert.equal(restarted.proc.stdout().includes(creds.api_key.secret), false, 'secrets are not printed again');

@@ -35,6 +35,8 @@ before(async () => {
     CONSOLE_URL: `http://127.0.0.1:${await freePort()}`,
     IDP_URL: `http://127.0.0.1:${await freePort()}`,
     LOG_LEVEL: 'warn',
+    // No photo is checked here: the checks' warm-up would only take CPU.
+    CHECKS_WARM_UP: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, MASTER_KEY: masterKey } : {}),
   });
   procs.push(proc);
@@ -90,6 +92,7 @@ if (TEST_DB === 'postgres') {
       METRICS_PORT: String(metricsPort),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      CHECKS_WARM_UP: 'false',
     });
     procs.push(worker);
     await waitUntilReady(worker, `http://127.0.0.1:${metricsPort}/metrics`);

@@ -29,7 +29,8 @@ let receiver: Receiver;
 const procs: Proc[] = [];
 
 // A short lease so that the deliveries the killed worker had claimed go again soon after restart.
-const WORKER_ENV = { WEBHOOK_CONCURRENCY: '8', WEBHOOK_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '100', LOG_LEVEL: 'warn' };
+// No check runs here: the checks' warm-up would only take CPU from the deliveries.
+const WORKER_ENV = { CHECKS_WARM_UP: 'false', WEBHOOK_CONCURRENCY: '8', WEBHOOK_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '100', LOG_LEVEL: 'warn' };
 
 async function startService(runWorker: boolean): Promise<{ proc: Proc; api: string }> {
   // Every companion server of the single process listens on its URL's port: all of them free ones.

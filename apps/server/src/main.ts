@@ -86,6 +86,7 @@ async function main(): Promise<void> {
           pieces: pieceBlobs(ctx),
           settings: config.webhooks,
           checksLeaseMs: config.checksLeaseMs,
+          warmChecks: config.checksWarmUp,
           listen: database.listen,
           log: app.log,
         })

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     pieces: new PieceBlobs(blobs, vault, keyring),
     settings: config.webhooks,
     checksLeaseMs: config.checksLeaseMs,
+    warmChecks: config.checksWarmUp,
     listen: database.listen,
     log,
   });

@@ -16,8 +16,8 @@ export interface WorkerParts extends Pick<ChecksRunnerOptions, 'db' | 'keyring' 
   /**
    * Load the checks' models on every thread as soon as the worker starts, in the background
    * (default true). False only for a process that will never run a check and should not spend
-   * the CPU: an explicit option rather than an environment variable, so that no production
-   * setting can turn the cold first case back on by accident.
+   * the CPU (CHECKS_WARM_UP=false, which production refuses, so that no production setting can
+   * turn the cold first case back on by accident).
    */
   warmChecks?: boolean;
 }

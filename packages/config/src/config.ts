@@ -41,6 +41,12 @@ export interface Config {
   /** Run the webhook dispatcher inside this process (default); false when separate workers run (`npm run worker`). */
   runWorker: boolean;
   /**
+   * Load the checks' models on every thread as the worker starts (CHECKS_WARM_UP, default true).
+   * False only where no check will run (the test suite's services that never see a photo): it
+   * saves their CPU; production refuses it, so the first real case is never the one that waits.
+   */
+  checksWarmUp: boolean;
+  /**
    * The journey offers its pseudo-locale (long accented texts, `?locale=en-XA` on a link) for
    * layout tests (JOURNEY_PSEUDO_LOCALE); never in production.
    */
@@ -239,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateNetworks: bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     },
     runWorker: bool('RUN_WORKER', true),
+    checksWarmUp: bool('CHECKS_WARM_UP', true),
     journeyPseudoLocale: bool('JOURNEY_PSEUDO_LOCALE', false),
     console: {
       idpUrl: url('IDP_URL', 'http://localhost:8084'),

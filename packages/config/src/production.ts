@@ -10,6 +10,7 @@ export interface ProductionView {
   rateLimits: { enabled: boolean };
   logLevel: string;
   journeyPseudoLocale: boolean;
+  checksWarmUp: boolean;
 }
 
 /**
@@ -42,6 +43,8 @@ export function productionProblems(config: ProductionView, env: NodeJS.ProcessEn
   if (!config.rateLimits.enabled) problems.push('RATE_LIMIT_ENABLED must be true in production');
   // A test language, not one a person reads.
   if (config.journeyPseudoLocale) problems.push('JOURNEY_PSEUDO_LOCALE must be false in production (the pseudo-locale is for layout tests)');
+  // A cold pool makes the first case after every start wait for the models.
+  if (!config.checksWarmUp) problems.push('CHECKS_WARM_UP must be true in production (the models load as the worker starts, not with the first case)');
   // Debug logs carry request details meant for a developer's machine.
   if (config.logLevel === 'debug' || config.logLevel === 'trace') problems.push(`LOG_LEVEL must be info or quieter in production (got "${config.logLevel}")`);
   return problems;
