@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { build } from '@idv/api';
+import { runAdmin } from '@idv/api/admin';
 import { openDatabase, type Database } from '@idv/db';
 import { signedHeaders } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
@@ -12,7 +13,13 @@ import { loadConfig, localMasterKey } from '@idv/config';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { runNode } from '../helpers/processes.ts';
 
-/** `npm run admin -- …` (apps/api/src/admin/cli.ts) on the database of TEST_DB, and its keys and flows used through the API. */
+/**
+ * `npm run admin -- …` on the database of TEST_DB, and its keys and flows used through the API.
+ * The commands run in this process through runAdmin (what the command line prints and exits
+ * with), each opening and closing the database as the command does; the command line itself
+ * (apps/api/src/admin/cli.ts) is run as a process by the last test. A process per command cost
+ * this file two minutes of CPU on PGlite.
+ */
 
 const CLI = 'apps/api/src/admin/cli.ts';
 let dataDir: string;
@@ -34,9 +41,7 @@ after(async () => {
 });
 
 async function admin(...args: string[]): Promise<{ code: number | string; out: string; err: string }> {
-  const proc = runNode(CLI, args, env);
-  const code = await proc.exited;
-  return { code, out: proc.stdout(), err: proc.stderr() };
+  return runAdmin(args, env);
 }
 async function adminJson<T>(...args: string[]): Promise<T> {
   const res = await admin(...args);
@@ -165,5 +170,19 @@ describe(`admin command on ${TEST_DB}`, () => {
     assert.equal(unknown.code, 2);
     assert.match(unknown.err, /has no subscription sub_01m7ym09t80f4fggxqxy1yr50c/);
     assert.equal((await adminJson<Sub[]>('contract', 'list', '--client', client.id)).length, 3, 'nothing changed by the refused commands');
+  });
+
+  test('the command line (npm run admin): the result as JSON on stdout and exit 0; a wrong command line, the usage on stderr and exit 2', async () => {
+    const listed = runNode(CLI, ['client', 'list'], env);
+    assert.equal(await listed.exited, 0, listed.stderr());
+    assert.deepEqual(
+      (JSON.parse(listed.stdout()) as { name: string }[]).map((c) => c.name).sort(),
+      ['Acme Bank', 'Contract Bank'],
+    );
+    const wrong = runNode(CLI, ['client', 'create'], env);
+    assert.equal(await wrong.exited, 2);
+    assert.equal(wrong.stdout(), '');
+    assert.match(wrong.stderr(), /^error: --name is required\n\nAdministration of the service/);
+    assert.match(wrong.stderr(), /npm run admin -- client create --name <name>/);
   });
 });
