@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { generateMasterKey } from '@idv/vault';
 import { launchChromium } from '../helpers/browser.ts';
-import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
+import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { Agent } from '../helpers/console.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
@@ -24,6 +24,8 @@ let dropDb = async () => {};
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'idv-all-in-one-'));
+  // The migrated snapshot as its embedded database: this file's subject is not the first start.
+  if (TEST_DB === 'pglite') await seedPgliteDataDir(dir);
   const [port, jport, dport, cport, iport] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   env = {
     PORT: String(port),

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@idv/vault';
-import { TEST_DB, createPostgresDatabase } from './database.ts';
+import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from './database.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from './processes.ts';
 
 /** The whole service as `npm start` runs it, on free ports, a fresh data directory and the database of TEST_DB. */
@@ -26,6 +26,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
   let databaseUrl: string | null = null;
   let dropDb = async () => {};
   if (TEST_DB === 'postgres') ({ url: databaseUrl, dropDb } = await createPostgresDatabase());
+  else await seedPgliteDataDir(dataDir);
   const [port, jport, dport, cport, iport] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const api = `http://127.0.0.1:${port}`;
   const journeyUrl = `http://127.0.0.1:${jport}`;

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@idv/vault';
-import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
+import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
@@ -23,6 +23,8 @@ let metricsUrl: string;
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'idv-metrics-'));
+  // The migrated snapshot as its embedded database: this file's subject is not the first start.
+  if (TEST_DB === 'pglite') await seedPgliteDataDir(dataDir);
   if (TEST_DB === 'postgres') ({ url: databaseUrl, dropDb } = await createPostgresDatabase());
   const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
   const proc = runNode('apps/server/src/main.ts', [], {

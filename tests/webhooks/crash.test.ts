@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdvClient, verifyWebhook } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
-import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
+import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
@@ -72,6 +72,8 @@ async function waitUntil(what: string, predicate: () => boolean, timeoutMs: numb
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'idv-webhook-crash-'));
+  // The migrated snapshot as its embedded database: this file's subject is not the first start.
+  if (TEST_DB === 'pglite') await seedPgliteDataDir(dataDir);
   if (TEST_DB === 'postgres') {
     const created = await createPostgresDatabase();
     databaseUrl = created.url;
