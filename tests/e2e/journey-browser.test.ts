@@ -15,7 +15,7 @@ import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-page.ts';
 import { documentFrame, glaredFrame, selfieFrame, y4mFromFrames, y4mFromImage } from '../helpers/fake-camera.ts';
-import { IMAGES, fixture } from '../helpers/journey.ts';
+import { IMAGES, SELFIE_BOX, fixture } from '../helpers/journey.ts';
 import { ROOT, freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
@@ -70,7 +70,10 @@ before(async () => {
   // whole-journey test turns it into a face for the face step (Chromium reads the file anew at
   // each camera start).
   camera = await cardFarAway();
-  [browser] = await Promise.all([launchChromium({ camera }), startService()]);
+  // Both settled before anything is thrown: a browser launched while the service failed is still closed by `after`.
+  const [launched, started] = await Promise.allSettled([launchChromium({ camera }), startService()]);
+  if (launched.status === 'fulfilled') browser = launched.value;
+  for (const r of [launched, started]) if (r.status === 'rejected') throw r.reason;
   const creds = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
   client = new IdvClient({ baseUrl: api, apiKey: creds.api_key.secret, signingSecret: creds.api_key.signing_secret, maxAttempts: 1 });
 });
@@ -161,12 +164,11 @@ async function eventually(what: string, check: () => boolean | Promise<boolean>,
 const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { events: Record<string, unknown>[] }).events);
 
 /**
- * Faces of the fixtures as the service's own analysis boxes them (analyseFaces, pixels of the
- * photo): the selfie frames are built around them so that the face fills the oval. The turned
+ * A turned face as the service's own analysis boxes it (analyseFaces, pixels of the photo): the
+ * selfie frames are built around it (and SELFIE_BOX) so that the face fills the oval. The turned
  * face is Kit Harington turned to his own right (yaw −23° for the service); its mirror image is a
  * turn to the left.
  */
-const SELFIE_BOX = { x: 168, y: 115, width: 186, height: 198 };
 const TURNED = 'faces/face_recognition/examples/knn_examples/train/kit_harington/john2.jpeg';
 const TURNED_BOX = { x: 330, y: 72, width: 162, height: 245 };
 
@@ -277,6 +279,41 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       const pieces = read.pieces as { id: string; kind: string; available: boolean }[];
       assert.deepEqual(pieces.map((p) => p.kind).sort(), ['document_back', 'document_front', 'liveness_turn_left', 'liveness_turn_right', 'selfie']);
       assert.ok(pieces.every((p) => p.available && /^pc_/.test(p.id)));
+    } finally {
+      await context.close();
+      await cardFarAway();
+    }
+  });
+
+  test('the fake camera shows a photo with its own levels: the grey the page reads is the grey written, white paper is not clipped', async () => {
+    // A ramp of grey from 0 to 255 across the frame, 5 pixels a level.
+    const width = 1280;
+    const height = 720;
+    const ramp = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) ramp.fill(Math.min(255, Math.floor(x / 5)), (y * width + x) * 3, (y * width + x + 1) * 3);
+    await y4mFromFrames([await sharp(ramp, { raw: { width, height, channels: 3 } }).png().toBuffer()], dir);
+    const context = await browser.newContext();
+    await context.grantPermissions(['camera'], { origin: journeyUrl });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${journeyUrl}/#not-a-token`);
+      const seen = await page.evaluate(async () => {
+        const video = document.createElement('video');
+        video.muted = true;
+        video.srcObject = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 } });
+        await video.play();
+        while (!video.videoWidth) await new Promise((r) => setTimeout(r, 20));
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(video, 0, 0);
+        const row = ctx.getImageData(0, canvas.height >> 1, canvas.width, 1).data;
+        (video.srcObject as MediaStream).getTracks().forEach((t) => t.stop());
+        return Array.from({ length: 256 }, (_, level) => row[(level * 5 + 2) * 4]);
+      });
+      const off = seen.map((v, level) => [level, v]).filter(([level, v]) => Math.abs(v - level) > 3);
+      assert.deepEqual(off, [], 'levels shown otherwise than written [written, seen]');
     } finally {
       await context.close();
       await cardFarAway();

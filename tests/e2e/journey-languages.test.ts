@@ -11,8 +11,8 @@ import { pseudoMessages, pseudoText } from '../../apps/journey/src/app/messages/
 import { axeViolations } from '../helpers/axe.ts';
 import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { TEST_DB } from '../helpers/database.ts';
-import { y4mFromImage } from '../helpers/fake-camera.ts';
-import { IMAGES, fixture } from '../helpers/journey.ts';
+import { documentFrame, selfieFrame, y4mFromFrames } from '../helpers/fake-camera.ts';
+import { IMAGES, SELFIE_BOX, fixture } from '../helpers/journey.ts';
 import { ROOT, waitUntilReady } from '../helpers/processes.ts';
 import { startWholeService, type WholeService } from '../helpers/service.ts';
 
@@ -35,11 +35,23 @@ let cameraDir: string;
 
 const messagesOf = async (locale: string): Promise<Messages> => (await import(`../../apps/journey/src/app/messages/${locale}.ts`)).default;
 
+/**
+ * What the camera shows: views that never take themselves (the card at 40% of the frame is "too
+ * far"; the face a fifth of the frame's height is "too far" from the oval), so that each photo is
+ * taken by the walk's button and its preview screen is audited, whatever the machine's speed.
+ * The automatic capture has its own tests (journey-browser).
+ */
+const cardFarAway = async () => y4mFromFrames([await documentFrame(fixture(IMAGES.idFront), { fill: 0.4 })], cameraDir);
+const faceFarAway = async () => y4mFromFrames([await selfieFrame(fixture(IMAGES.selfie), SELFIE_BOX, { share: 0.2 })], cameraDir);
+
 before(async () => {
   service = await startWholeService({ JOURNEY_PSEUDO_LOCALE: 'true', RUN_WORKER: 'false' });
   cameraDir = service.dataDir;
-  const camera = await y4mFromImage(fixture(IMAGES.idFront), cameraDir);
-  [browser] = await Promise.all([launchChromium({ camera }), waitUntilReady(service.proc, `${service.journeyUrl}/`)]);
+  const camera = await cardFarAway();
+  // Both settled before anything is thrown: a browser launched while the service failed is still closed by `after`.
+  const [launched, ready] = await Promise.allSettled([launchChromium({ camera }), waitUntilReady(service.proc, `${service.journeyUrl}/`)]);
+  if (launched.status === 'fulfilled') browser = launched.value;
+  for (const r of [launched, ready]) if (r.status === 'rejected') throw r.reason;
   client = new IdvClient({ baseUrl: service.api, apiKey: service.creds.api_key.secret, signingSecret: service.creds.api_key.signing_secret, maxAttempts: 1 });
 });
 
@@ -127,6 +139,8 @@ async function cameraPlaying(page: Page, m: Messages): Promise<void> {
 /** Takes a photo on the capture screen once the camera plays, and accepts it. */
 async function capture(page: Page, m: Messages, visit?: (screen: string) => Promise<void>, screen?: string): Promise<void> {
   await page.waitForFunction(() => (document.querySelector('video')?.videoWidth ?? 0) > 0);
+  // The views of this file never take themselves: the photo is the button's.
+  assert.notEqual(await page.locator('.viewfinder').getAttribute('data-state'), 'captured', `${screen ?? 'capture'}: taken by itself`);
   const take = page.getByRole('button', { name: m.camera_take });
   await take.click();
   await page.locator('img.preview').waitFor();
@@ -190,7 +204,7 @@ async function walk(run: Run): Promise<string[]> {
     await capture(page, m);
 
     await heading(page, m.face_title);
-    await y4mFromImage(fixture(IMAGES.selfie), cameraDir, { width: 960, height: 720 });
+    await faceFarAway();
     await visit('08-face');
     await page.getByRole('button', { name: m.camera_start }).click();
     await heading(page, m.piece_selfie);
@@ -221,7 +235,7 @@ async function walk(run: Run): Promise<string[]> {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await heading(page, m.completed_title);
     await visit('14-completed');
-    await y4mFromImage(fixture(IMAGES.idFront), cameraDir);
+    await cardFarAway();
 
     // The ended screens: later (its date in the person's language, by Intl), declined, invalid link.
     const later = await link(run.locale);
@@ -245,7 +259,7 @@ async function walk(run: Run): Promise<string[]> {
     await visit('17-invalid-link');
   } finally {
     await ctx.close();
-    await y4mFromImage(fixture(IMAGES.idFront), cameraDir);
+    await cardFarAway();
   }
   return problems;
 }

@@ -8,8 +8,9 @@ const SURFACE = { r: 24, g: 26, b: 30 };
 /**
  * A video file for Chromium's fake camera (`--use-file-for-fake-video-capture`), built from a
  * still image at test time: the image is fitted into the frame on a dark background, converted
- * from RGB to planar YUV 4:2:0 (full range, BT.601, as `C420jpeg` says) and written as Y4M.
- * Chromium loops the frames, so the camera shows the image steadily.
+ * from RGB to planar YUV 4:2:0 (BT.601, studio range: Y 16–235, as Chromium's fake camera reads
+ * a Y4M whatever its header says) and written as Y4M. Chromium loops the frames, so the camera
+ * shows the image steadily, with the photo's own levels.
  */
 export async function y4mFromImage(image: Buffer, dir: string, opts: { width?: number; height?: number; frames?: number; name?: string } = {}): Promise<string> {
   const width = opts.width ?? 1280;
@@ -38,14 +39,19 @@ function writeY4m(frames: Buffer[], width: number, height: number, path: string)
   return path;
 }
 
-/** RGB (8 bits, interleaved) to I420: full-resolution Y, then U and V subsampled 2×2. */
+/**
+ * RGB (8 bits, interleaved) to I420: full-resolution Y, then U and V subsampled 2×2, in BT.601's
+ * studio range (Y 16–235, U and V 16–240). Chromium's fake camera expands every Y4M from that
+ * range: full-range values (Y 0–255) came out stretched, a photo's white paper at 231 clipped to
+ * 250 and its black crushed (tests/e2e/journey-browser.test.ts measures what the browser shows).
+ */
 export function i420(rgb: Buffer, width: number, height: number): Buffer {
   const ySize = width * height;
   const cw = width >> 1;
   const ch = height >> 1;
   const out = Buffer.alloc(ySize + 2 * cw * ch);
   const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
-  for (let i = 0, p = 0; i < ySize; i++, p += 3) out[i] = clamp(0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2]);
+  for (let i = 0, p = 0; i < ySize; i++, p += 3) out[i] = clamp(16 + (219 / 255) * (0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2]));
   for (let y = 0; y < ch; y++) {
     for (let x = 0; x < cw; x++) {
       let r = 0;
@@ -60,8 +66,8 @@ export function i420(rgb: Buffer, width: number, height: number): Buffer {
       r /= 4;
       g /= 4;
       b /= 4;
-      out[ySize + y * cw + x] = clamp(-0.168736 * r - 0.331264 * g + 0.5 * b + 128);
-      out[ySize + cw * ch + y * cw + x] = clamp(0.5 * r - 0.418688 * g - 0.081312 * b + 128);
+      out[ySize + y * cw + x] = clamp((224 / 255) * (-0.168736 * r - 0.331264 * g + 0.5 * b) + 128);
+      out[ySize + cw * ch + y * cw + x] = clamp((224 / 255) * (0.5 * r - 0.418688 * g - 0.081312 * b) + 128);
     }
   }
   return out;

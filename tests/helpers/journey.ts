@@ -31,6 +31,12 @@ export const IMAGES = {
   smallFace: 'faces/face-api-js/sad.jpg',
 } as const;
 
+/**
+ * The selfie's face as the service's own analysis boxes it (analyseFaces, pixels of the photo):
+ * the browser suites build their selfie frames around it (selfieFrame) to place the face in the oval.
+ */
+export const SELFIE_BOX = { x: 168, y: 115, width: 186, height: 198 };
+
 export interface JourneyTestApp extends TestApp {
   dataDir: string;
 }

@@ -7,7 +7,9 @@ import { facePose } from '../../apps/journey/src/app/autocapture/face-pose.ts';
 import { FaceSteadiness, judgeFace, type FaceLook } from '../../apps/journey/src/app/autocapture/face-verdict.ts';
 import type { DetectedFace } from '../../apps/journey/src/app/autocapture/face-model.ts';
 import { grey } from '../../apps/journey/src/app/quality.ts';
-import { documentFrame } from '../helpers/fake-camera.ts';
+import { glareBlobs, laplacianVariance, type GlareBlob } from '@idv/engine/quality-measures';
+import { assessDocumentQuality } from '../../packages/engine/src/document/quality.ts';
+import { documentFrame, glaredFrame } from '../helpers/fake-camera.ts';
 import { IMAGES, fixture } from '../helpers/journey.ts';
 
 /**
@@ -16,6 +18,36 @@ import { IMAGES, fixture } from '../helpers/journey.ts';
  * geometry. The guide is where the journey's phone layout puts it in a 16:9 frame.
  */
 const GUIDE = { x: 0.06, y: 0.05, w: 0.88, h: 0.9 };
+
+const ID_FAIL = 'documents/image-js/id_fail.png';
+
+/**
+ * One look at a frame as the journey takes it (document-watch's lookAt): the edges on a
+ * 320-pixel grey copy, then the document's inside (its corners' box, 6% in from each side) at
+ * most 600 pixels wide, measured for sharpness and glare.
+ */
+async function inside(frame: Buffer): Promise<DocumentLook & { glare: GlareBlob[] }> {
+  const { g, width, height } = await greyFrame(frame);
+  const edges = findDocumentEdges(g, width, height, GUIDE);
+  assert.ok(edges.quad, 'the document is found');
+  const { width: vw, height: vh } = await sharp(frame).metadata();
+  const xs = edges.quad.corners.map((c) => c[0] * vw!);
+  const ys = edges.quad.corners.map((c) => c[1] * vh!);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const [sx, sy] = [x0 + (x1 - x0) * 0.06, y0 + (y1 - y0) * 0.06];
+  const [sw, sh] = [(x1 - x0) * 0.88, (y1 - y0) * 0.88];
+  const scale = Math.min(1, 600 / (x1 - x0));
+  const { data, info } = await sharp(frame)
+    .extract({ left: Math.round(sx), top: Math.round(sy), width: Math.round(sw), height: Math.round(sh) })
+    .resize(Math.round(sw * scale), Math.round(sh * scale), { fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const pixels = new Uint8Array(info.width * info.height);
+  for (let i = 0, p = 0; i < pixels.length; i++, p += 3) pixels[i] = Math.round(0.299 * data[p] + 0.587 * data[p + 1] + 0.114 * data[p + 2]);
+  const image = { data: pixels, width: info.width, height: info.height, channels: 1 };
+  return { edges, guide: GUIDE, frameAspect: vw! / vh!, light: 150, sharpness: laplacianVariance(image), glare: glareBlobs(image, DOCUMENT_THRESHOLDS.glareBlobShare) };
+}
 
 async function greyFrame(frame: Buffer): Promise<{ g: Float32Array; width: number; height: number }> {
   const { data, info } = await sharp(frame).resize(320).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -65,11 +97,28 @@ describe('document verdict', () => {
     const sharp = { sharpness: DOCUMENT_THRESHOLDS.minSharpness + 1, glare: [] };
     assert.equal(documentProblem(look(edges, sharp)), null);
     assert.equal(documentProblem(look(edges, { ...sharp, sharpness: DOCUMENT_THRESHOLDS.minSharpness - 1 })), 'blurry');
-    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.05, haloLuminance: 245 }] })), 'glare');
-    // White paper ends at print, in a darker ring: not glare; unless it is so large that a spot may hide in it.
-    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.05, haloLuminance: 200 }] })), null);
-    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.2, haloLuminance: 200 }] })), 'glare');
+    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.05, haloLuminance: 245, core: 0.1 }] })), 'glare');
+    // White paper ends at print, in a darker ring: not glare, however large (a white page).
+    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.05, haloLuminance: 200, core: 0.1 }] })), null);
+    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.7, haloLuminance: 150, core: 0.13 }] })), null);
+    // Near-white paper between lines of print: a bright ring, but a thin strip.
+    assert.equal(documentProblem(look(edges, { ...sharp, glare: [{ share: 0.03, haloLuminance: 247, core: 0.03 }] })), null);
     assert.ok(quadArea(edges.quad!.corners) > 0);
+  });
+
+  test('glare on real frames: the bright paper of a card’s machine-readable zone is not glare, a glare spot on the card is; the document_quality check agrees', async () => {
+    for (const path of [IMAGES.idFront, ID_FAIL]) {
+      const frame = await documentFrame(fixture(path));
+      const clean = await inside(frame);
+      assert.ok(clean.glare.length > 0, `${path}: saturated paper there (the case this rule is for)`);
+      assert.ok(clean.glare.every((b) => b.haloLuminance >= DOCUMENT_THRESHOLDS.glareHaloLuminance), `${path}: its ring is bright, as near-white paper's is`);
+      assert.equal(documentProblem(clean), null, `${path}: ${JSON.stringify(clean.glare)}`);
+      assert.deepEqual((await assessDocumentQuality(await sharp(frame).jpeg({ quality: 90 }).toBuffer())).report.reasons, [], `${path}: the check takes it`);
+      const glared = await glaredFrame(frame);
+      const spotted = await inside(glared);
+      assert.equal(documentProblem(spotted), 'glare', `${path} glared: ${JSON.stringify(spotted.glare)}`);
+      assert.ok((await assessDocumentQuality(await sharp(glared).jpeg({ quality: 90 }).toBuffer())).report.reasons.includes('image_glare'), `${path} glared: the check refuses it`);
+    }
   });
 
   test('the shutter fires after three good looks in the same place; a move or a problem starts again', async () => {

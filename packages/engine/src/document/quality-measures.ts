@@ -79,19 +79,72 @@ export interface GlareBlob {
   share: number;
   /** Mean luminance of a 3-pixel ring around it (see GlareMeasures.blobHaloLuminance). */
   haloLuminance: number;
+  /**
+   * How thick it is: the half-width of the widest square that fits in it, as a share of the
+   * image's shorter side. A glare spot is a solid patch; saturated paper between lines of print
+   * is a thin strip, however bright the paper around it.
+   */
+  core: number;
 }
 
 /**
- * Every saturated blob of at least `minShare` of the pixels, with its halo. A white background
- * or white paper can be the largest blob (it ends at print, in a darker ring) while a glare spot
- * beside it is smaller: the journey's automatic capture looks at each.
+ * Every saturated blob of at least `minShare` of the pixels, with its halo and its core. A white
+ * background or white paper can be the largest blob (it ends at print, in a darker ring) while a
+ * glare spot beside it is smaller: the journey's automatic capture looks at each.
  */
 export function glareBlobs(grey: PixelImage, minShare: number, level = SATURATION_LEVEL): GlareBlob[] {
   if (grey.channels !== 1) throw new Error('glareBlobs needs a grey image');
   const n = grey.width * grey.height;
-  return saturatedBlobs(grey, level)
-    .filter((b) => b.size / n >= minShare)
-    .map((b) => ({ share: b.size / n, haloLuminance: haloLuminance(grey, level, b.start, 3) }));
+  const blobs = saturatedBlobs(grey, level).filter((b) => b.size / n >= minShare);
+  if (!blobs.length) return [];
+  const depth = saturatedDepth(grey, level);
+  const short = Math.min(grey.width, grey.height);
+  return blobs.map((b) => ({ share: b.size / n, haloLuminance: haloLuminance(grey, level, b.start, 3), core: deepest(grey, level, depth, b.start) / short }));
+}
+
+/**
+ * For each saturated pixel, its distance (in 8-connected steps, 1 at the blob's edge) to the
+ * nearest pixel that is not saturated or to the image's border: two passes of a chessboard
+ * distance transform. The deepest pixel of a blob is the centre of the widest square in it.
+ */
+function saturatedDepth(grey: PixelImage, level: number): Uint16Array {
+  const { data, width: w, height: h } = grey;
+  const d = new Uint16Array(w * h);
+  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= w || y >= h ? 0 : d[y * w + x]!);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (data[i]! >= level) d[i] = 1 + Math.min(at(x - 1, y), at(x - 1, y - 1), at(x, y - 1), at(x + 1, y - 1));
+    }
+  }
+  for (let y = h - 1; y >= 0; y--) {
+    for (let x = w - 1; x >= 0; x--) {
+      const i = y * w + x;
+      if (d[i]) d[i] = Math.min(d[i]!, 1 + Math.min(at(x + 1, y), at(x + 1, y + 1), at(x, y + 1), at(x - 1, y + 1)));
+    }
+  }
+  return d;
+}
+
+/** The largest depth over the blob holding `start` (4-connected, as saturatedBlobs). */
+function deepest(grey: PixelImage, level: number, depth: Uint16Array, start: number): number {
+  const { data, width: w } = grey;
+  const n = w * grey.height;
+  const seen = new Uint8Array(n);
+  const stack = [start];
+  seen[start] = 1;
+  let best = 0;
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (depth[i]! > best) best = depth[i]!;
+    const x = i % w;
+    for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w]) {
+      if (j < 0 || j >= n || seen[j] || data[j]! < level) continue;
+      seen[j] = 1;
+      stack.push(j);
+    }
+  }
+  return best;
 }
 
 /** The 4-connected blobs of saturated pixels: their size and one pixel of each. */

@@ -25,14 +25,15 @@ export const DOCUMENT_THRESHOLDS = {
   minSharpness: 260,
   /** Glare: a saturated blob of at least this share of the document's inside… */
   glareBlobShare: 0.01,
-  /** …fading out into a halo at least this bright (a white background or paper ends at print, in a darker ring). */
+  /** …fading out into a halo at least this bright (a white background or paper ends at print, in a darker ring)… */
   glareHaloLuminance: 235,
   /**
-   * A saturated area this large is refused whatever its ring: a glare spot on white paper merges
-   * with it (bench:journey: id_fail.png's glared variant, 29–34% of the inside, was taken before
-   * this rule while the check refuses it).
+   * …and solid: the widest square in it at least this share of the inside's shorter side in
+   * half-width. Near-white paper between lines of print (id1.jpg's machine-readable zone: strips
+   * of 1.3–2.2% with a 246–247 ring) is a thin strip, 0.016–0.032; the fixtures' glare spots
+   * are 0.100–0.151 (bench:journey, docs/journey.md).
    */
-  maxSaturatedBlob: 0.15,
+  glareMinCore: 0.06,
   /** Largest move of a corner between two looks for the view to count as steady (frame fractions). */
   maxShift: 0.012,
   /** Consecutive good, steady looks before the shutter fires. */
@@ -62,9 +63,14 @@ export function documentProblem(look: DocumentLook, t = DOCUMENT_THRESHOLDS): Ex
   const aspect = quadAspect(quad, look.frameAspect);
   if (aspect < t.aspect[0] || aspect > t.aspect[1]) return 'edges';
   if (look.sharpness === undefined || !look.glare) return 'measure';
-  if (look.glare.some((b) => (b.share >= t.glareBlobShare && b.haloLuminance >= t.glareHaloLuminance) || b.share >= t.maxSaturatedBlob)) return 'glare';
+  if (look.glare.some((b) => isGlare(b, t))) return 'glare';
   if (look.sharpness < t.minSharpness) return 'blurry';
   return null;
+}
+
+/** A saturated blob that is a glare spot: large enough, fading out softly, and solid. */
+export function isGlare(b: GlareBlob, t = DOCUMENT_THRESHOLDS): boolean {
+  return b.share >= t.glareBlobShare && b.haloLuminance >= t.glareHaloLuminance && b.core >= t.glareMinCore;
 }
 
 /** Width over height of a quad seen in a frame of the given aspect (mean of opposite sides). */

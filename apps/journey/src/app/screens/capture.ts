@@ -6,7 +6,7 @@ import { errorLine, handoffOffer, type JourneyView } from '../view.ts';
 import type { Region } from '../quality.ts';
 import type { PieceKind } from '../types.ts';
 import { watchDocument } from '../autocapture/document-watch.ts';
-import type { DocumentHint } from '../autocapture/document-verdict.ts';
+import { isGlare, type DocumentHint } from '../autocapture/document-verdict.ts';
 import type { GlareBlob } from '@idv/engine/quality-measures';
 import { loadFaceDetector, watchFace } from '../autocapture/face-watch.ts';
 import type { Baseline, FaceHint, FaceTask } from '../autocapture/face-verdict.ts';
@@ -211,9 +211,9 @@ function drawCapture(j: JourneyView, kind: PieceKind, done: () => void, toPhone:
         ({ hint: value, quad, look }) => {
           // The measures of the look, for the tests and bench:journey (numbers only, nothing sent).
           if (look.sharpness !== undefined) viewfinder.dataset.sharpness = String(Math.round(look.sharpness));
-          // The brightest-ringed blob: the one glare is judged on.
-          const blob = look.glare?.reduce<GlareBlob | null>((a, b) => (!a || b.haloLuminance > a.haloLuminance ? b : a), null);
-          if (look.glare) viewfinder.dataset.glare = blob ? `${blob.share.toFixed(4)} ${Math.round(blob.haloLuminance)}` : 'none';
+          // The blob judged glare, else the largest: its share, halo and core.
+          const blob = look.glare?.find((b) => isGlare(b)) ?? look.glare?.reduce<GlareBlob | null>((a, b) => (!a || b.share > a.share ? b : a), null);
+          if (look.glare) viewfinder.dataset.glare = blob ? `${blob.share.toFixed(4)} ${Math.round(blob.haloLuminance)} ${blob.core.toFixed(3)}` : 'none';
           looked(value, documentHint(value), Boolean(quad) && (value === 'steady' || value === 'ready'));
         },
         () => void autoCapture(),
