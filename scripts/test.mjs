@@ -15,6 +15,11 @@ const root = new URL('..', import.meta.url).pathname;
 const backends = ['pglite', 'postgres'].filter((b) => !process.argv[2] || process.argv[2] === b || process.argv[2] === 'all');
 const filter = process.argv[3];
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? 3));
+// A file still running after this many seconds is stopped with all it started and counted as
+// failed: a hung file (a browser left waiting, a hook that never returns) ends the run with its
+// name in the report instead of holding CI until its own limit. The slowest file takes about
+// four minutes on a loaded CI machine.
+const fileTimeoutS = Math.max(1, Number(process.env.TEST_FILE_TIMEOUT_S ?? 900));
 
 function findTests(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -146,10 +151,26 @@ function runJob(job) {
     children.add(child);
     const out = [];
     const times = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      out.push(Buffer.from(`\n[test runner] ${job.file} on ${job.backend} still running after ${fileTimeoutS} s (TEST_FILE_TIMEOUT_S): stopped\n`));
+      for (const signal of ['SIGTERM', 'SIGKILL']) {
+        setTimeout(() => {
+          try {
+            process.kill(-child.pid, signal);
+          } catch {
+            // already gone
+          }
+        }, signal === 'SIGTERM' ? 0 : 10_000).unref();
+      }
+    }, fileTimeoutS * 1000);
     child.stdout.on('data', (chunk) => out.push(chunk));
     child.stderr.on('data', (chunk) => out.push(chunk));
     child.stdio[3].on('data', (chunk) => times.push(chunk));
-    child.on('close', (code) => {
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      const code = timedOut ? 1 : exitCode;
       children.delete(child);
       const seconds = (Date.now() - started) / 1000;
       const cpu = cpuSecondsOfChildren(Buffer.concat(times).toString());
