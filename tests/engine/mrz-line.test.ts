@@ -96,3 +96,49 @@ test('the classifier on onnxruntime gives the JavaScript reference its probabili
   assert.ok(worst < 1e-4, `largest difference ${worst}`);
   assert.equal(bestCharacters(runtime, 150).text, bestCharacters(js, 150).text);
 });
+
+/** Point-by-point sampling, as windowFeatures once did it: each of the 3×3 bilinear samples of each output pixel on its own. */
+function windowFeaturesReference(line: GreyImage, band: { centreA: number; centreB: number; bandHeight: number; ink: number; paper: number }, centres: number[]): Float32Array {
+  const { data, width, height } = line;
+  const out = new Float32Array(centres.length * 16 * 24);
+  const range = Math.max(8, band.paper - band.ink);
+  const cw = band.bandHeight * 0.95;
+  const ch = band.bandHeight * 1.3;
+  const sample = (x: number, y: number): number => {
+    if (x < 0 || y < 0 || x > width - 1 || y > height - 1) return band.paper;
+    const xi = Math.min(width - 2, Math.floor(x));
+    const yi = Math.min(height - 2, Math.floor(y));
+    const fx = x - xi;
+    const fy = y - yi;
+    const p = yi * width + xi;
+    return (data[p]! * (1 - fx) + data[p + 1]! * fx) * (1 - fy) + (data[p + width]! * (1 - fx) + data[p + width + 1]! * fx) * fy;
+  };
+  centres.forEach((cx, k) => {
+    const left = cx - cw / 2;
+    const top = band.centreA + band.centreB * cx - ch / 2;
+    for (let oy = 0; oy < 24; oy++) {
+      for (let ox = 0; ox < 16; ox++) {
+        let sum = 0;
+        for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) sum += sample(left + (ox + (i + 0.5) / 3) * (cw / 16) - 0.5, top + (oy + (j + 0.5) / 3) * (ch / 24) - 0.5);
+        const v = (band.paper - sum / 9) / range;
+        out[k * 384 + oy * 16 + ox] = Math.min(1.2, Math.max(0, v));
+      }
+    }
+  });
+  return out;
+}
+
+test('windows are sampled as point-by-point bilinear sampling samples them, inside the crop and across its edges', async () => {
+  const line = await lineImage('L898902C36UTO7408122F1204159ZE184226B<<<<<10');
+  const grid = findLineGrid(line, 44, { curved: false });
+  assert.ok(grid);
+  for (const band of [grid, { ...grid, centreB: 0.03, bandHeight: grid.bandHeight * 0.6 }, { ...grid, centreA: 2, bandHeight: grid.bandHeight * 1.7 }]) {
+    // Centres along the line and past both ends (windows partly outside the crop).
+    const centres = Array.from({ length: 97 }, (_, k) => -20 + (k * (line.width + 40)) / 96);
+    const fast = windowFeatures(line, band, centres);
+    const reference = windowFeaturesReference(line, band, centres);
+    let worst = 0;
+    for (let i = 0; i < fast.length; i++) worst = Math.max(worst, Math.abs(fast[i]! - reference[i]!));
+    assert.ok(worst < 1e-6, `largest difference ${worst}`);
+  }
+});
