@@ -67,11 +67,27 @@ export function alignCount(scan: LineScan, count: number, slope = 0): Alignment 
   const reach = Math.ceil(mean * END_REACH);
   const score = new Float64Array(count * positions).fill(-Infinity);
   const from = new Int32Array(count * positions).fill(-1);
-  for (let j = 0; j <= Math.min(reach, positions - 1); j++) score[j] = logGlyph[j]!;
+  // Centre k can only be where a chain of centres from a start (within `reach` of the ink's
+  // start) can put it, and from where one can still reach an end (within `reach` of the ink's
+  // end), each step between the shortest and the longest spacing anywhere on the line. Only
+  // those cells are worked out: a cell that could reach an end reads only cells that could too,
+  // so the best alignment is the one working out every cell would give, at a fraction of the
+  // cost (most of a line crop's reading, which aligns every plausible length and slant).
+  let dShortest = Infinity;
+  let dLongest = 0;
+  for (let j = 0; j < positions; j++) {
+    const pitch = pitchAt(j);
+    dShortest = Math.min(dShortest, Math.max(1, Math.floor(pitch * SPACING[0])));
+    dLongest = Math.max(dLongest, Math.ceil(pitch * SPACING[1]));
+  }
+  const endFrom = Math.max(0, positions - 1 - reach);
+  const firstAt = (k: number) => Math.max(0, k * dShortest, endFrom - (count - 1 - k) * dLongest);
+  const lastAt = (k: number) => Math.min(positions - 1, reach + k * dLongest, positions - 1 - (count - 1 - k) * dShortest);
+  for (let j = firstAt(0); j <= lastAt(0); j++) score[j] = logGlyph[j]!;
   for (let k = 1; k < count; k++) {
     const row = k * positions;
     const prev = (k - 1) * positions;
-    for (let j = 0; j < positions; j++) {
+    for (let j = firstAt(k), jEnd = lastAt(k); j <= jEnd; j++) {
       let best = -Infinity;
       let arg = -1;
       const pitch = pitchAt(j);
