@@ -398,6 +398,9 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
   const rowI = new Int32Array(ny);
   const rowF = new Float64Array(ny);
   const rowIn = new Uint8Array(ny);
+  const colX = new Int32Array(nx);
+  const colG = new Float64Array(nx);
+  const colsInside = new Int32Array(CELL_W);
   // An output row's lattice rows blended and summed, per image column (from the window's first).
   let columns = new Float64Array(Math.ceil(cw) + 4);
   for (let k = 0; k < centres.length; k++) {
@@ -415,35 +418,70 @@ export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLi
     }
     const span = x1 - x0 + 1;
     if (span > columns.length) columns = new Float64Array(span);
+    // Per lattice column: its pixel from x0 and its weight on that pixel; per output column: how
+    // many of its lattice columns lie inside the image.
+    for (let c = 0; c < nx; c++) {
+      colX[c] = colI[c]! - x0;
+      colG[c] = 1 - colF[c]!;
+    }
+    for (let ox = 0; ox < CELL_W; ox++) colsInside[ox] = colIn[ox * SUB]! + colIn[ox * SUB + 1]! + colIn[ox * SUB + 2]!;
     const base = k * CELL_FEATURES;
     for (let oy = 0; oy < CELL_H; oy++) {
       let rowsIn = 0;
-      if (span > 0) columns.fill(0, 0, span);
-      for (let j = 0; j < SUB; j++) {
-        const r = oy * SUB + j;
-        if (rowIn[r] === 0) continue;
-        rowsIn++;
-        const fy = rowF[r]!;
-        const gy = 1 - fy;
-        const a = rowI[r]! * width + x0;
-        const b = a + width;
-        for (let x = 0; x < span; x++) columns[x]! += data[a + x]! * gy + data[b + x]! * fy;
+      const r0 = oy * SUB;
+      if (SUB === 3 && rowIn[r0] === 1 && rowIn[r0 + 1] === 1 && rowIn[r0 + 2] === 1) {
+        // The three lattice rows inside the image (nearly always): blended in one pass, summed
+        // in the order of the loop below.
+        rowsIn = 3;
+        const f0 = rowF[r0]!;
+        const f1 = rowF[r0 + 1]!;
+        const f2 = rowF[r0 + 2]!;
+        const g0 = 1 - f0;
+        const g1 = 1 - f1;
+        const g2 = 1 - f2;
+        const a0 = rowI[r0]! * width + x0;
+        const a1 = rowI[r0 + 1]! * width + x0;
+        const a2 = rowI[r0 + 2]! * width + x0;
+        for (let x = 0; x < span; x++) {
+          columns[x] = data[a0 + x]! * g0 + data[a0 + width + x]! * f0 + (data[a1 + x]! * g1 + data[a1 + width + x]! * f1) + (data[a2 + x]! * g2 + data[a2 + width + x]! * f2);
+        }
+      } else {
+        if (span > 0) columns.fill(0, 0, span);
+        for (let j = 0; j < SUB; j++) {
+          const r = r0 + j;
+          if (rowIn[r] === 0) continue;
+          rowsIn++;
+          const fy = rowF[r]!;
+          const gy = 1 - fy;
+          const a = rowI[r]! * width + x0;
+          const b = a + width;
+          for (let x = 0; x < span; x++) columns[x]! += data[a + x]! * gy + data[b + x]! * fy;
+        }
       }
       for (let ox = 0; ox < CELL_W; ox++) {
         let sum = 0;
-        let colsIn = 0;
-        if (rowsIn > 0) {
-          for (let i = 0; i < SUB; i++) {
-            const c = ox * SUB + i;
-            if (colIn[c] === 0) continue;
-            colsIn++;
-            const fx = colF[c]!;
-            const x = colI[c]! - x0;
-            sum += columns[x]! * (1 - fx) + columns[x + 1]! * fx;
+        const c0 = ox * SUB;
+        if (SUB === 3 && rowsIn === 3 && colsInside[ox] === 3) {
+          // Every sample inside the image: the loop below's sum, in its order, nothing read as paper.
+          const x = colX[c0]!;
+          const y = colX[c0 + 1]!;
+          const z = colX[c0 + 2]!;
+          sum = columns[x]! * colG[c0]! + columns[x + 1]! * colF[c0]! + (columns[y]! * colG[c0 + 1]! + columns[y + 1]! * colF[c0 + 1]!) + (columns[z]! * colG[c0 + 2]! + columns[z + 1]! * colF[c0 + 2]!);
+        } else {
+          let colsIn = 0;
+          if (rowsIn > 0) {
+            for (let i = 0; i < SUB; i++) {
+              const c = c0 + i;
+              if (colIn[c] === 0) continue;
+              colsIn++;
+              const fx = colF[c]!;
+              const x = colI[c]! - x0;
+              sum += columns[x]! * (1 - fx) + columns[x + 1]! * fx;
+            }
           }
+          // Samples outside the image read as paper.
+          sum += paper * (SUB * SUB - rowsIn * colsIn);
         }
-        // Samples outside the image read as paper.
-        sum += paper * (SUB * SUB - rowsIn * colsIn);
         const v = (paper - sum / 9) / range;
         out[base + oy * CELL_W + ox] = v < 0 ? 0 : v > 1.2 ? 1.2 : v;
       }
