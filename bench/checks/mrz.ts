@@ -8,7 +8,8 @@
  *   (c) generated documents (TD1 and TD3, degraded like phone photos, seeded): fully right,
  *       characters right;
  *   (d) reads accepted by their check digits but wrong (must be zero);
- *   and the time per document of both readers.
+ *   and the time per document of both readers: wall time, and this process's CPU time (all its
+ *   threads), which a loaded machine stretches far less.
  *
  * `tsx bench/checks/mrz.ts` runs it alone and prints one JSON line. Knobs: BENCH_MRZ_DOCS
  * (generated documents, default 200), BENCH_MRZ_LINES (line crops, default all),
@@ -105,6 +106,7 @@ async function lineCrops(): Promise<Record<string, unknown>> {
   let right = 0;
   let lines = 0;
   const started = Date.now();
+  const c0 = process.cpuUsage();
   const ours: (string | null)[] = [];
   for (const { image, text } of take) {
     const read = await readMrzLineCrop(await grey(join(dir, image)));
@@ -118,6 +120,7 @@ async function lineCrops(): Promise<Record<string, unknown>> {
     char_accuracy: round(right / chars),
     lines_fully_correct: round(lines / take.length),
     ms_per_line: Math.round((Date.now() - started) / take.length),
+    cpu_ms_per_line: Math.round(cpuMsSince(c0) / take.length),
   };
   if (BASELINE) {
     // The baseline on an evenly spread subset (it is slower), ours beside it on the same lines.
@@ -128,6 +131,7 @@ async function lineCrops(): Promise<Record<string, unknown>> {
     let or = 0;
     let ol = 0;
     const t0 = Date.now();
+    const c1 = process.cpuUsage();
     let n = 0;
     for (let i = 0; i < take.length && n < BASELINE_LINES; i += step, n++) {
       const { image, text } = take[i]!;
@@ -144,6 +148,7 @@ async function lineCrops(): Promise<Record<string, unknown>> {
     out.ours_on_subset_char_accuracy = round(or / bc);
     out.ours_on_subset_lines_fully_correct = round(ol / n);
     out.baseline_ms_per_line = Math.round((Date.now() - t0) / n);
+    out.baseline_cpu_ms_per_line = Math.round(cpuMsSince(c1) / n);
   }
   return out;
 }
@@ -153,36 +158,51 @@ function accepted(r: MrzReading | null, uncertain: number): boolean {
   return !!r && r.checkDigitsValid && r.codesValid && uncertain === 0 && r.confidence >= MRZ_ACCEPT_CONFIDENCE;
 }
 
+/** CPU milliseconds of this process (every thread) since `from`: the same on an idle or a loaded machine, unlike wall time. */
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
 interface DocResult {
   ours: MrzReading | null;
   oursAccepted: boolean;
   oursMs: number;
+  oursCpuMs: number;
   base: MrzReading | null;
   baseAccepted: boolean;
   baseMs: number;
+  baseCpuMs: number;
 }
 
 async function readBoth(bytes: Uint8Array, allowSpecimen: boolean): Promise<DocResult> {
   const t0 = Date.now();
+  const c0 = process.cpuUsage();
   const d = await readMrzDetailed(bytes, { allowSpecimen });
   const oursMs = Date.now() - t0;
+  const oursCpuMs = cpuMsSince(c0);
   let base: MrzReading | null = null;
   let baseMs = 0;
+  let baseCpuMs = 0;
   if (BASELINE) {
     const t1 = Date.now();
+    const c1 = process.cpuUsage();
     // The baseline reads the zone our locator found; its time is its recognition of those crops
     // only (decoding and locating are counted in ours, not in its).
     if (d.candidate && d.image) base = await baselineZone(d.image, d.candidate, d.flipped, allowSpecimen);
     else await decodeGrey(bytes);
     baseMs = Date.now() - t1;
+    baseCpuMs = cpuMsSince(c1);
   }
   return {
     ours: d.reading,
     oursAccepted: accepted(d.reading, d.uncertain.length),
     oursMs,
+    oursCpuMs,
     base,
     baseAccepted: !!base && base.checkDigitsValid && base.codesValid,
     baseMs,
+    baseCpuMs,
   };
 }
 
@@ -215,6 +235,8 @@ async function specimens(): Promise<Record<string, unknown>> {
   let chars = 0;
   const oursMs: number[] = [];
   const baseMs: number[] = [];
+  const oursCpu: number[] = [];
+  const baseCpu: number[] = [];
   const right: string[] = [];
   const wrong: Record<string, string[] | null> = {};
   const count = (t: typeof tally, exp: string[], lines: string[] | null, accepted: boolean) => {
@@ -234,6 +256,8 @@ async function specimens(): Promise<Record<string, unknown>> {
     count(baseTally, exp, r.base?.lines ?? null, r.baseAccepted);
     oursMs.push(r.oursMs);
     baseMs.push(r.baseMs);
+    oursCpu.push(r.oursCpuMs);
+    baseCpu.push(r.baseCpuMs);
   }
   return {
     documents: files.length,
@@ -245,6 +269,7 @@ async function specimens(): Promise<Record<string, unknown>> {
     read_right_files: right,
     read_wrong: wrong,
     ms_per_document_median: median(oursMs),
+    cpu_ms_per_document_median: Math.round(median(oursCpu)),
     ...(BASELINE
       ? {
           baseline_read_right: baseTally.right,
@@ -253,6 +278,7 @@ async function specimens(): Promise<Record<string, unknown>> {
           baseline_accepted_and_right: baseTally.acceptedRight,
           baseline_wrong_but_accepted: baseTally.wrongAccepted,
           baseline_ms_per_document_median: median(baseMs),
+          baseline_cpu_ms_per_document_median: Math.round(median(baseCpu)),
         }
       : {}),
   };
@@ -272,6 +298,8 @@ async function generated(): Promise<Record<string, unknown>> {
   let acceptedCount = 0;
   const oursMs: number[] = [];
   const baseMs: number[] = [];
+  const oursCpu: number[] = [];
+  const baseCpu: number[] = [];
   const byFormat: Record<string, { n: number; full: number }> = {};
   for (let i = 0; i < DOCS; i++) {
     const seed = 5000 + i;
@@ -300,6 +328,8 @@ async function generated(): Promise<Record<string, unknown>> {
     if (ok) byFormat[format].full++;
     oursMs.push(r.oursMs);
     baseMs.push(r.baseMs);
+    oursCpu.push(r.oursCpuMs);
+    baseCpu.push(r.baseCpuMs);
   }
   return {
     documents: DOCS,
@@ -311,6 +341,7 @@ async function generated(): Promise<Record<string, unknown>> {
     wrong_but_accepted: wrongAccepted,
     wrong_with_valid_check_digits_before_vote: wrongCheckValid,
     ms_per_document_median: median(oursMs),
+    cpu_ms_per_document_median: Math.round(median(oursCpu)),
     ...(BASELINE
       ? {
           baseline_fully_correct: baseFull,
@@ -318,6 +349,7 @@ async function generated(): Promise<Record<string, unknown>> {
           baseline_char_accuracy: round(baseRight / chars),
           baseline_wrong_but_accepted: baseWrongAccepted,
           baseline_ms_per_document_median: median(baseMs),
+          baseline_cpu_ms_per_document_median: Math.round(median(baseCpu)),
         }
       : {}),
   };

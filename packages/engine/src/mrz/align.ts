@@ -67,20 +67,50 @@ export function alignCount(scan: LineScan, count: number, slope = 0): Alignment 
   const reach = Math.ceil(mean * END_REACH);
   const score = new Float64Array(count * positions).fill(-Infinity);
   const from = new Int32Array(count * positions).fill(-1);
-  for (let j = 0; j <= Math.min(reach, positions - 1); j++) score[j] = logGlyph[j]!;
+  // The spacings allowed before each position and their costs depend on the position alone (its
+  // pitch), not on which centre: worked out once, not once per centre.
+  const dFrom = new Int32Array(positions);
+  const dTo = new Int32Array(positions);
+  let dShortest = Infinity;
+  let dLongest = 0;
+  for (let j = 0; j < positions; j++) {
+    const pitch = pitchAt(j);
+    dFrom[j] = Math.max(1, Math.floor(pitch * SPACING[0]));
+    dTo[j] = Math.ceil(pitch * SPACING[1]);
+    dShortest = Math.min(dShortest, dFrom[j]!);
+    dLongest = Math.max(dLongest, dTo[j]!);
+  }
+  const spread = dLongest - dShortest + 1;
+  const cost = new Float64Array(positions * spread);
+  for (let j = 0; j < positions; j++) {
+    const pitch = pitchAt(j);
+    for (let d = dFrom[j]!; d <= dTo[j]!; d++) {
+      const dev = (d - pitch) / pitch;
+      cost[j * spread + d - dShortest] = SPACING_COST * dev * dev;
+    }
+  }
+  // Centre k can only be where a chain of centres from a start (within `reach` of the ink's
+  // start) can put it, and from where one can still reach an end (within `reach` of the ink's
+  // end), each step between the shortest and the longest spacing anywhere on the line. Only
+  // those cells are worked out: a cell that could reach an end reads only cells that could too,
+  // so the best alignment is the one working out every cell would give, at a fraction of the
+  // cost (most of a line crop's reading, which aligns every plausible length and slant).
+  const endFrom = Math.max(0, positions - 1 - reach);
+  const firstAt = (k: number) => Math.max(0, k * dShortest, endFrom - (count - 1 - k) * dLongest);
+  const lastAt = (k: number) => Math.min(positions - 1, reach + k * dLongest, positions - 1 - (count - 1 - k) * dShortest);
+  for (let j = firstAt(0); j <= lastAt(0); j++) score[j] = logGlyph[j]!;
   for (let k = 1; k < count; k++) {
     const row = k * positions;
     const prev = (k - 1) * positions;
-    for (let j = 0; j < positions; j++) {
+    for (let j = firstAt(k), jEnd = lastAt(k); j <= jEnd; j++) {
       let best = -Infinity;
       let arg = -1;
-      const pitch = pitchAt(j);
-      const dMax = Math.ceil(pitch * SPACING[1]);
-      for (let d = Math.max(1, Math.floor(pitch * SPACING[0])); d <= dMax && j - d >= 0; d++) {
+      const costs = j * spread - dShortest;
+      const dMax = Math.min(dTo[j]!, j);
+      for (let d = dFrom[j]!; d <= dMax; d++) {
         const s = score[prev + j - d]!;
         if (s === -Infinity) continue;
-        const dev = (d - pitch) / pitch;
-        const v = s - SPACING_COST * dev * dev;
+        const v = s - cost[costs + d]!;
         if (v > best) {
           best = v;
           arg = j - d;
