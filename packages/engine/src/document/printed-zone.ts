@@ -5,7 +5,6 @@ import { locateDocument, warpDocument, type Point } from './locate.ts';
 import { loadOcrWorker } from './ocr-worker.ts';
 import { agreementWithMrz, mergeAgreements, printedLines, PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
 import { localThreshold } from './threshold.ts';
-import { locateMrz } from '../mrz/locate.ts';
 
 /**
  * The printed_zone check: OCR of the visual zone with tesseract.js (English model, local), and
@@ -75,30 +74,8 @@ export function needsSecondPass(first: OcrPass, mrz: MrzReading | null): boolean
   return PRINTED_FIELDS.some((f) => agreement[f] === 'differ');
 }
 
-/**
- * The second pass reads the grey copy above the machine-readable zone only: the check discards
- * the zone's lines, and they are the page's longest and densest print. Measured on the document
- * bench's 34 documents (30 generated, 4 specimens), the 8 second passes cost a third less
- * tesseract CPU (3.7 → 2.5 s in all) and found the same fields. The first pass keeps the whole
- * page: cut there too, a specimen's surname (image-js/id2) was not read by either pass.
- */
 export async function secondOcrPass(straightened: DecodedImage): Promise<OcrPass> {
-  return ocrText(await aboveMrz(straightened));
-}
-
-/**
- * The straightened document above its machine-readable zone: cut at the top of the best MRZ
- * candidate when that candidate lies in the lower half of the page and its lines span most of
- * its width (an upright, straightened document's zone); otherwise the whole image.
- */
-export async function aboveMrz(straightened: DecodedImage): Promise<DecodedImage> {
-  if (straightened.channels !== 1) return straightened;
-  const [best] = await locateMrz(straightened);
-  if (!best) return straightened;
-  const top = Math.floor(Math.min(...best.lines.map((l) => l.cy - l.height * 0.9)));
-  const spansPage = best.lines.every((l) => l.length > straightened.width * 0.6);
-  if (!spansPage || top < straightened.height * 0.5) return straightened;
-  return { ...straightened, height: top, data: straightened.data.subarray(0, top * straightened.width) };
+  return ocrText(straightened);
 }
 
 export async function readPrintedZone(input: Uint8Array | DecodedImage, mrz: MrzReading | null, options: ReadPrintedZoneOptions = {}): Promise<PrintedZoneResult> {
