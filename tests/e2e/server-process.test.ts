@@ -142,9 +142,11 @@ describe(`the service process on ${TEST_DB}`, () => {
       if (body.checks !== 'warming' || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    // The loading takes seconds on any machine (tfjs, opencv and tesseract on each thread): a ready
-    // API that did not wait for it is first seen warming.
-    assert.deepEqual(states, ['warming', 'warm']);
+    // The loading starts first thing at start (startChecksPool), beside the database's opening and
+    // the API's build, and takes seconds (tfjs, opencv and tesseract on each thread): a ready API
+    // is seen warming, then warm; on a slow start the models may already be warm when it listens.
+    // Never anything else (cold would mean the warm-up failed).
+    assert.ok(['warming,warm', 'warm'].includes(states.join(',')), `readyz checks states: ${states.join(' → ')}`);
   });
 
   test('the SDK creates and reads a case and a journey link over HTTP with the demo key', async () => {

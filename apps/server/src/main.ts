@@ -11,7 +11,7 @@ import pino from 'pino';
 // exports (the rule no-app-to-app in .dependency-cruiser.cjs enforces both).
 import { build } from '@idv/api';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from '@idv/api/bootstrap';
-import { startWorker, type RunningWorker } from '@idv/worker';
+import { startChecksPool, startWorker, type RunningWorker } from '@idv/worker';
 import { COMPANIONS, listenOnUrlPort } from './companions.ts';
 import { startConsoleCompanions } from './console.ts';
 
@@ -25,6 +25,9 @@ import { startConsoleCompanions } from './console.ts';
 async function main(): Promise<void> {
   const apiOnly = parseArgs(process.argv.slice(2));
   const config = loadConfigOrExit();
+  // The checks' models start loading first, in the pool's threads, so that they load while this
+  // thread opens the database and builds the API rather than after (the first case would wait).
+  const checks = config.runWorker && !apiOnly ? startChecksPool(config.checksWarmUp) : undefined;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   let masterKey = config.masterKey;
   if (!masterKey) {
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
           pieces: pieceBlobs(ctx),
           settings: config.webhooks,
           checksLeaseMs: config.checksLeaseMs,
-          warmChecks: config.checksWarmUp,
+          checks,
           listen: database.listen,
           log: app.log,
         })

@@ -5,7 +5,7 @@ import { serveProcessMetrics } from '@idv/metrics';
 import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
 import { loadConfigOrExit } from '@idv/config';
 import { CaseVault, PieceBlobs } from '@idv/case-data';
-import { startWorker } from './worker.ts';
+import { startChecksPool, startWorker } from './worker.ts';
 
 /**
  * A worker process on its own (`npm run worker`): any number of them may run beside the API
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = pino({ level: config.logLevel, base: { service: 'worker' } });
+  // The checks' models load while the database opens (see startChecksPool).
+  const checks = startChecksPool(config.checksWarmUp);
   // One connection per delivery in flight is never needed (sends hold none); a few cover claims and records.
   const database = await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: 4 });
   const keyring = new MasterKeyring(config.masterKey, config.previousMasterKeys);
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
     pieces: new PieceBlobs(blobs, vault, keyring),
     settings: config.webhooks,
     checksLeaseMs: config.checksLeaseMs,
-    warmChecks: config.checksWarmUp,
+    checks,
     listen: database.listen,
     log,
   });

@@ -15,6 +15,8 @@ import { localThreshold } from './threshold.ts';
 export interface PrintedZoneResult {
   agreement: Record<PrintedField, Agreement>;
   report: CheckReport;
+  /** How many OCR passes were read (1, or 2 when the first missed a decisive field). */
+  passes: number;
 }
 
 export interface ReadPrintedZoneOptions {
@@ -114,5 +116,5 @@ export function printedZoneReport(passes: readonly OcrPass[], mrz: MrzReading | 
     measures.fields_agree = 0;
     measures.fields_absent = PRINTED_FIELDS.length;
   } else if (counts.differ > 0) reasons.push('printed_zone_differs');
-  return { agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
+  return { passes: passes.length, agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
 }
