@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { STANDARD_FLOW, USAGE_SERVICES } from '@idv/domain';
 import type { LightMyRequestResponse } from 'fastify';
@@ -187,7 +188,6 @@ describe('GET /v1/usage/export', () => {
         : 0;
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // A plain HTTP client whose socket is destroyed after the first chunk: the client gone.
-    const { request } = await import('node:http');
     const firstChunk = await new Promise<{ status: number; chunk: Buffer; destroy: () => void }>((resolve, reject) => {
       const req = request(`${address}/v1/usage/export?period=2019-06`, { headers: { authorization: `Bearer ${t.demoKey.secret}` } }, (res) => {
         res.once('data', (chunk: Buffer) => {

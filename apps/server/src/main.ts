@@ -78,9 +78,10 @@ async function main(): Promise<void> {
   for (const companion of companions) {
     servers.push(await listenOnUrlPort(await companion.create({ config, db: database.db }), companion.url(config), config.host));
   }
-  // The worker, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only).
+  // The worker, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only):
+  // where it runs, its checks pool was started (and is warming) at the top of main.
   worker =
-    config.runWorker && !apiOnly
+    checks
       ? await startWorker({
           db: database.db,
           keyring,

@@ -14,18 +14,11 @@ export interface WorkerParts extends Pick<ChecksRunnerOptions, 'db' | 'keyring' 
   /** CHECKS_LEASE_MS: how long a claim holds a check job (default 2 minutes). */
   checksLeaseMs?: number;
   /**
-   * Load the checks' models on every thread as soon as the worker starts, in the background
-   * (default true). False only for a process that will never run a check and should not spend
-   * the CPU (CHECKS_WARM_UP=false, which production refuses, so that no production setting can
-   * turn the cold first case back on by accident).
-   */
-  warmChecks?: boolean;
-  /**
    * The checks' pool, already warming (`startChecksPool`, called first thing by the process so
-   * that the loading overlaps the rest of its startup). Without it the worker starts its own, with
-   * `warmChecks`.
+   * that the loading overlaps the rest of its startup; `startChecksPool(false)` for a process
+   * that will never run a check, CHECKS_WARM_UP=false, which production refuses).
    */
-  checks?: WarmingChecks;
+  checks: WarmingChecks;
 }
 
 /** A checks pool whose models are loading in the background (or not, when `warmUp` is null). */
@@ -75,7 +68,7 @@ export async function startWorker(parts: WorkerParts): Promise<RunningWorker> {
   // Retention of images and personal data per flow.
   const retention = new RetentionSweeper({ db, blobs: parts.blobs, log });
   retention.start();
-  const { pool, warmUp } = parts.checks ?? startChecksPool(parts.warmChecks !== false);
+  const { pool, warmUp } = parts.checks;
   let warmth: ChecksWarmth = 'cold';
   let stopping = false;
   if (warmUp) {
