@@ -5,7 +5,7 @@ import { parseAamva } from './document/aamva.ts';
 import { readBarcodes } from './document/barcodes.ts';
 import { decodeImage, type DecodedImage } from './document/decode.ts';
 import { loadOcrWorker } from './document/ocr-worker.ts';
-import { firstOcrPass, needsSecondPass, secondOcrPass, straightenForOcr, type OcrPass } from './document/printed-zone.ts';
+import { firstOcrPass, ocrText, secondOcrPasses, straightenForOcr, type OcrPass } from './document/printed-zone.ts';
 import { assessDocumentQuality, type DocumentQuality } from './document/quality.ts';
 import { analyseFaces } from './faces/analyse-face.ts';
 import { loadFaceModels } from './faces/index.ts';
@@ -13,7 +13,7 @@ import { loadMrzClassifier } from './mrz/classifier.ts';
 import { readMrz } from './mrz/read.ts';
 import { loadOpenCv } from './opencv.ts';
 import { timedTask } from './pool/thread-cpu.ts';
-import type { DocumentFields } from './types.ts';
+import type { DocumentFields, MrzReading } from './types.ts';
 import { exerciseCase } from './warm-exercise.ts';
 
 export { combineParts, confirmedByPrintedZone } from './case-finish.ts';
@@ -112,11 +112,15 @@ export async function readPrintedOcr(input: CaseInput): Promise<PrintedOcr | nul
   return result && { ...result, timing };
 }
 
-/** The printed zone's second pass on the straightened front a `readPrintedOcr` returned (possibly cloned from another thread). */
-export async function readSecondOcrPass(straightened: DecodedImage): Promise<{ pass: OcrPass; timing: FacesFound['timing'] }> {
+/**
+ * The printed zone's second reading (`secondOcrPasses`: the first pass's lines that could hold a
+ * missed field, then the page if needed) on the straightened front a `readPrintedOcr` returned,
+ * possibly cloned from another thread.
+ */
+export async function readSecondOcrPasses(straightened: DecodedImage, first: OcrPass, mrz: MrzReading): Promise<{ passes: OcrPass[]; timing: FacesFound['timing'] }> {
   const image = { ...straightened, data: Buffer.from(straightened.data.buffer, straightened.data.byteOffset, straightened.data.byteLength) };
-  const { result, timing } = await timedTask(() => secondOcrPass(image));
-  return { pass: result, timing };
+  const { result, timing } = await timedTask(() => secondOcrPasses(image, first, mrz));
+  return { passes: result, timing };
 }
 
 /** A face task: every face of one image (null when it cannot be decoded). The document photo keeps more pixels so its small portrait stays describable. */
@@ -136,8 +140,8 @@ export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPar
   if (reading.mrz && wantsPrintedZone(input) && front?.decoded) {
     // The front as decoded and located by the quality check: neither is done twice.
     const straightened = await straightenForOcr(front.decoded, { documentCorners: front.location?.corners });
-    passes = [await firstOcrPass(straightened)];
-    if (needsSecondPass(passes[0], reading.mrz)) passes.push(await secondOcrPass(straightened));
+    const first = await firstOcrPass(straightened);
+    passes = [first, ...(await secondOcrPasses(straightened, first, reading.mrz))];
   }
   return finishDocumentPart(input, { ...reading, timing: { ms: 0, cpuMs: null } }, passes, Date.now() - started);
 }
@@ -193,6 +197,7 @@ async function exercise(part: 'all' | 'images' | 'printed_zone'): Promise<void> 
   if (part !== 'printed_zone') await Promise.all([readDocumentPart(sample), readFaces(sample.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
   if (part !== 'images') {
     const first = await readPrintedOcr(sample);
-    if (first) await readSecondOcrPass(first.straightened);
+    // The grey page, as a second reading reads it.
+    if (first) await ocrText(first.straightened);
   }
 }

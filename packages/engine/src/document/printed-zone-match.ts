@@ -69,7 +69,8 @@ export function unconfused(text: string): string {
 /**
  * OCR tolerance, measured on generated documents (one misread character is the commonest miss:
  * 8 read as 2, Ö as 6, a dropped letter). Names of at least this many letters agree within one
- * edit, document numbers within one substituted character. Dates stay exact: a changed digit of
+ * edit (the MRZ's ICAO digraphs folded too: OEZTUERK against a printed ÖZTÜRK read 6ZTURK),
+ * document numbers within one edit. Dates stay exact: a changed digit of
  * a birth date is precisely what a forger changes, and the MRZ's own check digits guard numbers.
  */
 const MIN_TOLERANT_LENGTH = 6;
@@ -84,15 +85,18 @@ export function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-/** `needle` in `text` with at most one substituted character (numbers of 6 or more characters). */
-export function containsWithOneSubstitution(text: string, needle: string): boolean {
+/**
+ * `needle` in `text` within one edit (numbers of 6 or more characters): a substituted character
+ * (8 read as 2), or one added or dropped (`YMO0597008` for `YM0597008`: a round letter read twice).
+ */
+export function containsWithinOneEdit(text: string, needle: string): boolean {
   if (!needle) return false;
   if (text.includes(needle)) return true;
   if (needle.length < MIN_TOLERANT_LENGTH) return false;
-  for (let i = 0; i + needle.length <= text.length; i++) {
-    let misses = 0;
-    for (let j = 0; j < needle.length && misses <= 1; j++) if (text[i + j] !== needle[j]) misses++;
-    if (misses <= 1) return true;
+  for (let i = 0; i + needle.length - 1 <= text.length; i++) {
+    for (const len of [needle.length - 1, needle.length, needle.length + 1]) {
+      if (i + len <= text.length && withinOneEdit(text.slice(i, i + len), needle)) return true;
+    }
   }
   return false;
 }
@@ -121,14 +125,14 @@ export function agreementWithMrz(ocrText: string, mrz: DocumentFields | null): R
     switch (field) {
       case 'surname':
       case 'given_names':
-        found = nameKeys(value).some((k) => names.has(k) || names.has(folded(k)) || (k.length >= MIN_TOLERANT_LENGTH && [...names].some((n) => withinOneEdit(n, k))));
+        found = nameKeys(value).some((k) => names.has(k) || names.has(folded(k)) || (k.length >= MIN_TOLERANT_LENGTH && [...names].some((n) => withinOneEdit(n, k) || withinOneEdit(n, folded(k)))));
         break;
       case 'birth_date':
       case 'expiry_date':
         found = findDate(text, value);
         break;
       case 'document_number':
-        found = containsWithOneSubstitution(unconfused(compact), unconfused(value.replace(/[<\s]/g, '').toUpperCase()));
+        found = containsWithinOneEdit(unconfused(compact), unconfused(value.replace(/[<\s]/g, '').toUpperCase()));
         break;
       case 'nationality':
         // The code itself (UTO, FRA) or a word starting with it (FRANCAISE, UTOPIAN, DEUTSCH for D).

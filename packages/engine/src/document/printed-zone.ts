@@ -4,6 +4,7 @@ import { decodeImage, toGrey, toSharp, type DecodedImage } from './decode.ts';
 import { locateDocument, warpDocument, type Point } from './locate.ts';
 import { loadOcrWorker } from './ocr-worker.ts';
 import { agreementWithMrz, mergeAgreements, printedLines, PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
+import { linesToReread, type Box, type OcrLine } from './printed-zone-reread.ts';
 import { localThreshold } from './threshold.ts';
 
 /**
@@ -15,8 +16,13 @@ import { localThreshold } from './threshold.ts';
 export interface PrintedZoneResult {
   agreement: Record<PrintedField, Agreement>;
   report: CheckReport;
-  /** How many OCR passes were read (1, or 2 when the first missed a decisive field). */
+  /**
+   * The OCR passes read: 1, or more when the first missed a decisive field (its lines read again,
+   * then the whole page when they were not enough).
+   */
   passes: number;
+  /** What each pass read, in order: the first the page; then `lines`, `page` or both. */
+  scopes: OcrPass['scope'][];
 }
 
 export interface ReadPrintedZoneOptions {
@@ -32,21 +38,48 @@ export const OCR_WIDTH = 1000;
 /** Fewer letters and digits than this outside the MRZ: the printed zone was not read. */
 const MIN_CHARACTERS = 20;
 
-export async function ocrText(image: DecodedImage): Promise<{ text: string; confidence: number }> {
-  const worker = await loadOcrWorker();
-  // A white margin keeps the sparse-text boxes inside the page (leptonica otherwise complains on
-  // stderr about boxes clipped at the edge).
-  const margin = 16;
-  const white = image.channels === 1 ? { r: 255, g: 255, b: 255 } : '#ffffff';
-  const png = await toSharp(image).extend({ top: margin, bottom: margin, left: margin, right: margin, background: white }).png({ compressionLevel: 1 }).toBuffer();
-  const { data } = await worker.recognize(png);
-  return { text: data.text, confidence: data.confidence };
-}
-
-/** One OCR pass over the straightened document: its text and tesseract's mean confidence. */
+/** One OCR reading: its text, tesseract's mean confidence and (first pass) where its lines are. */
 export interface OcrPass {
   text: string;
   confidence: number;
+  /** The lines found, in the read image's pixels (asked for on the first pass only). */
+  lines: OcrLine[];
+  /** What was read: the whole page, or only some of its lines again. */
+  scope: 'page' | 'lines';
+}
+
+/**
+ * A white margin keeps the sparse-text boxes inside the page (leptonica otherwise complains on
+ * stderr about boxes clipped at the edge).
+ */
+const MARGIN = 16;
+
+export async function ocrText(image: DecodedImage, options: { lines?: boolean } = {}): Promise<OcrPass> {
+  const worker = await loadOcrWorker();
+  const white = image.channels === 1 ? { r: 255, g: 255, b: 255 } : '#ffffff';
+  const png = await toSharp(image).extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: white }).png({ compressionLevel: 1 }).toBuffer();
+  // The lines come from tesseract's TSV (a row per line, then its words), far lighter than its JSON blocks.
+  const { data } = await worker.recognize(png, {}, { text: true, tsv: options.lines ?? false });
+  return { text: data.text, confidence: data.confidence, lines: options.lines && data.tsv ? linesOfTsv(data.tsv, image) : [], scope: 'page' };
+}
+
+/** Tesseract's TSV (level 4 rows are lines, level 5 their words) as lines, in the image's pixels (the margin taken off). */
+export function linesOfTsv(tsv: string, page: { width: number; height: number }): OcrLine[] {
+  const lines = new Map<string, OcrLine>();
+  for (const row of tsv.split('\n')) {
+    const c = row.split('\t');
+    if (c.length < 12 || (c[0] !== '4' && c[0] !== '5')) continue;
+    const key = c.slice(1, 5).join('.');
+    if (c[0] === '4') {
+      const [left, top, width, height] = c.slice(6, 10).map(Number) as [number, number, number, number];
+      const box: Box = { x0: Math.max(0, left - MARGIN), y0: Math.max(0, top - MARGIN), x1: Math.min(page.width, left + width - MARGIN), y1: Math.min(page.height, top + height - MARGIN) };
+      lines.set(key, { text: '', box });
+    } else {
+      const line = lines.get(key);
+      if (line) line.text = line.text ? `${line.text} ${c[11]}` : c[11]!;
+    }
+  }
+  return [...lines.values()].filter((l) => l.text.trim() !== '' && l.box.x1 > l.box.x0 && l.box.y1 > l.box.y0);
 }
 
 /**
@@ -62,32 +95,67 @@ export async function straightenForOcr(input: Uint8Array | DecodedImage, options
 
 /**
  * First pass on a locally thresholded copy (guilloches and tints removed), the better single
- * pass measured. It needs no MRZ, so it can run beside the MRZ reader.
+ * pass measured. It needs no MRZ, so it can run beside the MRZ reader. It keeps where its lines
+ * are, for a second pass.
  */
 export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass> {
-  return ocrText(await localThreshold(straightened));
+  return ocrText(await localThreshold(straightened), { lines: true });
 }
 
-/** A second pass, on the plain grey copy, only when the first misses or contradicts a decisive field. */
+/** The decisive fields the MRZ holds that a reading does not show. */
+export function missedFields(pass: OcrPass, mrz: MrzReading | null): PrintedField[] {
+  const agreement = agreementWithMrz(pass.text, mrz?.fields ?? null);
+  return PRINTED_FIELDS.filter((f) => agreement[f] === 'differ');
+}
+
+/** A second pass is read only when the first misses or contradicts a decisive field. */
 export function needsSecondPass(first: OcrPass, mrz: MrzReading | null): boolean {
-  const agreement = agreementWithMrz(first.text, mrz?.fields ?? null);
-  return PRINTED_FIELDS.some((f) => agreement[f] === 'differ');
+  return missedFields(first, mrz).length > 0;
 }
 
-export async function secondOcrPass(straightened: DecodedImage): Promise<OcrPass> {
-  return ocrText(straightened);
+/** The pixels of `box` (its right and bottom edges excluded). */
+export function cropImage(image: DecodedImage, box: Box): DecodedImage {
+  const { x0, y0, x1, y1 } = box;
+  const c = image.channels;
+  const row = (x1 - x0) * c;
+  const data = Buffer.allocUnsafe(row * (y1 - y0));
+  for (let y = y0; y < y1; y++) image.data.copy(data, (y - y0) * row, (y * image.width + x0) * c, (y * image.width + x1) * c);
+  return { data, width: x1 - x0, height: y1 - y0, channels: c };
+}
+
+/**
+ * The second reading, on the plain grey copy (where the threshold thinned or broke the print):
+ * first only the first pass's lines that could hold a missed field, each cropped and read alone;
+ * then, if a missed field is still not shown, the whole page. Returns the passes read (none when
+ * nothing was missed, else one or two).
+ */
+export async function secondOcrPasses(straightened: DecodedImage, first: OcrPass, mrz: MrzReading | null): Promise<OcrPass[]> {
+  const missed = missedFields(first, mrz);
+  if (missed.length === 0) return [];
+  const boxes = linesToReread(first.lines, missed, straightened);
+  if (!boxes) return [await ocrText(straightened)];
+  const crops: OcrPass[] = [];
+  for (const box of boxes) crops.push(await ocrText(cropImage(straightened, box)));
+  const lines: OcrPass = {
+    text: crops.map((c) => c.text).join('\n'),
+    confidence: crops.reduce((sum, c) => sum + c.confidence, 0) / crops.length,
+    lines: [],
+    scope: 'lines',
+  };
+  const shown = agreementWithMrz(lines.text, mrz?.fields ?? null);
+  if (missed.every((f) => shown[f] === 'agree')) return [lines];
+  return [lines, await ocrText(straightened)];
 }
 
 export async function readPrintedZone(input: Uint8Array | DecodedImage, mrz: MrzReading | null, options: ReadPrintedZoneOptions = {}): Promise<PrintedZoneResult> {
   const doc = await straightenForOcr(input, options);
   const first = await firstOcrPass(doc);
-  const passes = needsSecondPass(first, mrz) ? [first, await secondOcrPass(doc)] : [first];
-  return printedZoneReport(passes, mrz);
+  return printedZoneReport([first, ...(await secondOcrPasses(doc, first, mrz))], mrz);
 }
 
 /**
- * The printed_zone check from the OCR passes already made, pure: a field agrees when either pass
- * shows it; the longer text gives the measures.
+ * The printed_zone check from the OCR passes already made, pure: a field agrees when any pass
+ * shows it; the longest text gives the measures.
  */
 export function printedZoneReport(passes: readonly OcrPass[], mrz: MrzReading | null): PrintedZoneResult {
   if (passes.length === 0) throw new Error('printedZoneReport needs at least one OCR pass');
@@ -116,5 +184,5 @@ export function printedZoneReport(passes: readonly OcrPass[], mrz: MrzReading | 
     measures.fields_agree = 0;
     measures.fields_absent = PRINTED_FIELDS.length;
   } else if (counts.differ > 0) reasons.push('printed_zone_differs');
-  return { passes: passes.length, agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
+  return { passes: passes.length, scopes: passes.map((p) => p.scope), agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
 }

@@ -79,8 +79,8 @@ export class ChecksPool {
       let passes: OcrPass[] | null = o?.passes ?? null;
       // The second OCR pass needs the zone's reading: asked for only when the first pass misses a decisive field.
       if (o && passes && r?.mrz && needsSecondPass(passes[0], r.mrz)) {
-        const second = await run<{ pass: OcrPass; timing: TaskTiming }>('printed_zone_second', { task: 'printed_zone_second', straightened: o.straightened });
-        passes = [...passes, second.pass];
+        const second = await run<{ passes: OcrPass[]; timing: TaskTiming }>('printed_zone_second', { task: 'printed_zone_second', straightened: o.straightened, first: passes[0], mrz: r.mrz });
+        passes = [...passes, ...second.passes];
       }
       return finishDocumentPart(input, r, passes, Date.now() - started);
     });

@@ -1,8 +1,10 @@
 import type { CaseInput } from '../case-types.ts';
 import type { DecodedImage } from '../document/decode.ts';
+import type { OcrPass } from '../document/printed-zone.ts';
+import type { MrzReading } from '../types.ts';
 import { threadId } from 'node:worker_threads';
 import { modelLoads } from '../model-loads.ts';
-import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPass, warmUpEngine } from '../analyse-case.ts';
+import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPasses, warmUpEngine } from '../analyse-case.ts';
 
 /**
  * The task file of the checks pool: each worker thread imports it once, so the models every task
@@ -14,7 +16,7 @@ import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPass, warmUpE
 export type PoolTask =
   | { task: 'document'; input: CaseInput }
   | { task: 'printed_zone'; input: CaseInput }
-  | { task: 'printed_zone_second'; straightened: DecodedImage }
+  | { task: 'printed_zone_second'; straightened: DecodedImage; first: OcrPass; mrz: MrzReading }
   | { task: 'faces'; image: Uint8Array; maxSide?: number }
   | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' }
   | { task: 'model_loads' };
@@ -26,7 +28,7 @@ export default function run(t: PoolTask): Promise<unknown> {
     case 'printed_zone':
       return readPrintedOcr(t.input);
     case 'printed_zone_second':
-      return readSecondOcrPass(t.straightened);
+      return readSecondOcrPasses(t.straightened, t.first, t.mrz);
     case 'faces':
       return readFaces(t.image, t.maxSide);
     case 'warm_up':
