@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { mrzName } from '@idv/domain';
 import type { DocumentFields, MrzReading } from '../../packages/engine/src/types.ts';
 import { cropImage, linesOfTsv, readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
-import { couldHold, linesToReread } from '../../packages/engine/src/document/printed-zone-reread.ts';
+import { lineDistance, linesToReread, substringDistance } from '../../packages/engine/src/document/printed-zone-reread.ts';
 import { closeOcrWorker } from '../../packages/engine/src/document/ocr-worker.ts';
 import { agreementWithMrz, containsWithinOneEdit, isMrzLike, unconfused, withinOneEdit } from '../../packages/engine/src/document/printed-zone-match.ts';
 import { findDate, normaliseOcrText } from '../../packages/engine/src/document/printed-dates.ts';
@@ -81,34 +81,46 @@ describe('printed dates and matching (pure)', () => {
 
 describe('the second reading: which lines again (pure)', () => {
   const page = { width: 1000, height: 630 };
-  const line = (text: string, y: number, x1 = 300) => ({ text, box: { x0: 100, y0: y, x1, y1: y + 24 } });
+  const line = (text: string, y: number, x0 = 100, x1 = 300) => ({ text, box: { x0, y0: y, x1, y1: y + 24 } });
   const lines = [
     line('Surname / Nom', 100),
-    line('PAPADOPOULOS', 130),
-    line('Date of expiry / Date d expiration', 200),
-    line('-19. 12. 2080', 230),
-    line('Document No.', 260),
-    line('842774848', 290),
-    line('I<NLD8427748481<<<<<<<<<<<<<<<', 500, 950),
+    line('PORSSON-JAGER', 130),
+    line('Date of birth / Date de naissance', 170),
+    line('14.01.1987', 200),
+    line('Date of expiry / Date d expiration', 230),
+    line('— 06.0', 260, 100, 170),
+    line('8.2031', 260, 180, 260),
+    line('Passport No.', 290),
+    line('SAiUsBG =', 320),
+    line('P<ITATHORSSON<JAEGER<<OLAFUR<MARIE<CLAIRE<<<<', 500, 40, 960),
   ];
 
-  test('only the lines that could hold a missed field, grown by a margin, never the MRZ', () => {
-    assert.ok(couldHold('expiry_date', '~09. 9.06. 2O345') && couldHold('birth_date', ': ~ oa. 11.1959'));
-    assert.ok(!couldHold('birth_date', 'Date of birth') && !couldHold('document_number', 'NLD 12'));
-    // A date misread can look like a number, and the other way round: both lines, for either.
-    const dateAndNumber = [{ x0: 92, y0: 220, x1: 308, y1: 264 }, { x0: 92, y0: 280, x1: 308, y1: 324 }];
-    assert.deepEqual(linesToReread(lines, ['expiry_date'], page), dateAndNumber);
-    assert.deepEqual(linesToReread(lines, ['document_number'], page), dateAndNumber);
-    assert.deepEqual(linesToReread(lines, ['surname'], page)?.length, 4); // the lines with three letters or more, not the MRZ
-    // Boxes stay inside the page.
-    assert.deepEqual(linesToReread([{ text: '12.03.1990', box: { x0: 2, y0: 1, x1: 998, y1: 30 } }], ['birth_date'], page), [{ x0: 0, y0: 0, x1: 1000, y1: 42 }]);
+  test('how far a line is from holding a value: approximate substring matching, per kind of field', () => {
+    assert.equal(substringDistance('JAEGER', 'THORSSONJAEGERX'), 0);
+    assert.equal(substringDistance('THORSSON', 'PORSSONJAGER'), 2);
+    assert.equal(lineDistance({ field: 'birth_date', value: '1987-01-14' }, '-- 14.01.1987'), 0);
+    assert.equal(lineDistance({ field: 'birth_date', value: '1959-11-04' }, ': ~ oa. 11.1959'), 1 / 8); // o read for 0, a for 4
+    assert.equal(lineDistance({ field: 'document_number', value: '6AIJUSUBG' }, 'SAiUsBG ='), 3 / 9); // folded: 6A1JU5U8G against 5A1U58G
+    assert.equal(lineDistance({ field: 'surname', value: 'THORSSON<JAEGER' }, 'PORSSON-JAGER'), 3 / 14);
+    assert.equal(lineDistance({ field: 'surname', value: 'THORSSON' }, ''), 1);
   });
 
-  test('nothing to crop, or most of the page: the page is read instead', () => {
-    const names = ['Surname', 'PAPADOPOULOS', 'Given names', 'RENEE'].map((t, i) => line(t, 10 + 40 * i));
-    assert.equal(linesToReread(names, ['surname'], { width: 320, height: 200 }), null); // over 40% of that page
-    assert.equal(linesToReread([line('Date of birth', 100)], ['birth_date'], page), null);
-    assert.equal(linesToReread([], ['surname'], page), null);
+  test('the closest lines to each missed value, joined with their row, grown by a margin, never the MRZ', () => {
+    // The expiry date split in two on its row: both halves in one box.
+    assert.deepEqual(linesToReread(lines, [{ field: 'expiry_date', value: '2031-08-06' }], page), [{ x0: 92, y0: 250, x1: 268, y1: 294 }]);
+    // The name's line, not the MRZ that holds it exactly; at most two lines a field.
+    const name = linesToReread(lines, [{ field: 'surname', value: 'THORSSON<JAEGER' }], page)!;
+    assert.deepEqual(name[0], { x0: 92, y0: 120, x1: 308, y1: 164 });
+    assert.ok(name.length <= 2 && name.every((b) => b.y0 < 480));
+    assert.deepEqual(linesToReread(lines, [{ field: 'document_number', value: '6AIJUSUBG' }], page)?.[0], { x0: 92, y0: 310, x1: 308, y1: 354 });
+    // Boxes stay inside the page.
+    assert.deepEqual(linesToReread([{ text: '12.03.1990', box: { x0: 2, y0: 1, x1: 998, y1: 30 } }], [{ field: 'birth_date', value: '1990-03-12' }], page), [{ x0: 0, y0: 0, x1: 1000, y1: 42 }]);
+  });
+
+  test('no line close to the value: the page is read instead', () => {
+    assert.equal(linesToReread(lines, [], page), null);
+    assert.equal(linesToReread([line('Date of birth', 100), line('NLD', 130)], [{ field: 'birth_date', value: '1975-01-22' }], page), null);
+    assert.equal(linesToReread([], [{ field: 'surname', value: 'SMITH' }], page), null);
   });
 
   test("tesseract's TSV as lines, the OCR margin taken off; a crop is the box's pixels", () => {

@@ -1,13 +1,13 @@
-import { isMrzLike, type PrintedField } from './printed-zone-match.ts';
+import { isMrzLike, unconfused, type PrintedField } from './printed-zone-match.ts';
 
 /**
  * Which lines of the first OCR pass the second pass reads again, as pure functions. The first
  * pass (on a thresholded copy) finds the page's lines; when it misreads a decisive field (a date
- * `19.12.2080` for `2030`, a number with two digits wrong), the value is nearly always on a line
- * it found. Reading again only the lines that could hold the missed field, each cropped from the
- * grey copy, costs a fraction of reading the whole page again (measured on the document bench:
- * about a third of a page's CPU, five of six misses found), and the page is still read whole when
- * the lines are not enough (`secondOcrPass`).
+ * `19.12.2080` for 2030, a number with two characters wrong, a date split in two), the value is
+ * nearly always on a line it found, misread. The lines closest to the MRZ's value (an approximate
+ * substring match: where to look, never whether it agrees) are cropped from the grey copy and
+ * read again alone, at a fraction of the page's cost; the page is still read whole when they are
+ * not enough (`secondOcrPasses`).
  */
 
 /** A rectangle in the straightened document's pixels, right and bottom edges excluded. */
@@ -24,49 +24,115 @@ export interface OcrLine {
   box: Box;
 }
 
-const DIGITS = /[0-9]/g;
-/** What a date's digits are read as when misread (O, o, I, l, S, B, Z). */
-const DIGIT_LIKE = /[0-9OoIlSBZ]/g;
-const LETTERS = /\p{L}/gu;
-const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
-
-/** Whether a line of the first pass could hold a value of `field`, misread or not. */
-export function couldHold(field: PrintedField, text: string): boolean {
-  switch (field) {
-    case 'birth_date':
-    case 'expiry_date':
-      return count(text, DIGITS) >= 2 && count(text, DIGIT_LIKE) >= 4;
-    case 'document_number':
-      return count(text, DIGITS) >= 3;
-    default:
-      return count(text, LETTERS) >= 3;
-  }
+/** A decisive field the first pass missed, with the MRZ's value of it. */
+export interface MissedField {
+  field: PrintedField;
+  value: string;
 }
 
 /**
- * Above this share of the page, the lines are read as the whole page: cropping saves nothing then
- * (names missed on a page of names ask for nearly every line).
+ * Fewest edits turning `pattern` into some substring of `text` (Sellers' approximate matching:
+ * the match may start and end anywhere in the text).
  */
-export const MAX_REREAD_SHARE = 0.4;
+export function substringDistance(pattern: string, text: string): number {
+  let previous = new Array<number>(text.length + 1).fill(0);
+  for (let i = 1; i <= pattern.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= text.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (pattern[i - 1] === text[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return Math.min(...previous);
+}
+
+/** Upper-case letters only, accents removed (how a name is compared here). */
+function letters(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toUpperCase().replace(/[^A-Z]/g, '');
+}
+
+/** Digits, with the letters OCR reads for them turned back (O, I, i, l, S, B, Z). */
+function digits(text: string): string {
+  return text.replace(/[Oo]/g, '0').replace(/[Iil|!]/g, '1').replace(/S/g, '5').replace(/B/g, '8').replace(/Z/g, '2').replace(/[^0-9]/g, '');
+}
+
+/** The MRZ's value and a line's text in the form they are compared in, per field. */
+function comparable(field: PrintedField, value: string, line: string): [string, string] {
+  switch (field) {
+    case 'birth_date':
+    case 'expiry_date': {
+      // As printed most often, day month year (an ISO date in the MRZ reading).
+      const [y, m, d] = value.split('-');
+      return [`${d}${m}${y}`, digits(line)];
+    }
+    case 'document_number':
+      return [unconfused(value.replace(/[<\s]/g, '').toUpperCase()), unconfused(line.toUpperCase().replace(/[^A-Z0-9]/g, ''))];
+    default:
+      return [letters(value.replace(/</g, ' ')), letters(line)];
+  }
+}
+
+/** How far a line is from holding the value: edits per character of the value (0 = it is there). */
+export function lineDistance(missed: MissedField, line: string): number {
+  const [value, text] = comparable(missed.field, missed.value, line);
+  if (!value || !text) return 1;
+  return substringDistance(value, text) / value.length;
+}
+
+/** Lines further than this from every missed value are not read again. */
+export const MAX_LINE_DISTANCE = 0.65;
+/** At most this many lines per missed field (the closest). */
+export const LINES_PER_FIELD = 2;
 
 /**
- * The boxes to read again for the `missed` fields, each line's box grown by a margin (a third of
- * its height above and below, where the first pass cut accents and descenders; 8 px each side)
- * and kept inside the page; MRZ lines never (the zone is read by its own reader). Null when they
- * cover more than MAX_REREAD_SHARE of the page or there is none: read the page instead.
+ * A line's box joined with the lines beside it on the same row (of a like height, overlapping by
+ * half of it, less than a line's height apart): a value the first pass split in two (`06.0` and
+ * `8.2031`) is read again whole, and a block the first pass took for one tall line stays alone.
  */
-export function linesToReread(lines: readonly OcrLine[], missed: readonly PrintedField[], page: { width: number; height: number }): Box[] | null {
-  const boxes: Box[] = [];
-  let area = 0;
-  for (const { text, box } of lines) {
-    const t = text.trim();
-    if (isMrzLike(t) || !missed.some((f) => couldHold(f, t))) continue;
-    const my = Math.round((box.y1 - box.y0) / 3) + 2;
-    const b = { x0: Math.max(0, box.x0 - 8), y0: Math.max(0, box.y0 - my), x1: Math.min(page.width, box.x1 + 8), y1: Math.min(page.height, box.y1 + my) };
-    if (b.x1 - b.x0 < 8 || b.y1 - b.y0 < 8) continue;
-    boxes.push(b);
-    area += (b.x1 - b.x0) * (b.y1 - b.y0);
+function withRow(line: OcrLine, lines: readonly OcrLine[]): Box {
+  const b = { ...line.box };
+  const h = b.y1 - b.y0;
+  for (const other of lines) {
+    const o = other.box;
+    const oh = o.y1 - o.y0;
+    const overlap = Math.min(b.y1, o.y1) - Math.max(b.y0, o.y0);
+    const gap = Math.max(o.x0 - b.x1, b.x0 - o.x1);
+    const sameSize = oh <= 1.5 * h && h <= 1.5 * oh;
+    if (sameSize && overlap >= 0.5 * Math.min(h, oh) && gap < h && !isMrzLike(other.text.trim())) {
+      b.x0 = Math.min(b.x0, o.x0);
+      b.x1 = Math.max(b.x1, o.x1);
+      b.y0 = Math.min(b.y0, o.y0);
+      b.y1 = Math.max(b.y1, o.y1);
+    }
   }
-  if (boxes.length === 0 || area > MAX_REREAD_SHARE * page.width * page.height) return null;
-  return boxes;
+  return b;
+}
+
+/**
+ * The boxes to read again for the missed fields: for each, the LINES_PER_FIELD lines closest to
+ * its value (within MAX_LINE_DISTANCE; never an MRZ line), joined with their row, grown by a margin
+ * (a third of the height above and below, where the first pass cut accents and descenders; 8 px
+ * each side) and kept inside the page; a box inside another is dropped. Null when no line is
+ * close: read the page instead.
+ */
+export function linesToReread(lines: readonly OcrLine[], missed: readonly MissedField[], page: { width: number; height: number }): Box[] | null {
+  const chosen = new Set<OcrLine>();
+  for (const m of missed) {
+    const ranked = lines
+      .filter((l) => !isMrzLike(l.text.trim()))
+      .map((l) => ({ l, d: lineDistance(m, l.text) }))
+      .filter((x) => x.d <= MAX_LINE_DISTANCE)
+      .sort((a, b) => a.d - b.d);
+    for (const { l } of ranked.slice(0, LINES_PER_FIELD)) chosen.add(l);
+  }
+  const boxes: Box[] = [];
+  for (const line of chosen) {
+    const row = withRow(line, lines);
+    const my = Math.round((row.y1 - row.y0) / 3) + 2;
+    const b = { x0: Math.max(0, row.x0 - 8), y0: Math.max(0, row.y0 - my), x1: Math.min(page.width, row.x1 + 8), y1: Math.min(page.height, row.y1 + my) };
+    if (b.x1 - b.x0 >= 8 && b.y1 - b.y0 >= 8) boxes.push(b);
+  }
+  const inside = (a: Box, b: Box) => a !== b && a.x0 >= b.x0 && a.y0 >= b.y0 && a.x1 <= b.x1 && a.y1 <= b.y1;
+  const kept = boxes.filter((a, i) => !boxes.some((b, j) => inside(a, b) && !(j > i && inside(b, a))));
+  return kept.length > 0 ? kept : null;
 }

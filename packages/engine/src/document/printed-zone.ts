@@ -125,14 +125,14 @@ export function cropImage(image: DecodedImage, box: Box): DecodedImage {
 
 /**
  * The second reading, on the plain grey copy (where the threshold thinned or broke the print):
- * first only the first pass's lines that could hold a missed field, each cropped and read alone;
- * then, if a missed field is still not shown, the whole page. Returns the passes read (none when
- * nothing was missed, else one or two).
+ * first only the first pass's lines closest to each missed field's value (`linesToReread`), each
+ * cropped and read alone; then, if a missed field is still not shown, the whole page. Returns the
+ * passes read (none when nothing was missed, else one or two).
  */
 export async function secondOcrPasses(straightened: DecodedImage, first: OcrPass, mrz: MrzReading | null): Promise<OcrPass[]> {
   const missed = missedFields(first, mrz);
   if (missed.length === 0) return [];
-  const boxes = linesToReread(first.lines, missed, straightened);
+  const boxes = linesToReread(first.lines, missed.map((field) => ({ field, value: String(mrz?.fields?.[field] ?? '') })), straightened);
   if (!boxes) return [await ocrText(straightened)];
   const crops: OcrPass[] = [];
   for (const box of boxes) crops.push(await ocrText(cropImage(straightened, box)));
