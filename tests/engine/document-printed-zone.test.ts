@@ -98,6 +98,8 @@ describe('the second reading: which lines again (pure)', () => {
   test('how far a line is from holding a value: approximate substring matching, per kind of field', () => {
     assert.equal(substringDistance('JAEGER', 'THORSSONJAEGERX'), 0);
     assert.equal(substringDistance('THORSSON', 'PORSSONJAGER'), 2);
+    assert.equal(substringDistance('THORSSON', ''), 8);
+    assert.equal(substringDistance('', 'ANY'), 0);
     assert.equal(lineDistance({ field: 'birth_date', value: '1987-01-14' }, '-- 14.01.1987'), 0);
     assert.equal(lineDistance({ field: 'birth_date', value: '1959-11-04' }, ': ~ oa. 11.1959'), 1 / 8); // o read for 0, a for 4
     assert.equal(lineDistance({ field: 'document_number', value: '6AIJUSUBG' }, 'SAiUsBG ='), 3 / 9); // folded: 6A1JU5U8G against 5A1U58G

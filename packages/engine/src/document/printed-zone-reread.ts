@@ -1,3 +1,4 @@
+import search from 'approx-string-match';
 import { isMrzLike, unconfused, type PrintedField } from './printed-zone-match.ts';
 
 /**
@@ -31,19 +32,14 @@ export interface MissedField {
 }
 
 /**
- * Fewest edits turning `pattern` into some substring of `text` (Sellers' approximate matching:
- * the match may start and end anywhere in the text).
+ * Fewest edits turning `pattern` into some substring of `text` (approximate matching: the match
+ * may start and end anywhere in the text), with approx-string-match (Myers' bit-parallel
+ * algorithm): the pattern's length when nothing of it is there.
  */
 export function substringDistance(pattern: string, text: string): number {
-  let previous = new Array<number>(text.length + 1).fill(0);
-  for (let i = 1; i <= pattern.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= text.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (pattern[i - 1] === text[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return Math.min(...previous);
+  if (!pattern) return 0;
+  const matches = search(text, pattern, pattern.length);
+  return matches.reduce((best, m) => Math.min(best, m.errors), pattern.length);
 }
 
 /** Upper-case letters only, accents removed (how a name is compared here). */
