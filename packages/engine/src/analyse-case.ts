@@ -113,8 +113,8 @@ export async function readPrintedOcr(input: CaseInput): Promise<PrintedOcr | nul
 }
 
 /**
- * The printed zone's second reading (`secondOcrPasses`: the first pass's lines that could hold a
- * missed field, then the page if needed) on the straightened front a `readPrintedOcr` returned,
+ * The printed zone's second reading (`secondOcrPasses`: the first pass's lines closest to each
+ * missed value, then the page if needed) on the straightened front a `readPrintedOcr` returned,
  * possibly cloned from another thread.
  */
 export async function readSecondOcrPasses(straightened: DecodedImage, first: OcrPass, mrz: MrzReading): Promise<{ passes: OcrPass[]; timing: FacesFound['timing'] }> {
