@@ -17,11 +17,9 @@ export interface PrintedZoneResult {
   agreement: Record<PrintedField, Agreement>;
   report: CheckReport;
   /**
-   * The OCR passes read: 1, or more when the first missed a decisive field (its lines read again,
-   * then the whole page when they were not enough).
+   * What each OCR pass read, in order: the first the page; when it missed a decisive field, its
+   * lines again (`lines`), then the whole page (`page`) when they were not enough.
    */
-  passes: number;
-  /** What each pass read, in order: the first the page; then `lines`, `page` or both. */
   scopes: OcrPass['scope'][];
 }
 
@@ -184,5 +182,5 @@ export function printedZoneReport(passes: readonly OcrPass[], mrz: MrzReading | 
     measures.fields_agree = 0;
     measures.fields_absent = PRINTED_FIELDS.length;
   } else if (counts.differ > 0) reasons.push('printed_zone_differs');
-  return { passes: passes.length, scopes: passes.map((p) => p.scope), agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
+  return { scopes: passes.map((p) => p.scope), agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
 }
