@@ -1,18 +1,48 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nobody listens on right now, chosen below the kernel's ephemeral range. A port from that
+ * range (what `listen(0)` hands out) is also given to outgoing connections, and the suite makes
+ * many: one found free could be taken by a client socket before the service started on it binds it
+ * (EADDRINUSE, seen in CI). Below the range only a listener asking for that very port can take it,
+ * and the port is picked at random so that test files running side by side do not pick alike.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow();
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${LOWEST_PORT} and ${high}`);
+}
+
+/**
+ * Below this are the well-known and commonly configured ports (databases, brokers, dev servers)
+ * and the last port Chromium refuses to open pages on (10080, its "unsafe ports").
+ */
+const LOWEST_PORT = 11_000;
+
+/** The first port of the kernel's ephemeral range (Linux's default where it cannot be read). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > LOWEST_PORT + 1000) return low;
+  } catch {
+    // not Linux: its default
+  }
+  return 32_768;
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

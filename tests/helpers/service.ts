@@ -22,10 +22,10 @@ export interface WholeService {
  * development provider) and waits until it is ready. `env` adds or overrides variables.
  */
 export async function startWholeService(env: Record<string, string> = {}): Promise<WholeService> {
-  // A free port is free when asked, not when the service binds it: another test's process or an
-  // outgoing connection (the ports come from the ephemeral range) can take it in between. Seen in
-  // CI as EADDRINUSE on the journey's port; the service refuses to start then, so start again on
-  // new ports. Any other failure is the test's.
+  // A free port is free when asked, not when the service binds it. `freePort` now picks below the
+  // ephemeral range, so outgoing connections (the cause seen in CI, EADDRINUSE on the journey's
+  // port) cannot take it; another test's service picking the same port at random still could.
+  // The service refuses to start then, so start again on new ports. Any other failure is the test's.
   for (let attempt = 1; ; attempt++) {
     try {
       return await startWholeServiceOnce(env);
