@@ -59,8 +59,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // Bundles built from the sources (the journey's dist/) are not modules of the repository.
-    exclude: { path: ['node_modules', '^apps/[^/]+/dist/'] },
+    // Bundles built from the sources (the journey's dist/, and a build's staging dist.<pid>-<time>/
+    // while it runs beside this check in CI) are not modules of the repository.
+    exclude: { path: ['node_modules', '^apps/[^/]+/dist([./]|$)'] },
     tsConfig: { fileName: 'tsconfig.json' },
     // Type-only imports are imports for the reader too.
     tsPreCompilationDeps: true,

@@ -62,6 +62,9 @@ const BROWSER_SUITES = [
 // reach are tested on both databases by the API tests.
 const WHOLE_SERVICE_SUITES = [
   'tests/e2e/example-integration.test.ts',
+  // `npm start` on a laptop (the service, the development provider and the console in one
+  // process): the embedded database is that scenario's own.
+  'tests/console/all-in-one.test.ts',
   'tests/docs/samples.test.ts',
   'tests/api/hostile-input.test.ts',
   'tests/console/hostile-input.test.ts',
