@@ -22,20 +22,6 @@ export interface WholeService {
  * development provider) and waits until it is ready. `env` adds or overrides variables.
  */
 export async function startWholeService(env: Record<string, string> = {}): Promise<WholeService> {
-  // A free port is free when asked, not when the service binds it. `freePort` now picks below the
-  // ephemeral range, so outgoing connections (the cause seen in CI, EADDRINUSE on the journey's
-  // port) cannot take it; another test's service picking the same port at random still could.
-  // The service refuses to start then, so start again on new ports. Any other failure is the test's.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startWholeServiceOnce(env);
-    } catch (err) {
-      if (attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err;
-    }
-  }
-}
-
-async function startWholeServiceOnce(env: Record<string, string>): Promise<WholeService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-service-'));
   let databaseUrl: string | null = null;
   let dropDb = async () => {};
