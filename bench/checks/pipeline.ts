@@ -145,11 +145,15 @@ export async function measurePipeline(): Promise<Record<string, unknown>> {
       for (let i = 0; i < BATCH; i++) await submitCase(t, who, 5000 + concurrency * 1000 + i, photos[i % photos.length]);
       const r = runner(concurrency);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await r.start();
       while ((await pendingJobs(t)) > 0) await new Promise((res) => setTimeout(res, 50));
       const minutes = (performance.now() - started) / 60_000;
+      const used = process.cpuUsage(cpu);
       await r.stop();
       throughput[`cases_per_minute_${concurrency}_in_flight`] = Math.round((BATCH / minutes) * 10) / 10;
+      // How busy the cores were while the batch drained: below the core count, the cases waited on something other than CPU.
+      throughput[`cores_busy_${concurrency}_in_flight`] = Math.round(((used.user + used.system) / 1000 / (minutes * 60_000)) * 100) / 100;
     }
     return {
       database: t.database.kind,
