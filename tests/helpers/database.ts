@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -11,13 +12,31 @@ export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * A real, empty, migrated database for one test file: an in-memory PGlite, or a fresh database
- * created on the PostgreSQL server (dropped again by `drop`).
+ * A real, empty, migrated database for one test file: PGlite in a new data directory seeded from
+ * the migrated snapshot, or a fresh database created on the PostgreSQL server (dropped again,
+ * with the directory, by `drop`).
+ * PGlite opens the data directory on disk as a service does, rather than loading the snapshot
+ * into memory: the tarball is then extracted by tar instead of copied file by file into PGlite's
+ * in-memory file system, about 1 s of CPU less for every test file (startTestApp 4.4 -> 3.5 s,
+ * measured on this machine), for about 0.1 s more over 300 requests.
  */
 export async function freshDatabase(): Promise<{ database: Database; url: string | null; drop: () => Promise<void> }> {
   if (TEST_DB === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', memory: true, snapshot: await migratedSnapshot() });
-    return { database, url: null, drop: () => database.close() };
+    const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-db-'));
+    const remove = () => rmSync(dataDir, { recursive: true, force: true });
+    // A file that ends without its `drop` (a failed before hook) leaves no directory behind.
+    process.once('exit', remove);
+    await seedPgliteDataDir(dataDir);
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    return {
+      database,
+      url: null,
+      drop: async () => {
+        await database.close();
+        remove();
+        process.off('exit', remove);
+      },
+    };
   }
   const { url, dropDb } = await createPostgresDatabase();
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 20 });
@@ -62,10 +81,10 @@ let snapshot: Promise<string> | null = null;
 const SNAPSHOT_SETTINGS = { shared_buffers: '16MB' };
 
 /**
- * A migrated, empty PGlite data directory as a tarball, shared by every test file's in-memory
- * database: starting PGlite from it costs a fraction of initialising and migrating a new one
- * (about 2.4 s of CPU instead of 9 s, measured on this machine under load), paid by each of the
- * suite's many files. It is kept in .tmp/ under a name made of the migrations', PGlite's versions
+ * A migrated, empty PGlite data directory as a tarball, shared by every test file's database
+ * (freshDatabase) and the seeded DATA_DIRs of started services: starting PGlite from it costs a
+ * fraction of initialising and migrating a new one (about 2.4 s of CPU instead of 9 s, measured
+ * on this machine under load), paid by each of the suite's many files. It is kept in .tmp/ under a name made of the migrations', PGlite's versions
  * and SNAPSHOT_SETTINGS, so a new migration or PGlite makes a new one; each file's database is
  * still its own.
  */
