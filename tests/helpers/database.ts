@@ -38,7 +38,7 @@ export async function freshDatabase(): Promise<{ database: Database; url: string
       },
     };
   }
-  const { url, dropDb } = await createPostgresDatabase();
+  const { url, dropDb } = await createPostgresDatabase({ migrated: true });
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 20 });
   return {
     database,
@@ -50,17 +50,20 @@ export async function freshDatabase(): Promise<{ database: Database; url: string
   };
 }
 
-/** Creates an empty database on the server; for tests and benchmarks that start their own processes. */
-export async function createPostgresDatabase(): Promise<{ url: string; dropDb: () => Promise<void> }> {
+/**
+ * Creates a database on the server, empty or (`migrated`) a copy of the migrated template; for
+ * tests and benchmarks that start their own processes. The servers' first start (server-process)
+ * takes an empty one.
+ */
+export async function createPostgresDatabase(opts: { migrated?: boolean } = {}): Promise<{ url: string; dropDb: () => Promise<void> }> {
+  const template = opts.migrated ? await migratedTemplate() : null;
   const name = `idv_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: urlOf(name),
     dropDb: async () => {
       const c = new pg.Client({ connectionString: ADMIN_URL });
       await c.connect();
@@ -68,6 +71,57 @@ export async function createPostgresDatabase(): Promise<{ url: string; dropDb: (
       await c.end();
     },
   };
+}
+
+function urlOf(database: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Any constant: serialises the making of the template between test files started together. */
+const TEMPLATE_LOCK = 7_414_022;
+let template: Promise<string> | null = null;
+
+/**
+ * A migrated, empty database on the server, named after the migrations, that the test files'
+ * databases are created from (CREATE DATABASE … TEMPLATE): PostgreSQL copies its files instead
+ * of every file's database running the migrations (about 0.3 s of the server's CPU and 1 s of
+ * wall each, measured on this machine). Made by the first file that needs it (built under
+ * another name and renamed, so that a file stopped halfway leaves no half-migrated template),
+ * again after a new migration; the migrations still run at each opening and find nothing to do.
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const name = `idv_template_${migrationsHash().slice(0, 16)}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+      if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0) {
+        const building = `${name}_${process.pid}`;
+        await admin.query(`DROP DATABASE IF EXISTS ${building}`);
+        await admin.query(`CREATE DATABASE ${building}`);
+        await (await openDatabase({ kind: 'postgres', url: urlOf(building), poolSize: 1 })).close();
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+    } finally {
+      await admin.end(); // ends the session, and with it the lock
+    }
+    return name;
+  })();
+  return template;
+}
+
+/** The migrations' files, hashed: a new migration makes a new snapshot and a new template. */
+function migrationsHash(): string {
+  const migrations = join(ROOT, 'packages/db/migrations');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(migrations, { recursive: true }).map(String).sort()) {
+    const path = join(migrations, name);
+    if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(readFileSync(path));
+  }
+  return hash.digest('hex');
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,12 +144,7 @@ const SNAPSHOT_SETTINGS = { shared_buffers: '16MB' };
  */
 export function migratedSnapshot(): Promise<string> {
   snapshot ??= (async () => {
-    const migrations = join(ROOT, 'packages/db/migrations');
-    const hash = createHash('sha256');
-    for (const name of readdirSync(migrations, { recursive: true }).map(String).sort()) {
-      const path = join(migrations, name);
-      if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(readFileSync(path));
-    }
+    const hash = createHash('sha256').update(migrationsHash());
     hash.update(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
     hash.update(JSON.stringify(SNAPSHOT_SETTINGS));
     const dir = join(ROOT, '.tmp');
