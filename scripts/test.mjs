@@ -2,7 +2,9 @@
 // Runs the whole suite on each database (PGlite and PostgreSQL) and prints one closing line
 // "N passed, N failed" over both. Usage: node scripts/test.mjs [pglite|postgres|all] [file filter]
 //
-// Each (file, database) pair is a job run by `node --test` in its own process; the jobs of both
+// Each (file, database) pair is a job run by node in its own process (the file itself, its tests
+// reported by node:test's spec reporter: `node --test` would add a second process, with tsx
+// loaded again, to every job, about 0.2 s of CPU each); the jobs of both
 // databases share one pool, longest first, so the slow files (browsers, whole services, the fault
 // suite) start at once and the short ones fill the gaps, rather than each database's run ending on
 // its own tail. A file's output is printed whole when it ends, with its time; the slowest files
@@ -151,7 +153,7 @@ function runJob(job) {
     // waited for (services, Chromium, PostgreSQL clients): on a shared machine the wall time of a
     // file says more about its neighbours than about it, and the CPU of all files is what bounds
     // the whole run on CI's two cores.
-    const child = spawn('bash', ['-c', `"$@"; code=$?; times >&3; exit $code`, 'bash', process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+    const child = spawn('bash', ['-c', `"$@"; code=$?; times >&3; exit $code`, 'bash', process.execPath, '--import', 'tsx', '--test-reporter=spec', job.file], {
       cwd: root,
       env: { ...process.env, TEST_DB: job.backend },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],

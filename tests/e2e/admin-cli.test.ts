@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '@idv/db';
 import { signedHeaders } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import { loadConfig, localMasterKey } from '@idv/config';
-import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
+import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { runNode } from '../helpers/processes.ts';
 
 /**
@@ -19,6 +19,9 @@ import { runNode } from '../helpers/processes.ts';
  * with), each opening and closing the database as the command does; the command line itself
  * (apps/api/src/admin/cli.ts) is run as a process by the last test. A process per command cost
  * this file two minutes of CPU on PGlite.
+ * On PGlite, DATA_DIR holds the migrated snapshot from the start: the commands' subject is not a
+ * first start (tests/e2e/server-process.test.ts has it), which cost the first command about 8 s
+ * of CPU to initialise and migrate the database.
  */
 
 const CLI = 'apps/api/src/admin/cli.ts';
@@ -33,6 +36,8 @@ before(async () => {
     const created = await createPostgresDatabase();
     dropDb = created.dropDb;
     env = { ...env, DATABASE_URL: created.url, MASTER_KEY: generateMasterKey() };
+  } else {
+    await seedPgliteDataDir(dataDir);
   }
 });
 after(async () => {

@@ -25,7 +25,8 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-service-'));
   let databaseUrl: string | null = null;
   let dropDb = async () => {};
-  if (TEST_DB === 'postgres') ({ url: databaseUrl, dropDb } = await createPostgresDatabase());
+  // A migrated database either way: these suites' subject is not the first start (server-process's).
+  if (TEST_DB === 'postgres') ({ url: databaseUrl, dropDb } = await createPostgresDatabase({ migrated: true }));
   else await seedPgliteDataDir(dataDir);
   const [port, jport, dport, cport, iport] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const api = `http://127.0.0.1:${port}`;

@@ -8,6 +8,8 @@ export interface ThreadStart {
    * instead of initialising an empty one (seconds of CPU at each start; see connect.ts's snapshot).
    */
   snapshot?: string;
+  /** PGlite's WebAssembly, compiled once by the process (pglite-remote.ts). */
+  wasmModule: WebAssembly.Module;
 }
 
 /** How a query's rows are shaped, as sent (parsers cannot cross threads; see pglite-remote.ts). */

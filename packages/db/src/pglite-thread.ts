@@ -19,9 +19,11 @@ import { fastPglite } from './pglite-client.ts';
 import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
 const port = parentPort!;
-const { dataDir, snapshot } = workerData as ThreadStart;
+const { dataDir, snapshot, wasmModule } = workerData as ThreadStart;
+// The WebAssembly compiled by the main thread once for the process (see pglite-remote.ts).
+const shared = { pgliteWasmModule: wasmModule };
 const client = fastPglite(
-  dataDir ? new PGlite(dataDir) : snapshot ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]) }) : new PGlite(),
+  dataDir ? new PGlite(dataDir, shared) : snapshot ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared }) : new PGlite(shared),
 );
 
 interface OpenTransaction {
