@@ -1,3 +1,5 @@
+// First: it sets ORT_DISABLE_TELEMETRY before onnxruntime loads.
+import { disableOnnxTelemetry } from './telemetry.ts';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 /**
@@ -7,6 +9,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
  * session that spread over the cores would only take them from the other tasks.
  */
 export function createCpuSession(model: Uint8Array): Promise<InferenceSession> {
+  disableOnnxTelemetry();
   return InferenceSession.create(model, {
     executionProviders: ['cpu'],
     intraOpNumThreads: 1,

@@ -4,6 +4,7 @@ import { challengeImages, PORTRAIT_MAX_SIDE } from '../analyse-case.ts';
 import { combineParts, finishDocumentPart, finishFacePart, wantsFaces, type FaceReadings } from '../case-finish.ts';
 import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, TaskTiming } from '../case-types.ts';
 import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
+import { disableOnnxTelemetry } from '../onnx/telemetry.ts';
 import type { PoolTask } from './worker.ts';
 
 /** One thread's model loads, by model (see model-loads.ts). */
@@ -41,6 +42,8 @@ export class ChecksPool {
   readonly ocrThreads: number;
 
   constructor(options: ChecksPoolOptions = {}) {
+    // Before any thread starts: the threads' onnxruntime reads the process's environment.
+    disableOnnxTelemetry();
     this.threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism()));
     this.ocrThreads = options.ocrThreads ?? Math.max(1, Math.round(this.threads / 2));
     const settings = {
