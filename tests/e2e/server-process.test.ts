@@ -56,7 +56,10 @@ async function startService(dir = dataDir, extra: Record<string, string> = {}, a
   const proc = runNode(MAIN, args, env);
   procs.push(proc);
   const api = `http://127.0.0.1:${port}`;
-  await waitUntilReady(proc, `${api}/readyz`);
+  // As long as every whole-service start is given (startWholeService, all-in-one): the first start
+  // also initialises the database, beside three threads loading the checks' models, on two cores
+  // that CI shares with two other test files (seen past 90 s there; 45 s alone).
+  await waitUntilReady(proc, `${api}/readyz`, 180_000);
   return { proc, api, docsUrl, journeyUrl };
 }
 
