@@ -1,5 +1,6 @@
-// First: it sets ORT_DISABLE_TELEMETRY before onnxruntime loads.
-import { disableOnnxTelemetry } from './telemetry.ts';
+// First: on import it sets ORT_DISABLE_TELEMETRY (main thread) or checks it is set (a worker
+// thread), before onnxruntime loads; a session needs nothing more.
+import './telemetry.ts';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 /**
@@ -9,7 +10,6 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
  * session that spread over the cores would only take them from the other tasks.
  */
 export function createCpuSession(model: Uint8Array): Promise<InferenceSession> {
-  disableOnnxTelemetry();
   return InferenceSession.create(model, {
     executionProviders: ['cpu'],
     intraOpNumThreads: 1,
