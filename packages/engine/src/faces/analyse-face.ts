@@ -51,7 +51,7 @@ export async function analyseFaces(image: Uint8Array, options: AnalyseOptions = 
 }
 
 export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFinding[]> {
-  const { human, humanTf, faceapi, faceTf } = models;
+  const { human, humanTf, faceTf } = models;
   const shape = [rgb.height, rgb.width, 3];
   const humanInput = humanTf.tensor3d(rgb.data, shape, 'int32');
   let result;
@@ -73,7 +73,7 @@ export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<Fac
     const findings: FaceFinding[] = [];
     for (const face of faces) {
       const outline = meshBox(face.mesh, rgb);
-      const faceApi = await describeWithFaceApi(faceapi, faceInput, outline);
+      const faceApi = await describeWithFaceApi(models, faceInput, outline);
       if (!faceApi || !face.tensor) continue;
       const faceres = await describeWithFaceres(models, face.tensor);
       const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };

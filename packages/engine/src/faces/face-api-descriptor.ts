@@ -1,4 +1,6 @@
 import type { FaceBox } from '../types.ts';
+import { runFloat } from '../onnx/session.ts';
+import { FACE_API_SIZE } from './face-api-onnx.ts';
 import type { FaceModels } from './models.ts';
 
 /** The mesh box is grown by this share before the first landmark pass (the 68-point net wants some margin). */
@@ -14,7 +16,8 @@ const LANDMARK_MARGIN = 0.2;
  * a mirrored selfie compares like an unmirrored one. `input`: the image as a float32 [h, w, 3]
  * tensor of face-api's tfjs.
  */
-export async function describeWithFaceApi(faceapi: FaceModels['faceapi'], input: { shape: number[] }, box: FaceBox): Promise<number[] | null> {
+export async function describeWithFaceApi(models: FaceModels, input: { shape: number[] }, box: FaceBox): Promise<number[] | null> {
+  const { faceapi } = models;
   const [height, width] = input.shape as [number, number];
   const grown = new faceapi.Rect(
     box.x - (box.width * LANDMARK_MARGIN) / 2,
@@ -29,13 +32,32 @@ export async function describeWithFaceApi(faceapi: FaceModels['faceapi'], input:
   const [face] = await faceapi.extractFaceTensors(input, [second]);
   if (!face) return null;
   try {
-    const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(face)) as Float32Array;
-    const mirror = faceapi.tf.reverse(face, 1);
-    const mirrored = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(mirror)) as Float32Array;
-    mirror.dispose();
-    return Array.from(descriptor, (v, i) => (v + mirrored[i]!) / 2);
+    // face-api gives an empty crop a descriptor of zeros; so does this.
+    if ((face.shape as number[]).some((d) => d <= 0)) return new Array<number>(DESCRIPTOR_LENGTH).fill(0);
+    const both = await recognise(models, face);
+    return Array.from(both.subarray(0, DESCRIPTOR_LENGTH), (v, i) => (v + both[DESCRIPTOR_LENGTH + i]!) / 2);
   } finally {
     face.dispose();
+  }
+}
+
+const DESCRIPTOR_LENGTH = 128;
+
+/**
+ * The recognition net on the face and its mirror image, in one batch on onnxruntime
+ * (face-api-onnx.ts): each is padded to a square and resized to the net's input by face-api's own
+ * `toBatchTensor`, as its `computeFaceDescriptor` does. Returns both descriptors, one after the other.
+ */
+async function recognise({ faceapi, faceRecognition }: FaceModels, face: { shape: number[] }): Promise<Float32Array> {
+  const mirror = faceapi.tf.reverse(face, 1);
+  let batch: { data(): Promise<Float32Array>; dispose(): void } | null = null;
+  try {
+    batch = (await faceapi.toNetInput([face, mirror])).toBatchTensor(FACE_API_SIZE, true);
+    const pixels = await batch!.data();
+    return await runFloat(faceRecognition, pixels, [2, FACE_API_SIZE, FACE_API_SIZE, 3]);
+  } finally {
+    batch?.dispose();
+    mirror.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeOnnxModel, type OnnxInitializer, type OnnxNode } from '../onnx/model-proto.ts';
+import { hwioToOihw } from '../onnx/tf-layout.ts';
 
 /**
  * human's face descriptor model (`faceres.json`, a MobileNet: convolutions, depthwise
@@ -147,24 +148,6 @@ function padding(n: TfNode): string {
   const p = s ? Buffer.from(s, 'base64').toString('utf8') : 'VALID';
   if (p !== 'SAME' && p !== 'VALID') throw new Error(`faceres: ${n.name} has padding ${p}`);
   return p;
-}
-
-/** TensorFlow's [h, w, in, out] filter (depthwise: [h, w, channels, multiplier]) to ONNX's [out, in / group, h, w]. */
-function hwioToOihw(filter: Weight, depthwise: boolean): Float32Array {
-  const [kh, kw, cin, cout] = filter.shape as [number, number, number, number];
-  const out = new Float32Array(filter.values.length);
-  for (let y = 0; y < kh; y++) {
-    for (let x = 0; x < kw; x++) {
-      for (let i = 0; i < cin; i++) {
-        for (let o = 0; o < cout; o++) {
-          const from = ((y * kw + x) * cin + i) * cout + o;
-          const to = depthwise ? ((i * cout + o) * kh + y) * kw + x : ((o * cin + i) * kh + y) * kw + x;
-          out[to] = filter.values[from]!;
-        }
-      }
-    }
-  }
-  return out;
 }
 
 /** Every weight of the manifest, float16 ones widened to float32 as tfjs does when it loads them. */

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import { countModelLoad } from '../model-loads.ts';
 import { createCpuSession, runFloat } from '../onnx/session.ts';
+import { faceRecognitionOnnx, FACE_API_SIZE, type NamedWeight } from './face-api-onnx.ts';
 import { faceresOnnx } from './faceres-onnx.ts';
 
 /**
@@ -52,6 +53,12 @@ export interface FaceModels {
    * it took 220 ms of CPU per image on tfjs's wasm backend and takes 30 on the runtime.
    */
   faceres: InferenceSession;
+  /**
+   * face-api's recognition net (its 128-d descriptor), on onnxruntime (face-api-onnx.ts): face-api
+   * runs it on tfjs's wasm backend, 185 ms of CPU for a face and its mirror; the same computation
+   * from the same weights takes 30 here (values within 4e-7).
+   */
+  faceRecognition: InferenceSession;
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
@@ -122,13 +129,11 @@ async function load(): Promise<FaceModels> {
   const faceTf = faceapi.tf;
   await faceTf.setBackend('wasm');
   if (faceTf.getBackend() !== 'wasm') throw new Error('face models: face-api did not get the wasm backend');
-  for (const [net, name] of [
-    [faceapi.nets.faceLandmark68Net, 'face_landmark_68_model'],
-    [faceapi.nets.faceRecognitionNet, 'face_recognition_model'],
-  ] as const) {
-    net.loadFromWeightMap(await readWeightMap(faceTf, FACE_API_MODELS, name));
-  }
-  const models = { human, humanTf, faceapi, faceTf, faceres };
+  faceapi.nets.faceLandmark68Net.loadFromWeightMap(await readWeightMap(faceTf, FACE_API_MODELS, 'face_landmark_68_model'));
+  const recognition = await readWeightMap(faceTf, FACE_API_MODELS, 'face_recognition_model');
+  const faceRecognition = await createCpuSession(faceRecognitionOnnx(namedWeights(recognition)));
+  faceTf.dispose(Object.values(recognition));
+  const models = { human, humanTf, faceapi, faceTf, faceres, faceRecognition };
   await warmUp(models);
   return models;
 }
@@ -137,7 +142,7 @@ async function load(): Promise<FaceModels> {
  * One pass of every model on blank input, so that the first real image does not pay for the
  * backend's first execution of each graph (about 350 ms here); part of loading, once per thread.
  */
-async function warmUp({ human, humanTf, faceapi, faceTf, faceres }: FaceModels): Promise<void> {
+async function warmUp({ human, humanTf, faceapi, faceTf, faceres, faceRecognition }: FaceModels): Promise<void> {
   for (const model of Object.values(human.models.models as Record<string, Tf>)) {
     if (!model?.inputs?.[0]?.shape) continue;
     const shape = (model.inputs[0].shape as number[]).map((d) => (d > 0 ? d : 1));
@@ -147,13 +152,18 @@ async function warmUp({ human, humanTf, faceapi, faceTf, faceres }: FaceModels):
     humanTf.dispose([input, output]);
   }
   await runFloat(faceres, new Float32Array(2 * FACERES_SIZE * FACERES_SIZE * 3), [2, FACERES_SIZE, FACERES_SIZE, 3]);
+  await runFloat(faceRecognition, new Float32Array(2 * FACE_API_SIZE * FACE_API_SIZE * 3), [2, FACE_API_SIZE, FACE_API_SIZE, 3]);
   const blank = faceTf.zeros([150, 150, 3]);
   try {
     await faceapi.nets.faceLandmark68Net.detectLandmarks(blank);
-    await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(blank);
   } finally {
     blank.dispose();
   }
+}
+
+/** A weight map's tensors as shapes and values (read once, to write an ONNX graph). */
+function namedWeights(map: Record<string, { shape: number[]; dataSync(): Float32Array }>): Map<string, NamedWeight> {
+  return new Map(Object.entries(map).map(([name, t]) => [name, { shape: [...t.shape], values: Float32Array.from(t.dataSync()) }]));
 }
 
 /**

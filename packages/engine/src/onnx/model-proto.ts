@@ -2,7 +2,7 @@
  * Writes ONNX models (the `ModelProto` protobuf) from graphs built in code, so that onnxruntime
  * can run a model whose weights the repository keeps in another form (the MRZ classifier's JSON)
  * without a converter, a Python tool or a second copy of the weights on disk. Only what those
- * graphs use is written: float32 initialisers, nodes with int, float, ints and string attributes,
+ * graphs use is written: float32 initialisers (and int64 ones, such as a Pad's pads), nodes with int, float, ints and string attributes,
  * float32 inputs and outputs whose dimensions are numbers or names. Field numbers are those of
  * onnx.proto (ONNX 1.x); the encoding is protobuf's wire format (varints, length-delimited,
  * fixed 32-bit).
@@ -13,6 +13,7 @@ export const ONNX_OPSET = 17;
 /** IR version 8 goes with opset 17. */
 const IR_VERSION = 8;
 const FLOAT = 1;
+const INT64 = 7;
 
 type Attribute = number | number[] | string;
 
@@ -27,7 +28,7 @@ export interface OnnxNode {
 export interface OnnxInitializer {
   name: string;
   dims: number[];
-  data: Float32Array;
+  data: Float32Array | BigInt64Array;
 }
 
 export interface OnnxGraph {
@@ -139,8 +140,9 @@ function node(n: OnnxNode): ProtoWriter {
 function initializer(t: OnnxInitializer): ProtoWriter {
   const w = new ProtoWriter();
   for (const d of t.dims) w.int(1, d);
-  // raw_data is little-endian, as Float32Array is on every platform Node runs on here.
-  return w.int(2, FLOAT).string(8, t.name).raw(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+  // raw_data is little-endian, as typed arrays are on every platform Node runs on here.
+  const type = t.data instanceof BigInt64Array ? INT64 : FLOAT;
+  return w.int(2, type).string(8, t.name).raw(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
 }
 
 function valueInfo(name: string, dims: (number | string)[]): ProtoWriter {

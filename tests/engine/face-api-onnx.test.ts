@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { FIXTURES_DIR } from '../../packages/engine/src/index.ts';
+import { decodeForFaces } from '../../packages/engine/src/faces/decode-image.ts';
+import { FACE_API_SIZE } from '../../packages/engine/src/faces/face-api-onnx.ts';
+import { loadFaceModels } from '../../packages/engine/src/faces/models.ts';
+import { runFloat } from '../../packages/engine/src/onnx/session.ts';
+
+// face-api's recognition net runs on onnxruntime, from a graph the engine writes from face-api's
+// weights (face-api-onnx.ts). Here face-api's own net, loaded as face-api loads it and run by
+// face-api on tfjs, gives the same 128 values on real faces, cropped off-square (the pad to a
+// square and the resize are face-api's in both) and mirrored, batched two at a time.
+const FACE_API_MODELS = join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api')), '..', 'model');
+
+test("face-api's recognition net on onnxruntime gives face-api's own descriptors, within float rounding", async () => {
+  const models = await loadFaceModels();
+  const tf = models.faceTf;
+  const manifest = JSON.parse(readFileSync(join(FACE_API_MODELS, 'face_recognition_model-weights_manifest.json'), 'utf8')) as { paths: string[]; weights: unknown[] }[];
+  const bytes = Buffer.concat(manifest.flatMap((g) => g.paths.map((p) => readFileSync(join(FACE_API_MODELS, p)))));
+  const reference = new models.faceapi.FaceRecognitionNet();
+  reference.loadFromWeightMap(tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((g) => g.weights)));
+
+  let compared = 0;
+  for (const path of ['faces/debian/grace_hopper_512x512.jpg', 'faces/face_recognition/examples/obama.jpg']) {
+    const rgb = await decodeForFaces(readFileSync(join(FIXTURES_DIR, path)));
+    const image = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'float32');
+    for (const [x, y, w, h] of [[0.2, 0.1, 0.5, 0.6], [0.3, 0.3, 0.3, 0.3]]) {
+      const face = tf.slice(image, [Math.round(y * rgb.height), Math.round(x * rgb.width), 0], [Math.round(h * rgb.height), Math.round(w * rgb.width), 3]);
+      const mirror = tf.reverse(face, 1);
+      const expected = [...(await reference.computeFaceDescriptor(face)), ...(await reference.computeFaceDescriptor(mirror))] as number[];
+      const batch = (await models.faceapi.toNetInput([face, mirror])).toBatchTensor(FACE_API_SIZE, true);
+      const actual = await runFloat(models.faceRecognition, await batch.data(), [2, FACE_API_SIZE, FACE_API_SIZE, 3]);
+      tf.dispose([batch, face, mirror]);
+      assert.equal(actual.length, 256);
+      const worst = Math.max(...expected.map((v, i) => Math.abs(v - actual[i]!)));
+      assert.ok(worst < 1e-5, `${path}: ${worst}`);
+      assert.ok(Math.max(...expected.map(Math.abs)) > 0.05, 'a real descriptor, not zeros');
+      compared++;
+    }
+    image.dispose();
+  }
+  assert.equal(compared, 4);
+  reference.dispose();
+});
