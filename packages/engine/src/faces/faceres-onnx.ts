@@ -42,7 +42,17 @@ interface Weight {
   values: Float32Array | Int32Array;
 }
 
-/** The ONNX model of `faceres.json` (input `[n, 224, 224, 3]` NHWC, 0..255; output `[n, 1024]`). */
+/** The model's input side: human's crop is resized to it. */
+export const FACERES_SIDE = 224;
+/** The graph's input: human's face crop, `[1, h, w, 3]` NHWC, values 0..1. */
+export const FACERES_INPUT = 'crop';
+
+/**
+ * The ONNX model of `faceres.json`, from human's face crop (`[1, h, w, 3]`, 0..1) to the
+ * descriptors of the crop and of its mirror image (`[2, 1024]`): the resize, the mirror and the
+ * scale to 0..255 are in the graph, where tfjs's wasm backend took about as long for them as
+ * onnxruntime for the whole model.
+ */
 export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
   const model = JSON.parse(await readFile(modelJson, 'utf8')) as TfGraphModel;
   const weights = await readWeights(model, dirname(modelJson));
@@ -52,10 +62,13 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
   const nodes: OnnxNode[] = [];
   const initializers: OnnxInitializer[] = [];
   let input: { name: string; dims: (number | string)[] } | null = null;
-  const constant = (name: string, dims: number[], data: Float32Array) => {
+  /** The model's placeholder, which the graph's nodes read through its NCHW name. */
+  let placeholder: { name: string } | null = null;
+  const constant = (name: string, dims: number[], data: Float32Array | BigInt64Array) => {
     if (!initializers.some((i) => i.name === name)) initializers.push({ name, dims, data });
     return name;
   };
+  const int64s = (name: string, values: bigint[]) => constant(name, [values.length], BigInt64Array.from(values));
   /** A Mul or Add operand: per-channel vectors become [C, 1, 1] (NCHW broadcast), scalars stay. */
   const operand = (name: string): string => {
     const w = weights.get(name);
@@ -69,10 +82,24 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
     if (!needed.has(n.name) || n.op === 'Const') continue;
     const inputs = n.input ?? [];
     switch (n.op) {
-      case 'Placeholder':
-        input = { name: n.name, dims: ['n', 224, 224, 3] };
-        nodes.push({ op: 'Transpose', inputs: [n.name], outputs: [`${n.name}:nchw`], attributes: { perm: [0, 3, 1, 2] } });
+      case 'Placeholder': {
+        // The model's input is made here from human's crop, as tfjs made it before: resized to the
+        // model's side (bilinear, tfjs's default corners: ONNX's `asymmetric`), then its mirror
+        // image beside it (reversed after the resize, as tfjs did), scaled to 0..255.
+        input = { name: FACERES_INPUT, dims: [1, 'h', 'w', 3] };
+        placeholder = { name: n.name };
+        const step = (op: string, inputs: string[], out: string, attributes?: OnnxNode['attributes']) =>
+          nodes.push({ op, inputs, outputs: [out], ...(attributes ? { attributes } : {}) });
+        step('Transpose', [FACERES_INPUT], 'crop:nchw', { perm: [0, 3, 1, 2] });
+        step('Resize', ['crop:nchw', '', '', int64s('crop:size', [1n, 3n, BigInt(FACERES_SIDE), BigInt(FACERES_SIDE)])], 'crop:resized', {
+          mode: 'linear',
+          coordinate_transformation_mode: 'asymmetric',
+        });
+        step('Slice', ['crop:resized', int64s('mirror:starts', [-1n]), int64s('mirror:ends', [-(2n ** 63n)]), int64s('mirror:axes', [3n]), int64s('mirror:steps', [-1n])], 'crop:mirror');
+        step('Concat', ['crop:resized', 'crop:mirror'], 'crop:pair', { axis: 0 });
+        step('Mul', ['crop:pair', constant('crop:255', [], Float32Array.of(255))], `${n.name}:nchw`);
         break;
+      }
       case 'Conv2D':
       case 'DepthwiseConv2dNative': {
         const filter = weights.get(inputs[1]!);
@@ -82,7 +109,7 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
         const w = constant(`${n.name}/weight`, depthwise ? [cin * cout, 1, kh, kw] : [cout, cin, kh, kw], hwioToOihw(filter, depthwise));
         nodes.push({
           op: 'Conv',
-          inputs: [tensorName(inputs[0]!, input), w],
+          inputs: [tensorName(inputs[0]!, placeholder), w],
           outputs: [n.name],
           attributes: {
             kernel_shape: [kh, kw],
@@ -100,16 +127,16 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
       case 'Minimum':
       case 'Maximum': {
         const op = { Add: 'Add', Mul: 'Mul', Minimum: 'Min', Maximum: 'Max' }[n.op];
-        nodes.push({ op, inputs: inputs.map((i) => operand(tensorName(i, input))), outputs: [n.name] });
+        nodes.push({ op, inputs: inputs.map((i) => operand(tensorName(i, placeholder))), outputs: [n.name] });
         break;
       }
       case 'Relu':
-        nodes.push({ op: 'Relu', inputs: [tensorName(inputs[0]!, input)], outputs: [n.name] });
+        nodes.push({ op: 'Relu', inputs: [tensorName(inputs[0]!, placeholder)], outputs: [n.name] });
         break;
       case 'Mean': {
         const axes = weights.get(inputs[1]!);
         if (!axes || [...axes.values].join() !== '1,2') throw new Error(`faceres: ${n.name} is not a spatial mean`);
-        nodes.push({ op: 'ReduceMean', inputs: [tensorName(inputs[0]!, input)], outputs: [n.name], attributes: { axes: [2, 3], keepdims: 0 } });
+        nodes.push({ op: 'ReduceMean', inputs: [tensorName(inputs[0]!, placeholder)], outputs: [n.name], attributes: { axes: [2, 3], keepdims: 0 } });
         break;
       }
       default:
@@ -117,7 +144,7 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
     }
   }
   if (!input) throw new Error('faceres: no input');
-  return writeOnnxModel({ nodes, initializers, inputs: [input], outputs: [{ name: FACERES_OUTPUT, dims: ['n', 1024] }] });
+  return writeOnnxModel({ nodes, initializers, inputs: [input], outputs: [{ name: FACERES_OUTPUT, dims: [2, 1024] }] });
 }
 
 /** The placeholder is read through its NCHW transpose. */

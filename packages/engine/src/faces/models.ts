@@ -93,8 +93,8 @@ export const HUMAN_CONFIG = {
   },
 } as const;
 
-/** faceres's input side, in pixels. */
-export const FACERES_SIZE = 224;
+/** The side of human's face crop (`detector.return`), which faceres's graph resizes to its input. */
+const FACERES_CROP = 192;
 
 let loading: Promise<FaceModels> | null = null;
 
@@ -151,7 +151,7 @@ async function warmUp({ human, humanTf, faceapi, faceTf, faceres, faceRecognitio
     for (const t of Array.isArray(output) ? output : [output]) await t.data();
     humanTf.dispose([input, output]);
   }
-  await runFloat(faceres, new Float32Array(2 * FACERES_SIZE * FACERES_SIZE * 3), [2, FACERES_SIZE, FACERES_SIZE, 3]);
+  await runFloat(faceres, new Float32Array(FACERES_CROP * FACERES_CROP * 3), [1, FACERES_CROP, FACERES_CROP, 3]);
   await runFloat(faceRecognition, new Float32Array(2 * FACE_API_SIZE * FACE_API_SIZE * 3), [2, FACE_API_SIZE, FACE_API_SIZE, 3]);
   const blank = faceTf.zeros([150, 150, 3]);
   try {
