@@ -79,8 +79,7 @@ export function faceRecognitionOnnx(weights: ReadonlyMap<string, NamedWeight>): 
     return out;
   };
 
-  /** Convolution, bias, scale, ReLU; `size` follows the tensor's spatial side (the graph is static past the batch). */
-  let size = FACE_API_SIZE;
+  /** Convolution, bias, scale, ReLU. */
   const convLayer = (x: string, layer: Layer): string => {
     const filter = weight(`${layer.name}/conv/filters`);
     const [kh, kw, cin, cout] = filter.shape as [number, number, number, number];
@@ -102,10 +101,11 @@ export function faceRecognitionOnnx(weights: ReadonlyMap<string, NamedWeight>): 
   const centred = node('Sub', [nchw, constant('mean_rgb', [3, 1, 1], Float32Array.from(MEAN_RGB))]);
   let x = node('Div', [centred, constant('255', [], Float32Array.of(255))]);
   x = convLayer(x, { name: 'conv32_down', kernel: 7, stride: 2, relu: true, pad: 'valid' });
-  size = Math.floor((size - 7) / 2) + 1;
   x = node('MaxPool', [x], { kernel_shape: [3, 3], strides: [2, 2] });
-  size = Math.floor((size - 3) / 2) + 1;
-  let channels = 32;
+  // The tensor's spatial side and depth, followed through the blocks (the graph is static past the
+  // batch): where a down block's two branches differ in size or depth, the padding is decided here.
+  let size = Math.floor((Math.floor((FACE_API_SIZE - 7) / 2) + 1 - 3) / 2) + 1;
+  let channels = weight('conv32_down/conv/filters').shape[3]!;
 
   for (const [name, down] of BLOCKS) {
     const depth = weight(`${name}/conv2/conv/filters`).shape[3]!;

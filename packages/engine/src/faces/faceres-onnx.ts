@@ -61,8 +61,7 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
 
   const nodes: OnnxNode[] = [];
   const initializers: OnnxInitializer[] = [];
-  let input: { name: string; dims: (number | string)[] } | null = null;
-  /** The model's placeholder, which the graph's nodes read through its NCHW name. */
+  /** The model's placeholder, which the graph's nodes read as the input made from the crop. */
   let placeholder: { name: string } | null = null;
   const constant = (name: string, dims: number[], data: Float32Array | BigInt64Array) => {
     if (!initializers.some((i) => i.name === name)) initializers.push({ name, dims, data });
@@ -86,7 +85,6 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
         // The model's input is made here from human's crop, as tfjs made it before: resized to the
         // model's side (bilinear, tfjs's default corners: ONNX's `asymmetric`), then its mirror
         // image beside it (reversed after the resize, as tfjs did), scaled to 0..255.
-        input = { name: FACERES_INPUT, dims: [1, 'h', 'w', 3] };
         placeholder = { name: n.name };
         const step = (op: string, inputs: string[], out: string, attributes?: OnnxNode['attributes']) =>
           nodes.push({ op, inputs, outputs: [out], ...(attributes ? { attributes } : {}) });
@@ -143,11 +141,11 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
         throw new Error(`faceres: operation ${n.op} (${n.name}) is not converted`);
     }
   }
-  if (!input) throw new Error('faceres: no input');
-  return writeOnnxModel({ nodes, initializers, inputs: [input], outputs: [{ name: FACERES_OUTPUT, dims: [2, 1024] }] });
+  if (!placeholder) throw new Error('faceres: no input');
+  return writeOnnxModel({ nodes, initializers, inputs: [{ name: FACERES_INPUT, dims: [1, 'h', 'w', 3] }], outputs: [{ name: FACERES_OUTPUT, dims: [2, 1024] }] });
 }
 
-/** The placeholder is read through its NCHW transpose. */
+/** The placeholder is read as the NCHW pair made from the crop (`<placeholder>:nchw`). */
 function tensorName(name: string, input: { name: string } | null): string {
   const base = name.replace(/:0$/, '');
   return input && base === input.name ? `${base}:nchw` : base;
