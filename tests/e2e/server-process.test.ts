@@ -177,7 +177,10 @@ describe(`the service process on ${TEST_DB}`, () => {
   });
 
   if (TEST_DB === 'pglite') {
-    test('a second process on the same PGlite DATA_DIR refuses to start with a clear message; the first keeps serving', async () => {
+    // Bounded: were the first start to have failed, this second process would hold the data
+    // directory and serve, and its exit would never come (a whole CI file timeout, seen).
+    test('a second process on the same PGlite DATA_DIR refuses to start with a clear message; the first keeps serving', { timeout: 120_000 }, async () => {
+      assert.ok(first, 'the first start failed: nothing holds the data directory');
       const second = runNode(MAIN, [], {
         PORT: String(await freePort()),
         HOST: '127.0.0.1',

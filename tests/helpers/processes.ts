@@ -1,24 +1,89 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * A port nobody listens on right now, chosen below the kernel's ephemeral range. A port from that
- * range (what `listen(0)` hands out) is also given to outgoing connections, and the suite makes
- * many: one found free could be taken by a client socket before the service started on it binds it
- * (EADDRINUSE, seen in CI). Below the range only a listener asking for that very port can take it,
- * and the port is picked at random so that test files running side by side do not pick alike.
+ * A port nobody listens on right now, chosen below the kernel's ephemeral range, and reserved for
+ * this process until it ends. A port from that range (what `listen(0)` hands out) is also given to
+ * outgoing connections, and the suite makes many: one found free could be taken by a client socket
+ * before the service started on it binds it (EADDRINUSE, seen in CI). Below the range only a
+ * listener asking for that very port can take it, but test files running side by side did pick the
+ * same one (EADDRINUSE again, seen in CI): a service takes seconds to start and bind what it was
+ * given, and a port checked free in one file could be checked free in another meanwhile. So each
+ * port handed out is first claimed by creating a file named for it, which only one process can do.
  */
 export async function freePort(): Promise<number> {
   const high = ephemeralLow();
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     const port = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
-    if (await canListen(port)) return port;
+    if (claimPort(port) && (await canListen(port))) return port;
   }
   throw new Error(`no free port found between ${LOWEST_PORT} and ${high}`);
+}
+
+/** Where the claims live: one file per port, holding the pid of the process that claimed it. */
+const CLAIMS_DIR = join(tmpdir(), 'idv-test-port-claims');
+const claimed: string[] = [];
+
+/**
+ * Claims a port for this process (true), or false when another live process (or this one) holds
+ * it. A claim left by a process that has ended (killed, so its exit handler did not run) is taken
+ * over: `kill(pid, 0)` says whether that process still exists.
+ */
+function claimPort(port: number): boolean {
+  mkdirSync(CLAIMS_DIR, { recursive: true });
+  const file = join(CLAIMS_DIR, String(port));
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (holderAlive(file)) return false;
+    try {
+      // Replaced whole (a rename), so that a reader never sees half a pid. Two processes taking
+      // over the same dead claim in the same millisecond could both believe they hold it; the
+      // reading back makes that window tiny, and a dead claim needs a file killed mid-run.
+      const mine = `${file}.${process.pid}`;
+      writeFileSync(mine, String(process.pid));
+      renameSync(mine, file);
+      if (readFileSync(file, 'utf8') !== String(process.pid)) return false;
+    } catch {
+      return false;
+    }
+  }
+  if (claimed.length === 0) process.once('exit', releaseClaims);
+  claimed.push(file);
+  return true;
+}
+
+function holderAlive(file: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(file, 'utf8'));
+  } catch {
+    return true; // being written or taken over right now: leave it
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function releaseClaims(): void {
+  for (const file of claimed.splice(0)) {
+    try {
+      if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /**
