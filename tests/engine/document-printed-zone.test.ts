@@ -12,6 +12,8 @@ import { closeOcrWorker, englishModelPath } from '../../packages/engine/src/docu
 import { agreementWithMrz, containsWithinOneEdit, isMrzLike, unconfused, withinOneEdit } from '../../packages/engine/src/document/printed-zone-match.ts';
 import { findDate, normaliseOcrText } from '../../packages/engine/src/document/printed-dates.ts';
 import { dropHairlines } from '../../packages/engine/src/document/hairlines.ts';
+import { framedPgm } from '../../packages/engine/src/document/pgm.ts';
+import { toSharp } from '../../packages/engine/src/document/decode.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
 import { FIXTURES_DIR, portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
@@ -115,6 +117,26 @@ describe('the hairlines taken out before the first pass', () => {
 
   test('refuses an image that is not one channel', async () => {
     await assert.rejects(dropHairlines({ data: Buffer.alloc(12), width: 2, height: 2, channels: 3 }), /one-channel/);
+  });
+});
+
+describe('the page handed to the OCR', () => {
+  test('a PGM file with the same pixels and frame as sharp makes them, white or its edges repeated', async () => {
+    const width = 7;
+    const height = 5;
+    const data = Buffer.from(Array.from({ length: width * height }, (_, i) => (i * 37) % 251));
+    const image = { data, width, height, channels: 1 as const };
+    for (const frame of ['white', 'copy'] as const) {
+      const pgm = framedPgm(image, 3, frame);
+      const header = 'P5\n13 11\n255\n';
+      assert.equal(pgm.subarray(0, header.length).toString('ascii'), header);
+      const extend = frame === 'copy' ? { extendWith: 'copy' as const } : { background: { r: 255, g: 255, b: 255 } };
+      // (sharp's white frame makes the image RGB, grey in each channel: its first is compared)
+      const expected = await toSharp(image).extend({ top: 3, bottom: 3, left: 3, right: 3, ...extend }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([expected.info.width, expected.info.height, expected.info.channels], [13, 11, 1]);
+      assert.deepEqual(pgm.subarray(header.length), expected.data, frame);
+    }
+    assert.throws(() => framedPgm({ data: Buffer.alloc(12), width: 2, height: 2, channels: 3 }, 1, 'white'), /grey/);
   });
 });
 

@@ -1,11 +1,12 @@
 import type { CheckReason, CheckReport } from '@idv/domain';
 import type { MrzReading } from '../types.ts';
-import { decodeImage, toGrey, toSharp, type DecodedImage } from './decode.ts';
+import { decodeImage, toGrey, type DecodedImage } from './decode.ts';
 import { locateDocument, warpDocument, type Point } from './locate.ts';
 import { loadOcrWorker } from './ocr-worker.ts';
 import { agreementWithMrz, mergeAgreements, printedLines, PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
 import { linesToReread, type Box, type OcrLine } from './printed-zone-reread.ts';
 import { localThreshold } from './threshold.ts';
+import { framedPgm } from './pgm.ts';
 import { dropHairlines } from './hairlines.ts';
 
 /**
@@ -70,11 +71,8 @@ export interface OcrTextOptions {
 
 export async function ocrText(image: DecodedImage, options: OcrTextOptions = {}): Promise<OcrPass> {
   const worker = await loadOcrWorker();
-  const white = image.channels === 1 ? { r: 255, g: 255, b: 255 } : '#ffffff';
-  const frame = options.frame === 'copy' ? { extendWith: 'copy' as const } : { background: white };
-  const png = await toSharp(image).extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, ...frame }).png({ compressionLevel: 1 }).toBuffer();
   // The lines come from tesseract's TSV (a row per line, then its words), far lighter than its JSON blocks.
-  const { data } = await worker.recognize(png, {}, { text: true, tsv: options.lines ?? false });
+  const { data } = await worker.recognize(framedPgm(image, MARGIN, options.frame ?? 'white'), {}, { text: true, tsv: options.lines ?? false });
   return { text: data.text, confidence: data.confidence, lines: options.lines && data.tsv ? linesOfTsv(data.tsv, image) : [], scope: 'page' };
 }
 
