@@ -14,7 +14,7 @@ import { readMrz } from './mrz/read.ts';
 import { loadOpenCv } from './opencv.ts';
 import { timedTask } from './pool/thread-cpu.ts';
 import type { DocumentFields, MrzReading } from './types.ts';
-import { exerciseCase } from './warm-exercise.ts';
+import { exerciseCases } from './warm-exercise.ts';
 
 export { combineParts, confirmedByPrintedZone } from './case-finish.ts';
 
@@ -193,10 +193,13 @@ export async function warmUpEngine(part: 'all' | 'images' | 'printed_zone' = 'al
 }
 
 async function exercise(part: 'all' | 'images' | 'printed_zone'): Promise<void> {
-  const sample = await exerciseCase();
-  if (part !== 'printed_zone') await Promise.all([readDocumentPart(sample), readFaces(sample.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
+  const { cases: [passport, card], selfie } = await exerciseCases();
+  if (part !== 'printed_zone') {
+    await Promise.all([readDocumentPart(passport!), readFaces(passport!.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
+    await Promise.all([readDocumentPart(card!), readFaces(selfie)]);
+  }
   if (part !== 'images') {
-    const first = await readPrintedOcr(sample);
+    const first = await readPrintedOcr(passport!);
     // The grey page, as a second reading reads it.
     if (first) await ocrText(first.straightened);
   }
