@@ -67,7 +67,10 @@ function holderAlive(file: string): boolean {
   } catch {
     return true; // being written or taken over right now: leave it
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  // Empty or partial: the claim was created an instant ago and its pid is being written; taking it
+  // over would give the port to two processes. (A holder killed between the two leaves that one
+  // port of twenty thousand unclaimable, which is harmless.)
+  if (!Number.isInteger(pid) || pid <= 0) return true;
   try {
     process.kill(pid, 0);
     return true;
