@@ -193,13 +193,13 @@ export async function warmUpEngine(part: 'all' | 'images' | 'printed_zone' = 'al
 }
 
 async function exercise(part: 'all' | 'images' | 'printed_zone'): Promise<void> {
-  const { cases: [passport, card], selfie } = await exerciseCases();
+  const { passport, card, selfie } = await exerciseCases();
   if (part !== 'printed_zone') {
-    await Promise.all([readDocumentPart(passport!), readFaces(passport!.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
-    await Promise.all([readDocumentPart(card!), readFaces(selfie)]);
+    await Promise.all([readDocumentPart(passport), readFaces(passport.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
+    await Promise.all([readDocumentPart(await card()), readFaces(selfie)]);
   }
   if (part !== 'images') {
-    const first = await readPrintedOcr(passport!);
+    const first = await readPrintedOcr(passport);
     // The grey page, as a second reading reads it.
     if (first) await ocrText(first.straightened);
   }

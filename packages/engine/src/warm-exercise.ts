@@ -21,17 +21,24 @@ import { randomIdentity } from './generator/identity.ts';
  * anti-spoofing, liveness, both descriptors) runs only on a face, and with a plain grey portrait
  * the first real case's face tasks still took twice the CPU of a later one's.
  */
-export async function exerciseCases(): Promise<{ cases: CaseInput[]; selfie: Buffer }> {
-  const portrait = await drawnFace();
-  const passport = await generateDocument({ format: 'TD3', fields: { ...randomIdentity(1), document_code: 'P' }, portrait, seed: 1 });
-  const card = await generateDocument({ format: 'TD1', fields: randomIdentity(2), portrait, seed: 2 });
+export interface ExerciseCases {
+  passport: CaseInput;
+  /** Read only by the threads that read documents (the OCR threads need the passport alone). */
+  card(): Promise<CaseInput>;
+  selfie: Buffer;
+}
+
+export async function exerciseCases(): Promise<ExerciseCases> {
+  const face = await drawnFace();
+  const passport = await generateDocument({ format: 'TD3', fields: { ...randomIdentity(1), document_code: 'P' }, portrait: face, seed: 1 });
   return {
-    cases: [
-      exercise({ document_front: passport.image }, 'passport'),
+    passport: exercise({ document_front: passport.image }, 'passport'),
+    card: async () => {
+      const card = await generateDocument({ format: 'TD1', fields: randomIdentity(2), portrait: face, seed: 2 });
       // The card's front: the passport page stands in (only its quality is read, its zone is not).
-      exercise({ document_front: passport.image, document_back: card.image }, 'id_card'),
-    ],
-    selfie: portrait,
+      return exercise({ document_front: passport.image, document_back: card.image }, 'id_card');
+    },
+    selfie: face,
   };
 }
 
@@ -39,7 +46,7 @@ export async function exerciseCases(): Promise<{ cases: CaseInput[]; selfie: Buf
  * A face drawn in SVG (hair, skin, eyes, brows, nose, mouth, shoulders), slightly blurred like a
  * photo: human's detector finds it (score 1, its whole mesh), so every face model runs on it.
  */
-export async function drawnFace(): Promise<Buffer> {
+async function drawnFace(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="360">
 <defs><radialGradient id="skin" cx="50%" cy="45%" r="60%"><stop offset="0%" stop-color="#e8c0a0"/><stop offset="100%" stop-color="#b07850"/></radialGradient></defs>
 <rect width="300" height="360" fill="#7a8a9a"/>

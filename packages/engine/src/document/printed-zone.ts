@@ -109,8 +109,8 @@ export async function straightenForOcr(input: Uint8Array | DecodedImage, options
 /**
  * First pass on a locally thresholded copy (tints and most of the guilloches removed), the better
  * single pass measured, without the hairlines and specks the threshold leaves (`dropHairlines`:
- * 11% less CPU, fewer second readings, the same fields). It needs no MRZ, so it can run beside the MRZ reader. It keeps where
- * its lines are, for a second pass.
+ * 10% less CPU, fewer second readings, the same fields). It needs no MRZ, so it can run beside
+ * the MRZ reader. It keeps where its lines are, for a second pass.
  */
 export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass> {
   return ocrText(await dropHairlines(await localThreshold(straightened)), { lines: true });
