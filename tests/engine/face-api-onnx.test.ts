@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { FIXTURES_DIR } from '../../packages/engine/src/index.ts';
 import { decodeForFaces } from '../../packages/engine/src/faces/decode-image.ts';
+import { detectLandmarks } from '../../packages/engine/src/faces/face-api-descriptor.ts';
 import { FACE_API_SIZE } from '../../packages/engine/src/faces/face-api-onnx.ts';
 import { loadFaceModels } from '../../packages/engine/src/faces/models.ts';
 import { runFloat } from '../../packages/engine/src/onnx/session.ts';
@@ -38,6 +39,39 @@ test("face-api's recognition net on onnxruntime gives face-api's own descriptors
       const worst = Math.max(...expected.map((v, i) => Math.abs(v - actual[i]!)));
       assert.ok(worst < 1e-5, `${path}: ${worst}`);
       assert.ok(Math.max(...expected.map(Math.abs)) > 0.05, 'a real descriptor, not zeros');
+      compared++;
+    }
+    image.dispose();
+  }
+  assert.equal(compared, 4);
+  reference.dispose();
+});
+
+// face-api's landmark net, run on onnxruntime (face-api-landmarks-onnx.ts) with face-api's own
+// input and post-processing (detectLandmarks): the same 68 points as face-api's own net on tfjs,
+// on real faces cropped off-square both ways (the padding to a square is on either side).
+test("face-api's landmark net on onnxruntime gives face-api's own 68 points, within float rounding", async () => {
+  const models = await loadFaceModels();
+  const tf = models.faceTf;
+  const manifest = JSON.parse(readFileSync(join(FACE_API_MODELS, 'face_landmark_68_model-weights_manifest.json'), 'utf8')) as { paths: string[]; weights: unknown[] }[];
+  const bytes = Buffer.concat(manifest.flatMap((g) => g.paths.map((p) => readFileSync(join(FACE_API_MODELS, p)))));
+  const reference = new models.faceapi.FaceLandmark68Net();
+  reference.loadFromWeightMap(tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((g) => g.weights)));
+
+  let compared = 0;
+  for (const path of ['faces/debian/grace_hopper_512x512.jpg', 'faces/face_recognition/examples/obama.jpg']) {
+    const rgb = await decodeForFaces(readFileSync(join(FIXTURES_DIR, path)));
+    const image = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'float32');
+    for (const [x, y, w, h] of [[0.2, 0.1, 0.5, 0.6], [0.25, 0.2, 0.5, 0.35]]) {
+      const face = tf.slice(image, [Math.round(y * rgb.height), Math.round(x * rgb.width), 0], [Math.round(h * rgb.height), Math.round(w * rgb.width), 3]);
+      const expected = (await reference.detectLandmarks(face)).positions as { x: number; y: number }[];
+      const actual = (await detectLandmarks(models, face)).positions as { x: number; y: number }[];
+      face.dispose();
+      assert.equal(actual.length, 68);
+      const worst = Math.max(...expected.map((p, i) => Math.max(Math.abs(p.x - actual[i]!.x), Math.abs(p.y - actual[i]!.y))));
+      assert.ok(worst < 1e-3, `${path}: a point off by ${worst} px`);
+      const spread = Math.max(...expected.map((p) => p.x)) - Math.min(...expected.map((p) => p.x));
+      assert.ok(spread > 20, `${path}: landmarks spread over ${spread} px, not a collapsed face`);
       compared++;
     }
     image.dispose();

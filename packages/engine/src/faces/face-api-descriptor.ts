@@ -1,5 +1,6 @@
 import type { FaceBox } from '../types.ts';
 import { runFloat } from '../onnx/session.ts';
+import { LANDMARKS_SIZE } from './face-api-landmarks-onnx.ts';
 import { FACE_API_SIZE } from './face-api-onnx.ts';
 import type { FaceModels } from './models.ts';
 
@@ -25,9 +26,9 @@ export async function describeWithFaceApi(models: FaceModels, input: { shape: nu
     box.width * (1 + LANDMARK_MARGIN),
     box.height * (1 + LANDMARK_MARGIN),
   );
-  const first = await alignedBox(faceapi, input, grown.clipAtImageBorders(width, height));
+  const first = await alignedBox(models, input, grown.clipAtImageBorders(width, height));
   if (!first) return null;
-  const second = await alignedBox(faceapi, input, first.clipAtImageBorders(width, height));
+  const second = await alignedBox(models, input, first.clipAtImageBorders(width, height));
   if (!second) return null;
   const [face] = await faceapi.extractFaceTensors(input, [second]);
   if (!face) return null;
@@ -62,14 +63,44 @@ async function recognise({ faceapi, faceRecognition }: FaceModels, face: { shape
 }
 
 /** Landmarks on one box (they come relative to the crop), shifted back, and the aligned box they give. */
-async function alignedBox(faceapi: FaceModels['faceapi'], input: unknown, rect: { x: number; y: number; width: number; height: number }) {
+async function alignedBox(models: FaceModels, input: unknown, rect: { x: number; y: number; width: number; height: number }) {
   if (rect.width < 8 || rect.height < 8) return null;
-  const [crop] = await faceapi.extractFaceTensors(input, [rect]);
+  const [crop] = await models.faceapi.extractFaceTensors(input, [rect]);
   if (!crop) return null;
   try {
-    const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
+    const landmarks = await detectLandmarks(models, crop);
     return landmarks.shiftBy(rect.x, rect.y).align();
   } finally {
     crop.dispose();
   }
+}
+
+/**
+ * face-api's `detectLandmarks` on one face crop, its net on onnxruntime (face-api-landmarks-onnx.ts):
+ * face-api's own input (the crop padded to a square, resized to 112), then its post-processing:
+ * each point from the padded square back to the crop's pixels, in float32 as face-api's tensors
+ * compute it.
+ */
+export async function detectLandmarks({ faceapi, faceLandmarks }: FaceModels, crop: unknown) {
+  const netInput = await faceapi.toNetInput(crop);
+  const batch = netInput.toBatchTensor(LANDMARKS_SIZE, true);
+  let out: Float32Array;
+  try {
+    out = await runFloat(faceLandmarks, await batch.data(), [1, LANDMARKS_SIZE, LANDMARKS_SIZE, 3]);
+  } finally {
+    batch.dispose();
+  }
+  const height: number = netInput.getInputHeight(0);
+  const width: number = netInput.getInputWidth(0);
+  const f = Math.fround;
+  const scale = LANDMARKS_SIZE / Math.max(height, width);
+  const [w, h] = [f(width * scale), f(height * scale)];
+  const padX = w < h ? f(Math.abs(width * scale - height * scale) / 2) : 0;
+  const padY = h < w ? f(Math.abs(width * scale - height * scale) / 2) : 0;
+  const points = Array.from({ length: 68 }, (_, i) => {
+    const x = f(f(f(out[2 * i]! * LANDMARKS_SIZE) - padX) / w);
+    const y = f(f(f(out[2 * i + 1]! * LANDMARKS_SIZE) - padY) / h);
+    return new faceapi.Point(x, y);
+  });
+  return new faceapi.FaceLandmarks68(points, { height, width });
 }

@@ -5,8 +5,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import { countModelLoad } from '../model-loads.ts';
 import { createCpuSession, runFloat } from '../onnx/session.ts';
+import { faceLandmarksOnnx, LANDMARKS_SIZE } from './face-api-landmarks-onnx.ts';
 import { faceRecognitionOnnx, FACE_API_SIZE, type NamedWeight } from './face-api-onnx.ts';
 import { faceresOnnx } from './faceres-onnx.ts';
+import { runHumanModelsOnOnnx } from './human-onnx.ts';
 
 /**
  * The face models, loaded once per thread (lazy singletons: the first call loads, later calls
@@ -59,6 +61,11 @@ export interface FaceModels {
    * from the same weights takes 30 here (values within 4e-7).
    */
   faceRecognition: InferenceSession;
+  /**
+   * face-api's 68-point landmark net, on onnxruntime (face-api-landmarks-onnx.ts): run twice per
+   * face to align it, 20 ms of CPU a call on tfjs's wasm backend, 2 here.
+   */
+  faceLandmarks: InferenceSession;
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
@@ -119,9 +126,8 @@ async function load(): Promise<FaceModels> {
   await withDirname(() => human.init());
   if (humanTf.getBackend() !== 'wasm') throw new Error(`face models: wasm backend did not start (got ${humanTf.getBackend()})`);
   await human.load();
-  for (const name of ['blazeface', 'facemesh', 'antispoof', 'liveness']) {
-    if (!human.models.models?.[name]) throw new Error(`face models: human model ${name} did not load`);
-  }
+  // human's detector, mesh and liveness nets run on onnxruntime behind human's own pipeline.
+  await runHumanModelsOnOnnx(human.models.models ?? {}, humanTf);
   const faceres = await createCpuSession(await faceresOnnx(join(HUMAN_MODELS, 'faceres.json')));
 
   // face-api's kernels are already registered by human's (PROD keeps tfjs quiet about each one).
@@ -129,11 +135,13 @@ async function load(): Promise<FaceModels> {
   const faceTf = faceapi.tf;
   await faceTf.setBackend('wasm');
   if (faceTf.getBackend() !== 'wasm') throw new Error('face models: face-api did not get the wasm backend');
-  faceapi.nets.faceLandmark68Net.loadFromWeightMap(await readWeightMap(faceTf, FACE_API_MODELS, 'face_landmark_68_model'));
+  const landmarks = await readWeightMap(faceTf, FACE_API_MODELS, 'face_landmark_68_model');
+  const faceLandmarks = await createCpuSession(faceLandmarksOnnx(namedWeights(landmarks)));
+  faceTf.dispose(Object.values(landmarks));
   const recognition = await readWeightMap(faceTf, FACE_API_MODELS, 'face_recognition_model');
   const faceRecognition = await createCpuSession(faceRecognitionOnnx(namedWeights(recognition)));
   faceTf.dispose(Object.values(recognition));
-  const models = { human, humanTf, faceapi, faceTf, faceres, faceRecognition };
+  const models = { human, humanTf, faceapi, faceTf, faceres, faceRecognition, faceLandmarks };
   await warmUp(models);
   return models;
 }
@@ -142,7 +150,7 @@ async function load(): Promise<FaceModels> {
  * One pass of every model on blank input, so that the first real image does not pay for the
  * backend's first execution of each graph (about 350 ms here); part of loading, once per thread.
  */
-async function warmUp({ human, humanTf, faceapi, faceTf, faceres, faceRecognition }: FaceModels): Promise<void> {
+async function warmUp({ human, humanTf, faceres, faceRecognition, faceLandmarks }: FaceModels): Promise<void> {
   for (const model of Object.values(human.models.models as Record<string, Tf>)) {
     if (!model?.inputs?.[0]?.shape) continue;
     const shape = (model.inputs[0].shape as number[]).map((d) => (d > 0 ? d : 1));
@@ -153,12 +161,7 @@ async function warmUp({ human, humanTf, faceapi, faceTf, faceres, faceRecognitio
   }
   await runFloat(faceres, new Float32Array(FACERES_CROP * FACERES_CROP * 3), [1, FACERES_CROP, FACERES_CROP, 3]);
   await runFloat(faceRecognition, new Float32Array(2 * FACE_API_SIZE * FACE_API_SIZE * 3), [2, FACE_API_SIZE, FACE_API_SIZE, 3]);
-  const blank = faceTf.zeros([150, 150, 3]);
-  try {
-    await faceapi.nets.faceLandmark68Net.detectLandmarks(blank);
-  } finally {
-    blank.dispose();
-  }
+  await runFloat(faceLandmarks, new Float32Array(LANDMARKS_SIZE * LANDMARKS_SIZE * 3), [1, LANDMARKS_SIZE, LANDMARKS_SIZE, 3]);
 }
 
 /** A weight map's tensors as shapes and values (read once, to write an ONNX graph). */

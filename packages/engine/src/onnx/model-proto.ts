@@ -34,9 +34,9 @@ export interface OnnxInitializer {
 export interface OnnxGraph {
   nodes: OnnxNode[];
   initializers: OnnxInitializer[];
-  /** Float32 inputs and outputs; a dimension given as a string is symbolic (any size). */
+  /** Float32 inputs and outputs; a dimension given as a string is symbolic (any size), and no dims at all (null) leaves even the rank to the graph. */
   inputs: { name: string; dims: (number | string)[] }[];
-  outputs: { name: string; dims: (number | string)[] }[];
+  outputs: { name: string; dims: (number | string)[] | null }[];
 }
 
 /**
@@ -145,10 +145,13 @@ function initializer(t: OnnxInitializer): ProtoWriter {
   return w.int(2, type).string(8, t.name).raw(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
 }
 
-function valueInfo(name: string, dims: (number | string)[]): ProtoWriter {
-  const shape = new ProtoWriter();
-  for (const d of dims) shape.message(1, typeof d === 'string' ? new ProtoWriter().string(2, d) : new ProtoWriter().int(1, d));
-  const tensorType = new ProtoWriter().int(1, FLOAT).message(2, shape);
+function valueInfo(name: string, dims: (number | string)[] | null): ProtoWriter {
+  const tensorType = new ProtoWriter().int(1, FLOAT);
+  if (dims) {
+    const shape = new ProtoWriter();
+    for (const d of dims) shape.message(1, typeof d === 'string' ? new ProtoWriter().string(2, d) : new ProtoWriter().int(1, d));
+    tensorType.message(2, shape);
+  }
   return new ProtoWriter().string(1, name).message(2, new ProtoWriter().message(1, tensorType));
 }
 

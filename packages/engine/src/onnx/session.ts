@@ -9,14 +9,16 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
  * GPU ones). One thread per session: the checks pool already runs one task per core, so a
  * session that spread over the cores would only take them from the other tasks.
  */
+export const CPU_SESSION_OPTIONS: InferenceSession.SessionOptions = {
+  executionProviders: ['cpu'],
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+};
+
 export function createCpuSession(model: Uint8Array): Promise<InferenceSession> {
-  return InferenceSession.create(model, {
-    executionProviders: ['cpu'],
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  return InferenceSession.create(model, CPU_SESSION_OPTIONS);
 }
 
 /** Runs a session on one float32 input and returns its one float32 output's values. */
