@@ -36,6 +36,8 @@ import { newTenant, type TestTenant } from '../../tests/helpers/webhooks.ts';
 const CASES = Number(process.env.BENCH_CASES ?? 16);
 const BATCH = Number(process.env.BENCH_BATCH ?? 16);
 const THREADS = Number(process.env.BENCH_THREADS ?? Math.min(4, availableParallelism()));
+// The printed-zone OCR's threads: the pool's own default unless set.
+const OCR_THREADS = process.env.BENCH_OCR_THREADS ? Number(process.env.BENCH_OCR_THREADS) : undefined;
 const FLOW = 'bench_checks';
 const DEFINITION: FlowDefinition = {
   ...STANDARD_FLOW,
@@ -102,7 +104,7 @@ async function submitCase(t: JourneyTestApp, who: TestTenant, seed: number, phot
 
 export async function measurePipeline(): Promise<Record<string, unknown>> {
   const t = await startJourneyApp();
-  const pool = new ChecksPool({ threads: THREADS });
+  const pool = new ChecksPool({ threads: THREADS, ocrThreads: OCR_THREADS });
   try {
     const who = await newTenant(t, 'sandbox');
     await activateFlow(t, who.tenant.clientId, 'sandbox', FLOW, DEFINITION);
@@ -158,6 +160,7 @@ export async function measurePipeline(): Promise<Record<string, unknown>> {
     return {
       database: t.database.kind,
       threads: THREADS,
+      ocr_threads: pool.ocrThreads,
       cores: availableParallelism(),
       cases: CASES,
       warm_up_ms: warmUpMs,

@@ -19,10 +19,7 @@ const FACE_API_MODELS = join(dirname(createRequire(import.meta.url).resolve('@vl
 test("face-api's recognition net on onnxruntime gives face-api's own descriptors, within float rounding", async () => {
   const models = await loadFaceModels();
   const tf = models.faceTf;
-  const manifest = JSON.parse(readFileSync(join(FACE_API_MODELS, 'face_recognition_model-weights_manifest.json'), 'utf8')) as { paths: string[]; weights: unknown[] }[];
-  const bytes = Buffer.concat(manifest.flatMap((g) => g.paths.map((p) => readFileSync(join(FACE_API_MODELS, p)))));
-  const reference = new models.faceapi.FaceRecognitionNet();
-  reference.loadFromWeightMap(tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((g) => g.weights)));
+  const reference = referenceNet(models, new models.faceapi.FaceRecognitionNet(), 'face_recognition_model');
 
   let compared = 0;
   for (const path of ['faces/debian/grace_hopper_512x512.jpg', 'faces/face_recognition/examples/obama.jpg']) {
@@ -53,10 +50,7 @@ test("face-api's recognition net on onnxruntime gives face-api's own descriptors
 test("face-api's landmark net on onnxruntime gives face-api's own 68 points, within float rounding", async () => {
   const models = await loadFaceModels();
   const tf = models.faceTf;
-  const manifest = JSON.parse(readFileSync(join(FACE_API_MODELS, 'face_landmark_68_model-weights_manifest.json'), 'utf8')) as { paths: string[]; weights: unknown[] }[];
-  const bytes = Buffer.concat(manifest.flatMap((g) => g.paths.map((p) => readFileSync(join(FACE_API_MODELS, p)))));
-  const reference = new models.faceapi.FaceLandmark68Net();
-  reference.loadFromWeightMap(tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((g) => g.weights)));
+  const reference = referenceNet(models, new models.faceapi.FaceLandmark68Net(), 'face_landmark_68_model');
 
   let compared = 0;
   for (const path of ['faces/debian/grace_hopper_512x512.jpg', 'faces/face_recognition/examples/obama.jpg']) {
@@ -79,3 +73,11 @@ test("face-api's landmark net on onnxruntime gives face-api's own 68 points, wit
   assert.equal(compared, 4);
   reference.dispose();
 });
+
+/** One of face-api's own nets, loaded from the weights face-api ships as face-api loads them, run by face-api on tfjs. */
+function referenceNet<T extends { loadFromWeightMap(map: unknown): void }>(models: Awaited<ReturnType<typeof loadFaceModels>>, net: T, name: string): T {
+  const manifest = JSON.parse(readFileSync(join(FACE_API_MODELS, `${name}-weights_manifest.json`), 'utf8')) as { paths: string[]; weights: unknown[] }[];
+  const bytes = Buffer.concat(manifest.flatMap((g) => g.paths.map((p) => readFileSync(join(FACE_API_MODELS, p)))));
+  net.loadFromWeightMap(models.faceTf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((g) => g.weights)));
+  return net;
+}
