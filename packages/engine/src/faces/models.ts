@@ -63,7 +63,7 @@ export interface FaceModels {
   faceRecognition: InferenceSession;
   /**
    * face-api's 68-point landmark net, on onnxruntime (face-api-landmarks-onnx.ts): run twice per
-   * face to align it, 20 ms of CPU a call on tfjs's wasm backend, 2 here.
+   * face to align it, about 20 ms of CPU a call on tfjs's wasm backend, 4 here.
    */
   faceLandmarks: InferenceSession;
 }
