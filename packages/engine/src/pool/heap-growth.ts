@@ -8,12 +8,13 @@ import { setFlagsFromString } from 'node:v8';
  * allocates, counting only the pauses on the thread itself, not the marking its helper threads do
  * beside it. A pool thread keeps about 60 MB of models and code alive and allocates image buffers
  * fast; V8 let its heap grow only about 1.4 times, so a full collection (marking the 60 MB again)
- * was under way almost all the time: on a case of the pipeline bench, 199 full collections in 48
- * cases, and V8's helper threads took about a fifth of the process's CPU. At twice the live size:
- * 44 full collections, and the CPU per case 1,104 -> 918 ms (bench/README.md). The cost is memory:
- * a thread's heap peaks nearer twice its live size (about 60 MB more per thread), which a service
- * with a core per thread can spare; the same growth then applies to the API's thread too, whose
- * live heap is smaller.
+ * was under way almost all the time: 199 full collections in one run of the pipeline bench (its
+ * warm-up and 33 cases), and V8's helper threads took about a fifth of the process's CPU. At twice
+ * the live size: 36 to 44 full collections, and the CPU per case 1,104 / 1,135 -> 921 / 915 ms
+ * with 1 / 2 cases in flight (bench/README.md). The cost is memory: a thread's heap may grow to
+ * twice its live size (the process's peak RSS measured 25 MB higher), which a service with a core
+ * per thread can spare; the same growth then applies to the API's thread too, whose live heap is
+ * smaller.
  *
  * Set by the checks pool before its threads start (flags are read at each collection, so the
  * threads and the main thread all use it); a process that never starts a pool keeps V8's choice.
