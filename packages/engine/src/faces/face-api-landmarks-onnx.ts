@@ -1,6 +1,6 @@
-import { writeOnnxModel, type OnnxInitializer, type OnnxNode } from '../onnx/model-proto.ts';
+import { writeOnnxModel } from '../onnx/model-proto.ts';
 import { hwioToOihw } from '../onnx/tf-layout.ts';
-import type { NamedWeight } from './face-api-onnx.ts';
+import { faceApiGraph, type NamedWeight } from './face-api-onnx.ts';
 
 /**
  * face-api's 68-point landmark net (`FaceLandmark68Net`: 112 × 112 RGB in, 68 points out) as an
@@ -8,7 +8,7 @@ import type { NamedWeight } from './face-api-onnx.ts';
  * already is (face-api-onnx.ts). face-api defines the net in code; this writes the same
  * computation from the weights face-api ships, at load. Its forward pass, in NCHW:
  * - the batch (made by face-api's own `toBatchTensor(112, true)`, 0..255) less the mean colour,
- *   divided by 255;
+ *   divided by 255 (`faceApiGraph`, as the recognition net's);
  * - four dense blocks. Each starts with a convolution of stride 2 (the first block's a plain 3 × 3
  *   convolution, the others' depthwise-separable), then three depthwise-separable convolutions,
  *   each reading the ReLU of the sum of all the block's outputs so far; the block gives the ReLU
@@ -20,27 +20,12 @@ import type { NamedWeight } from './face-api-onnx.ts';
 export const LANDMARKS_SIZE = 112;
 export const LANDMARKS_INPUT = 'face';
 export const LANDMARKS_OUTPUT = 'landmarks';
-const MEAN_RGB = [122.782, 117.001, 104.298];
 const BLOCKS = ['dense0', 'dense1', 'dense2', 'dense3'];
 
 /** The ONNX model of the landmark net (input `[n, 112, 112, 3]` NHWC, 0..255; output `[n, 136]`). */
 export function faceLandmarksOnnx(weights: ReadonlyMap<string, NamedWeight>): Uint8Array {
-  const nodes: OnnxNode[] = [];
-  const initializers: OnnxInitializer[] = [];
-  const weight = (name: string): NamedWeight => {
-    const w = weights.get(name);
-    if (!w) throw new Error(`face-api landmark net: no weight ${name}`);
-    return w;
-  };
-  const constant = (name: string, dims: number[], data: Float32Array) => {
-    initializers.push({ name, dims, data });
-    return name;
-  };
-  let counter = 0;
-  const node = (op: string, inputs: string[], attributes?: OnnxNode['attributes'], out = `t${counter++}`) => {
-    nodes.push({ op, inputs, outputs: [out], ...(attributes ? { attributes } : {}) });
-    return out;
-  };
+  const { graph, weight, normalised } = faceApiGraph(weights, 'landmark net', LANDMARKS_INPUT);
+  const { node, floats: constant } = graph;
   const bias = (name: string) => constant(name, [weight(name).values.length], weight(name).values);
   /** A convolution of `filter` ([h, w, in, out]); `depthwise` for a depthwise one. tfjs's "same" pads the extra pixel after, as SAME_UPPER does. */
   const conv = (x: string, filterName: string, stride: number, depthwise: boolean, biasName?: string) => {
@@ -58,9 +43,7 @@ export function faceLandmarksOnnx(weights: ReadonlyMap<string, NamedWeight>): Ui
   const separable = (x: string, name: string, stride: number) =>
     conv(conv(x, `${name}/depthwise_filter`, stride, true), `${name}/pointwise_filter`, 1, false, `${name}/bias`);
 
-  const nchw = node('Transpose', [LANDMARKS_INPUT], { perm: [0, 3, 1, 2] });
-  const centred = node('Sub', [nchw, constant('mean_rgb', [3, 1, 1], Float32Array.from(MEAN_RGB))]);
-  let x = node('Div', [centred, constant('255', [], Float32Array.of(255))]);
+  let x = normalised;
   for (const [i, block] of BLOCKS.entries()) {
     const out1 = node('Relu', [i === 0 ? conv(x, `${block}/conv0/filters`, 2, false, `${block}/conv0/bias`) : separable(x, `${block}/conv0`, 2)]);
     const out2 = separable(out1, `${block}/conv1`, 1);
@@ -75,8 +58,8 @@ export function faceLandmarksOnnx(weights: ReadonlyMap<string, NamedWeight>): Ui
   const fc = weight('fc/weights');
   node('Gemm', [flat, constant('fc/weights', fc.shape, fc.values), bias('fc/bias')], undefined, LANDMARKS_OUTPUT);
   return writeOnnxModel({
-    nodes,
-    initializers,
+    nodes: graph.nodes,
+    initializers: graph.initializers,
     inputs: [{ name: LANDMARKS_INPUT, dims: ['n', LANDMARKS_SIZE, LANDMARKS_SIZE, 3] }],
     outputs: [{ name: LANDMARKS_OUTPUT, dims: ['n', 136] }],
   });

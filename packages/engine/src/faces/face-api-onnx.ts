@@ -1,4 +1,4 @@
-import { writeOnnxModel, type OnnxInitializer, type OnnxNode } from '../onnx/model-proto.ts';
+import { graphBuilder, writeOnnxModel, type GraphBuilder } from '../onnx/model-proto.ts';
 import { hwioToOihw } from '../onnx/tf-layout.ts';
 
 /**
@@ -55,28 +55,30 @@ const BLOCKS: [name: string, down: boolean][] = [
 export const FACE_API_INPUT = 'face';
 export const FACE_API_OUTPUT = 'descriptor';
 
-/** The ONNX model of the recognition net (input `[n, 150, 150, 3]` NHWC, 0..255; output `[n, 128]`). */
-export function faceRecognitionOnnx(weights: ReadonlyMap<string, NamedWeight>): Uint8Array {
-  const nodes: OnnxNode[] = [];
-  const initializers: OnnxInitializer[] = [];
+/**
+ * What both face-api graph writers start from (this one and face-api-landmarks-onnx.ts): a graph,
+ * the net's weights by name, and face-api's normalisation of its input batch (NHWC, 0..255) into
+ * NCHW, less face-api's mean colour, divided by 255.
+ */
+export function faceApiGraph(weights: ReadonlyMap<string, NamedWeight>, net: string, input: string): { graph: GraphBuilder; weight(name: string): NamedWeight; normalised: string } {
+  const graph = graphBuilder();
   const weight = (name: string): NamedWeight => {
     const w = weights.get(name);
-    if (!w) throw new Error(`face-api recognition net: no weight ${name}`);
+    if (!w) throw new Error(`face-api ${net}: no weight ${name}`);
     return w;
   };
-  const constant = (name: string, dims: number[], data: Float32Array | BigInt64Array) => {
-    initializers.push({ name, dims, data });
-    return name;
-  };
+  const nchw = graph.node('Transpose', [input], { perm: [0, 3, 1, 2] });
+  const centred = graph.node('Sub', [nchw, graph.floats('mean_rgb', [3, 1, 1], Float32Array.from(MEAN_RGB))]);
+  return { graph, weight, normalised: graph.node('Div', [centred, graph.floats('255', [], Float32Array.of(255))]) };
+}
+
+/** The ONNX model of the recognition net (input `[n, 150, 150, 3]` NHWC, 0..255; output `[n, 128]`). */
+export function faceRecognitionOnnx(weights: ReadonlyMap<string, NamedWeight>): Uint8Array {
+  const { graph, weight, normalised } = faceApiGraph(weights, 'recognition net', FACE_API_INPUT);
+  const { node, floats: constant } = graph;
   const perChannel = (name: string) => {
     const w = weight(name);
     return constant(name, [w.values.length, 1, 1], w.values);
-  };
-  let counter = 0;
-  const node = (op: string, inputs: string[], attributes?: OnnxNode['attributes']) => {
-    const out = `t${counter++}`;
-    nodes.push({ op, inputs, outputs: [out], ...(attributes ? { attributes } : {}) });
-    return out;
   };
 
   /** Convolution, bias, scale, ReLU. */
@@ -95,11 +97,9 @@ export function faceRecognitionOnnx(weights: ReadonlyMap<string, NamedWeight>): 
     const scaled = node('Add', [node('Mul', [conv, perChannel(`${layer.name}/scale/weights`)]), perChannel(`${layer.name}/scale/biases`)]);
     return layer.relu ? node('Relu', [scaled]) : scaled;
   };
-  const pads = (name: string, values: number[]) => constant(name, [values.length], BigInt64Array.from(values.map(BigInt)));
+  const pads = graph.int64s;
 
-  const nchw = node('Transpose', [FACE_API_INPUT], { perm: [0, 3, 1, 2] });
-  const centred = node('Sub', [nchw, constant('mean_rgb', [3, 1, 1], Float32Array.from(MEAN_RGB))]);
-  let x = node('Div', [centred, constant('255', [], Float32Array.of(255))]);
+  let x = normalised;
   x = convLayer(x, { name: 'conv32_down', kernel: 7, stride: 2, relu: true, pad: 'valid' });
   x = node('MaxPool', [x], { kernel_shape: [3, 3], strides: [2, 2] });
   // The tensor's spatial side and depth, followed through the blocks (the graph is static past the
@@ -131,6 +131,6 @@ export function faceRecognitionOnnx(weights: ReadonlyMap<string, NamedWeight>): 
   }
   const mean = node('ReduceMean', [x], { axes: [2, 3], keepdims: 0 });
   const fc = weight('fc');
-  nodes.push({ op: 'MatMul', inputs: [mean, constant('fc', fc.shape, fc.values)], outputs: [FACE_API_OUTPUT] });
-  return writeOnnxModel({ nodes, initializers, inputs: [{ name: FACE_API_INPUT, dims: ['n', FACE_API_SIZE, FACE_API_SIZE, 3] }], outputs: [{ name: FACE_API_OUTPUT, dims: ['n', 128] }] });
+  node('MatMul', [mean, constant('fc', fc.shape, fc.values)], undefined, FACE_API_OUTPUT);
+  return writeOnnxModel({ nodes: graph.nodes, initializers: graph.initializers, inputs: [{ name: FACE_API_INPUT, dims: ['n', FACE_API_SIZE, FACE_API_SIZE, 3] }], outputs: [{ name: FACE_API_OUTPUT, dims: ['n', 128] }] });
 }

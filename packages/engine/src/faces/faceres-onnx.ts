@@ -36,14 +36,11 @@ export async function faceresOnnx(modelJson: string): Promise<Uint8Array> {
       // model's side (bilinear, tfjs's default corners: ONNX's `asymmetric`), then its mirror
       // image beside it (reversed after the resize, as tfjs did), scaled to 0..255.
       prefix(nchw, graph) {
-        graph.node('Transpose', [FACERES_INPUT], 'crop:nchw', { perm: [0, 3, 1, 2] });
-        graph.node('Resize', ['crop:nchw', '', '', graph.int64s('crop:size', [1n, 3n, BigInt(FACERES_SIDE), BigInt(FACERES_SIDE)])], 'crop:resized', {
-          mode: 'linear',
-          coordinate_transformation_mode: 'asymmetric',
-        });
-        graph.node('Slice', ['crop:resized', graph.int64s('mirror:starts', [-1n]), graph.int64s('mirror:ends', [-(2n ** 63n)]), graph.int64s('mirror:axes', [3n]), graph.int64s('mirror:steps', [-1n])], 'crop:mirror');
-        graph.node('Concat', ['crop:resized', 'crop:mirror'], 'crop:pair', { axis: 0 });
-        graph.node('Mul', ['crop:pair', graph.floats('crop:255', [], Float32Array.of(255))], nchw);
+        graph.node('Transpose', [FACERES_INPUT], { perm: [0, 3, 1, 2] }, 'crop:nchw');
+        graph.node('Resize', ['crop:nchw', '', '', graph.int64s('crop:size', [1, 3, FACERES_SIDE, FACERES_SIDE])], { mode: 'linear', coordinate_transformation_mode: 'asymmetric' }, 'crop:resized');
+        graph.node('Slice', ['crop:resized', graph.int64s('mirror:starts', [-1n]), graph.int64s('mirror:ends', [-(2n ** 63n)]), graph.int64s('mirror:axes', [3n]), graph.int64s('mirror:steps', [-1n])], undefined, 'crop:mirror');
+        graph.node('Concat', ['crop:resized', 'crop:mirror'], { axis: 0 }, 'crop:pair');
+        graph.node('Mul', ['crop:pair', graph.floats('crop:255', [], Float32Array.of(255))], undefined, nchw);
       },
     },
   });

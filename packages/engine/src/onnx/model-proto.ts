@@ -40,6 +40,44 @@ export interface OnnxGraph {
 }
 
 /**
+ * A graph being written in code: its nodes and initialisers, and the bookkeeping every graph
+ * writer of the engine needs (tf-graph.ts, the face-api nets). Each initialiser is added once per
+ * name; a node's output is the name given, or a fresh one.
+ */
+export interface GraphBuilder {
+  readonly nodes: OnnxNode[];
+  readonly initializers: OnnxInitializer[];
+  /** Adds a node and returns the name of its output. */
+  node(op: string, inputs: string[], attributes?: OnnxNode['attributes'], output?: string): string;
+  floats(name: string, dims: number[], values: Float32Array): string;
+  int64s(name: string, values: readonly (number | bigint)[]): string;
+}
+
+export function graphBuilder(): GraphBuilder {
+  const nodes: OnnxNode[] = [];
+  const initializers: OnnxInitializer[] = [];
+  const names = new Set<string>();
+  let fresh = 0;
+  const constant = (name: string, dims: number[], data: Float32Array | BigInt64Array) => {
+    if (!names.has(name)) {
+      names.add(name);
+      initializers.push({ name, dims, data });
+    }
+    return name;
+  };
+  return {
+    nodes,
+    initializers,
+    node: (op, inputs, attributes, output = `t${fresh++}`) => {
+      nodes.push({ op, inputs, outputs: [output], ...(attributes ? { attributes } : {}) });
+      return output;
+    },
+    floats: (name, dims, values) => constant(name, dims, values),
+    int64s: (name, values) => constant(name, [values.length], BigInt64Array.from(values, (v) => BigInt(v))),
+  };
+}
+
+/**
  * Protobuf wire format as a list of chunks: a nested message or a weight's bytes is appended
  * without copying, and the whole model is joined once at the end (weights are megabytes).
  */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeOnnxModel, type OnnxInitializer, type OnnxNode } from './model-proto.ts';
+import { graphBuilder, writeOnnxModel, type GraphBuilder, type OnnxNode } from './model-proto.ts';
 import { hwioToOihw } from './tf-layout.ts';
 
 /**
@@ -70,13 +70,6 @@ export interface ConvertOptions {
   };
 }
 
-/** What an input prefix may add to the graph. */
-export interface GraphBuilder {
-  node(op: string, inputs: string[], output: string, attributes?: OnnxNode['attributes']): void;
-  floats(name: string, dims: number[], values: Float32Array): string;
-  int64s(name: string, values: bigint[]): string;
-}
-
 /** The model's JSON and its weights, float16 ones widened to float32 as tfjs does when it loads them. */
 export async function readTfGraphModel(modelJson: string): Promise<{ model: TfGraphModel; weights: Map<string, Weight> }> {
   const model = JSON.parse(await readFile(modelJson, 'utf8')) as TfGraphModel;
@@ -90,21 +83,9 @@ export function tfGraphToOnnx(model: TfGraphModel, weights: Map<string, Weight>,
   const byName = new Map(model.modelTopology.node.map((n) => [n.name, n]));
   const needed = ancestors(byName, outputs);
 
-  const nodes: OnnxNode[] = [];
-  const initializers: OnnxInitializer[] = [];
+  const graph = graphBuilder();
   /** Values that are four-dimensional, hence NCHW in this graph. */
   const nchw = new Set<string>();
-  const graph: GraphBuilder = {
-    node: (op, inputs, output, attributes) => void nodes.push({ op, inputs, outputs: [output], ...(attributes ? { attributes } : {}) }),
-    floats: (name, dims, values) => {
-      if (!initializers.some((i) => i.name === name)) initializers.push({ name, dims, data: values });
-      return name;
-    },
-    int64s: (name, values) => {
-      if (!initializers.some((i) => i.name === name)) initializers.push({ name, dims: [values.length], data: BigInt64Array.from(values) });
-      return name;
-    },
-  };
   const weight = (name: string, what: string): Weight => {
     const w = weights.get(name.replace(/:0$/, ''));
     if (!w) throw new Error(`${label}: ${what} (${name}) is not a constant`);
@@ -126,7 +107,7 @@ export function tfGraphToOnnx(model: TfGraphModel, weights: Map<string, Weight>,
   };
   const input = (n: TfNode, i: number) => (n.input?.[i] ?? '').replace(/:0$/, '');
   const emit = (op: string, inputs: string[], output: string, attributes?: OnnxNode['attributes'], fourD = false) => {
-    graph.node(op, inputs, output, attributes);
+    graph.node(op, inputs, attributes, output);
     if (fourD) nchw.add(output);
   };
 
@@ -247,8 +228,8 @@ export function tfGraphToOnnx(model: TfGraphModel, weights: Map<string, Weight>,
     ? { name: options.input.name, dims: options.input.dims }
     : { name: `${placeholder.name}:nhwc`, dims: placeholderDims(placeholder) };
   return writeOnnxModel({
-    nodes,
-    initializers,
+    nodes: graph.nodes,
+    initializers: graph.initializers,
     inputs: [inputSpec],
     outputs: outputNames.map((name, i) => ({ name, dims: options.outputDims?.[i] ?? null })),
   });
