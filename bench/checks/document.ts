@@ -21,7 +21,7 @@ import { assessDocumentQuality } from '../../packages/engine/src/document/qualit
 import { readBarcodes } from '../../packages/engine/src/document/barcodes.ts';
 import { parseAamva } from '../../packages/engine/src/document/aamva.ts';
 import { readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
-import { closeOcrWorker } from '../../packages/engine/src/document/ocr-worker.ts';
+import { closeOcrReaders } from '../../packages/engine/src/document/ocr-worker.ts';
 import { checkValidity } from '../../packages/engine/src/document/validity.ts';
 import { loadZxingWriter } from '../../packages/engine/src/document/zxing.ts';
 import { generateDocument, type GeneratedDocument } from '../../packages/engine/src/generator/generate.ts';
@@ -184,7 +184,7 @@ async function measurePrintedZone(): Promise<Record<string, unknown>> {
       if (agreement[f] === 'agree') specAgree++;
     }
   }
-  await closeOcrWorker();
+  await closeOcrReaders();
   return {
     printed_generated_all_decisive_agree: `${allAgree}/${PRINTED_DOCS}`,
     printed_generated_field_agree: Object.fromEntries(DECISIVE.map((f) => [f, rate(agreeGen[f]!, PRINTED_DOCS)])),

@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { mrzName } from '@idv/domain';
 import type { DocumentFields, MrzReading } from '../../packages/engine/src/types.ts';
-import { cropImage, linesOfTsv, readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
+import { linesOfTsv, readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
+import { cropImage } from '../../packages/engine/src/document/crop.ts';
 import { lineDistance, linesToReread, substringDistance } from '../../packages/engine/src/document/printed-zone-reread.ts';
-import { closeOcrWorker, englishModelPath } from '../../packages/engine/src/document/ocr-worker.ts';
+import { closeOcrReaders, englishModelPath } from '../../packages/engine/src/document/ocr-worker.ts';
 import { agreementWithMrz, containsWithinOneEdit, isMrzLike, unconfused, withinOneEdit } from '../../packages/engine/src/document/printed-zone-match.ts';
 import { findDate, normaliseOcrText } from '../../packages/engine/src/document/printed-dates.ts';
 import { dropHairlines } from '../../packages/engine/src/document/hairlines.ts';
@@ -35,7 +36,7 @@ const reading = (fields: DocumentFields): MrzReading => ({
 // What the MRZ of the ICAO specimens holds (../shared/fixtures/documents/expected.json).
 const ERIKSSON: DocumentFields = { surname: 'ERIKSSON', given_names: 'ANNA MARIA', birth_date: '1974-08-12', expiry_date: '2012-04-15', nationality: 'UTO', sex: 'F' };
 
-after(closeOcrWorker);
+after(closeOcrReaders);
 
 describe('printed dates and matching (pure)', () => {
   test('dates in the printed forms documents use', () => {

@@ -11,7 +11,7 @@ export { parseAamva, isAamva } from './aamva.ts';
 export { compareBarcode, barcodePresenceReport } from './barcode-compare.ts';
 export { readPrintedZone, type PrintedZoneResult, type ReadPrintedZoneOptions } from './printed-zone.ts';
 export { PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
-export { loadOcrWorker, closeOcrWorker } from './ocr-worker.ts';
+export { loadOcrReaders, closeOcrReaders } from './ocr-worker.ts';
 export { loadZxingReader, loadZxingWriter } from './zxing.ts';
 export { checkValidity, typesForDocumentCode, type ValidityInput } from './validity.ts';
 export { issuingAlpha2 } from './issuing-country.ts';

@@ -2,7 +2,9 @@ import type { CheckReason, CheckReport } from '@idv/domain';
 import type { MrzReading } from '../types.ts';
 import { decodeImage, toGrey, type DecodedImage } from './decode.ts';
 import { locateDocument, warpDocument, type Point } from './locate.ts';
-import { loadOcrWorker } from './ocr-worker.ts';
+import { loadOcrReaders } from './ocr-worker.ts';
+import { cutPage, type PagePiece } from './page-cut.ts';
+import { cropImage } from './crop.ts';
 import { agreementWithMrz, mergeAgreements, printedLines, PRINTED_FIELDS, type Agreement, type PrintedField } from './printed-zone-match.ts';
 import { linesToReread, type Box, type OcrLine } from './printed-zone-reread.ts';
 import { localThreshold } from './threshold.ts';
@@ -69,11 +71,29 @@ export interface OcrTextOptions {
   frame?: 'white' | 'copy';
 }
 
-export async function ocrText(image: DecodedImage, options: OcrTextOptions = {}): Promise<OcrPass> {
-  const worker = await loadOcrWorker();
-  // The lines come from tesseract's TSV (a row per line, then its words), far lighter than its JSON blocks.
-  const { data } = await worker.recognize(framedPgm(image, MARGIN, options.frame ?? 'white'), {}, { text: true, tsv: options.lines ?? false });
-  return { text: data.text, confidence: data.confidence, lines: options.lines && data.tsv ? linesOfTsv(data.tsv, image) : [], scope: 'page' };
+export function ocrText(image: DecodedImage, options: OcrTextOptions = {}): Promise<OcrPass> {
+  return ocrPieces([{ image, top: 0 }], options);
+}
+
+/** One reading of a page read in pieces at once (page-cut.ts), each on its own worker. */
+async function ocrPieces(pieces: readonly PagePiece[], options: OcrTextOptions): Promise<OcrPass> {
+  const readers = await loadOcrReaders();
+  const read = await Promise.all(
+    pieces.map(async ({ image, top }) => {
+      // The lines come from tesseract's TSV (a row per line, then its words), far lighter than its JSON blocks.
+      const { data } = await readers.recognize(framedPgm(image, MARGIN, options.frame ?? 'white'), { text: true, tsv: options.lines ?? false });
+      const lines = options.lines && data.tsv ? linesOfTsv(data.tsv, image).map((l) => ({ ...l, box: { ...l.box, y0: l.box.y0 + top, y1: l.box.y1 + top } })) : [];
+      return { text: data.text, confidence: data.confidence, lines };
+    }),
+  );
+  return { text: read.map((r) => r.text).join('\n'), confidence: meanConfidence(read), lines: read.flatMap((r) => r.lines), scope: 'page' };
+}
+
+/** Tesseract's mean confidence over pieces read apart, each weighted by the characters it read. */
+function meanConfidence(read: readonly { text: string; confidence: number }[]): number {
+  const weights = read.map((r) => r.text.replace(/\s/g, '').length);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return sum === 0 ? read.reduce((a, r) => a + r.confidence, 0) / read.length : read.reduce((a, r, i) => a + r.confidence * weights[i]!, 0) / sum;
 }
 
 /** Tesseract's TSV (level 4 rows are lines, level 5 their words) as lines, in the image's pixels (the margin taken off). */
@@ -110,10 +130,14 @@ export async function straightenForOcr(input: Uint8Array | DecodedImage, options
  * First pass on a locally thresholded copy (tints and most of the guilloches removed), the better
  * single pass measured, without the hairlines and specks the threshold leaves (`dropHairlines`:
  * 10% less CPU, fewer second readings, the same fields). It needs no MRZ, so it can run beside
- * the MRZ reader. It keeps where its lines are, for a second pass.
+ * the MRZ reader. It keeps where its lines are, for a second pass. Where the page can be cut
+ * between its lines, its two halves are read at once on the thread's two OCR workers
+ * (page-cut.ts); the grey page of a second reading is always read whole, since tesseract
+ * thresholds a grey image over all of it and two halves came out differently (fields were lost).
  */
 export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass> {
-  return ocrText(await dropHairlines(await localThreshold(straightened)), { lines: true });
+  const binary = await dropHairlines(await localThreshold(straightened));
+  return ocrPieces(await cutPage(binary), { lines: true });
 }
 
 /** The decisive fields the MRZ holds that a reading does not show. */
@@ -127,16 +151,6 @@ export function needsSecondPass(first: OcrPass, mrz: MrzReading | null): boolean
   return missedFields(first, mrz).length > 0;
 }
 
-/** The pixels of `box` (its right and bottom edges excluded). */
-export function cropImage(image: DecodedImage, box: Box): DecodedImage {
-  const { x0, y0, x1, y1 } = box;
-  const c = image.channels;
-  const row = (x1 - x0) * c;
-  const data = Buffer.allocUnsafe(row * (y1 - y0));
-  for (let y = y0; y < y1; y++) image.data.copy(data, (y - y0) * row, (y * image.width + x0) * c, (y * image.width + x1) * c);
-  return { data, width: x1 - x0, height: y1 - y0, channels: c };
-}
-
 /**
  * The second reading, on the plain grey copy (where the threshold thinned or broke the print):
  * first only the first pass's lines closest to each missed field's value (`linesToReread`), each
@@ -148,8 +162,8 @@ export async function secondOcrPasses(straightened: DecodedImage, first: OcrPass
   if (missed.length === 0) return [];
   const boxes = linesToReread(first.lines, missed.map((field) => ({ field, value: String(mrz?.fields?.[field] ?? '') })), straightened);
   if (!boxes) return [await ocrText(straightened)];
-  const crops: OcrPass[] = [];
-  for (const box of boxes) crops.push(await ocrText(cropImage(straightened, box), { frame: 'copy' }));
+  // Read at once, each on its own worker.
+  const crops = await Promise.all(boxes.map((box) => ocrText(cropImage(straightened, box), { frame: 'copy' })));
   const lines: OcrPass = {
     text: crops.map((c) => c.text).join('\n'),
     confidence: crops.reduce((sum, c) => sum + c.confidence, 0) / crops.length,

@@ -31,10 +31,11 @@ export interface ChecksPoolOptions {
  * calling thread then judges what depends on several (case-finish.ts): on two cores a case takes
  * about half its CPU time rather than the time of its longest chain.
  *
- * The OCR has threads of its own: tesseract.js recognises in its own worker thread, so the pool
- * thread that asked waits idle for most of the task (measured: 80 ms of thread CPU in 1.5 s).
- * In the main pool it would hold one of the two slots while a core is already busy with
- * tesseract, and the faces would wait behind it.
+ * The OCR has threads of its own: tesseract.js recognises in worker threads of its own (two per
+ * OCR thread, which read a page's two halves at once: document/page-cut.ts), so the pool thread
+ * that asked waits idle for most of the task (measured: 80 ms of thread CPU in 1.5 s). In the
+ * main pool it would hold one of the two slots while the cores are already busy with tesseract,
+ * and the faces would wait behind it.
  */
 export class ChecksPool {
   private readonly pool: Piscina;
