@@ -15,9 +15,7 @@ import { CPU_SESSION_OPTIONS } from './session.ts';
  * in package.json: this reaches below its public API, and a test loads a model through it.
  */
 export interface SyncSession {
-  readonly inputName: string;
-  readonly outputNames: readonly string[];
-  /** The model on one float32 input: each output's values and dimensions, in `outputNames` order. */
+  /** The model on one float32 input: each output's values and dimensions, in the model's order of outputs. */
   run(input: Float32Array, dims: readonly number[]): { data: Float32Array; dims: number[] }[];
 }
 
@@ -29,8 +27,6 @@ export function createSyncCpuSession(model: Uint8Array): SyncSession {
   const outputNames = session.outputMetadata.map((m) => m.name);
   const fetches = Object.fromEntries(outputNames.map((n) => [n, null]));
   return {
-    inputName,
-    outputNames,
     run(input, dims) {
       const out = session.run({ [inputName]: new Tensor('float32', input, dims) }, fetches, {});
       return outputNames.map((n) => {
