@@ -1,5 +1,5 @@
-import { loadOpenCv } from '../opencv.ts';
 import type { DecodedImage } from './decode.ts';
+import { withInk } from './ink-mat.ts';
 
 /**
  * Ink left by the local threshold that cannot be print, taken out before the first OCR pass: the
@@ -31,14 +31,8 @@ export const TANGLE_MIN_LENGTH = 60;
 const PAPER = 255;
 
 /** A copy of a binary image (ink 0, paper 255) without its hairlines and specks, its tangles thinned. */
-export async function dropHairlines(binary: DecodedImage): Promise<DecodedImage> {
-  if (binary.channels !== 1) throw new Error('dropHairlines needs a one-channel image');
-  const { cv } = await loadOpenCv();
-  const mats: { delete(): void }[] = [];
-  const mat = <T extends { delete(): void }>(m: T): T => (mats.push(m), m);
-  try {
-    const ink = mat(cv.matFromArray(binary.height, binary.width, cv.CV_8UC1, binary.data));
-    cv.bitwise_not(ink, ink);
+export function dropHairlines(binary: DecodedImage): Promise<DecodedImage> {
+  return withInk(binary, 'dropHairlines', (cv, ink, mat) => {
     const labels = mat(new cv.Mat());
     const stats = mat(new cv.Mat());
     const count: number = cv.connectedComponentsWithStats(ink, labels, stats, mat(new cv.Mat()), 8, cv.CV_32S);
@@ -63,9 +57,7 @@ export async function dropHairlines(binary: DecodedImage): Promise<DecodedImage>
     const keptPixels = kept.data as Uint8Array;
     for (let p = 0; p < keptPixels.length; p++) if (tangledPixels[p] && !keptPixels[p]) out[p] = PAPER;
     return { data: out, width: binary.width, height: binary.height, channels: 1 };
-  } finally {
-    for (const m of mats) m.delete();
-  }
+  });
 }
 
 const KEEP = 0;

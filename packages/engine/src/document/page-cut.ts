@@ -1,7 +1,7 @@
-import { loadOpenCv } from '../opencv.ts';
 import type { DecodedImage } from './decode.ts';
 import type { Box } from './printed-zone-reread.ts';
 import { cropImage } from './crop.ts';
+import { withInk } from './ink-mat.ts';
 
 /**
  * Where a page is cut in two, so that two tesseract workers read its halves at once
@@ -43,14 +43,8 @@ export const MIN_SHARE = 0.2;
 const CLEARANCE = 2;
 
 /** The boxes of the pieces of ink of a thresholded page that may be lines of print. */
-export async function lineBoxes(binary: DecodedImage): Promise<Box[]> {
-  if (binary.channels !== 1) throw new Error('lineBoxes needs a one-channel image');
-  const { cv } = await loadOpenCv();
-  const mats: { delete(): void }[] = [];
-  const mat = <T extends { delete(): void }>(m: T): T => (mats.push(m), m);
-  try {
-    const ink = mat(cv.matFromArray(binary.height, binary.width, cv.CV_8UC1, binary.data));
-    cv.bitwise_not(ink, ink);
+export function lineBoxes(binary: DecodedImage): Promise<Box[]> {
+  return withInk(binary, 'lineBoxes', (cv, ink, mat) => {
     const smeared = mat(new cv.Mat());
     cv.dilate(ink, smeared, mat(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(JOIN_WIDTH, 1))));
     cv.morphologyEx(smeared, smeared, cv.MORPH_OPEN, mat(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(1, BRIDGE_HEIGHT))));
@@ -58,15 +52,13 @@ export async function lineBoxes(binary: DecodedImage): Promise<Box[]> {
     const count: number = cv.connectedComponentsWithStats(smeared, mat(new cv.Mat()), stats, mat(new cv.Mat()), 8, cv.CV_32S);
     const s = stats.data32S as Int32Array;
     const boxes: Box[] = [];
-    // Row 0 is the paper.
+    // Piece 0 is the paper.
     for (let i = 1; i < count; i++) {
       const [left, top, width, height] = [s[i * 5]!, s[i * 5 + 1]!, s[i * 5 + 2]!, s[i * 5 + 3]!];
       if (height >= LINE_MIN_HEIGHT && height <= LINE_MAX_HEIGHT) boxes.push({ x0: left, y0: top, x1: left + width, y1: top + height });
     }
     return boxes;
-  } finally {
-    for (const m of mats) m.delete();
-  }
+  });
 }
 
 /** A line's share of the reading: its width once scaled to a fixed height. */
