@@ -89,7 +89,7 @@ async function ocrPieces(pieces: readonly PagePiece[], options: OcrTextOptions):
   return { text: read.map((r) => r.text).join('\n'), confidence: meanConfidence(read), lines: read.flatMap((r) => r.lines), scope: 'page' };
 }
 
-/** Tesseract's mean confidence over pieces read apart, each weighted by the characters it read. */
+/** Tesseract's mean confidence over pieces read apart (a page's halves, lines read again), each weighted by the characters it read. */
 function meanConfidence(read: readonly { text: string; confidence: number }[]): number {
   const weights = read.map((r) => r.text.replace(/\s/g, '').length);
   const sum = weights.reduce((a, b) => a + b, 0);
@@ -164,12 +164,7 @@ export async function secondOcrPasses(straightened: DecodedImage, first: OcrPass
   if (!boxes) return [await ocrText(straightened)];
   // Read at once, each on its own worker.
   const crops = await Promise.all(boxes.map((box) => ocrText(cropImage(straightened, box), { frame: 'copy' })));
-  const lines: OcrPass = {
-    text: crops.map((c) => c.text).join('\n'),
-    confidence: crops.reduce((sum, c) => sum + c.confidence, 0) / crops.length,
-    lines: [],
-    scope: 'lines',
-  };
+  const lines: OcrPass = { text: crops.map((c) => c.text).join('\n'), confidence: meanConfidence(crops), lines: [], scope: 'lines' };
   const shown = agreementWithMrz(lines.text, mrz?.fields ?? null);
   if (missed.every((f) => shown[f] === 'agree')) return [lines];
   return [lines, await ocrText(straightened)];
