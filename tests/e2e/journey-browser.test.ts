@@ -15,6 +15,7 @@ import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-page.ts';
 import { documentFrame, glaredFrame, selfieFrame, y4mFromFrames, y4mFromImage } from '../helpers/fake-camera.ts';
+import { recordCaptures } from '../helpers/capture-log.ts';
 import { IMAGES, SELFIE_BOX, fixture } from '../helpers/journey.ts';
 import { ROOT, freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
@@ -341,46 +342,27 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     const { context, page } = await phone();
     let pressed = 0;
     await page.exposeFunction('shutterPressed', () => pressed++);
-    // The page itself tells when a screen's camera plays, and keeps a log of what each screen went
-    // through: a screen can start, take its photo and move on while the test is busy (a screenshot
-    // of the screen before), so the test reads the log rather than polling for a passing state.
-    await page.exposeFunction('cameraPlays', async (screen: string) => {
+    await page.addInitScript(() =>
+      document.addEventListener('click', (e) => {
+        if ((e.target as HTMLElement).closest('button')?.textContent === 'Take the photo') (window as unknown as { shutterPressed(): void }).shutterPressed();
+      }, true),
+    );
+    // The next screen's camera file is written as soon as this one's camera plays (from the page's
+    // own call, so never late behind a screenshot).
+    const captures = await recordCaptures(page, async (screen) => {
       const next = feedAfter.get(screen);
       feedAfter.delete(screen);
       if (next) await y4mFromFrames([next], dir);
     });
-    // Given as text: tsx would wrap a named function inside a function given here with a helper
-    // the page does not have.
-    await page.addInitScript(`
-      window.captureLog = [];
-      window.noteCapture = (event) => {
-        const screen = document.querySelector('h1')?.textContent ?? '';
-        window.captureLog.push({ screen, event, hint: document.querySelector('.hint')?.textContent ?? '' });
-        return screen;
-      };
-      document.addEventListener('click', (e) => {
-        if (e.target.closest('button')?.textContent === 'Take the photo') window.shutterPressed();
-      }, true);
-      // Media events do not bubble; a capturing listener on the document still hears them.
-      document.addEventListener('playing', (e) => {
-        if (e.target.tagName === 'VIDEO') void window.cameraPlays(window.noteCapture('playing'));
-      }, true);
-      // Observed after the code that set the state has run: the hint is already written.
-      new MutationObserver((changes) => {
-        for (const c of changes) if (c.target.matches('.viewfinder[data-state="captured"]')) window.noteCapture('captured');
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
-    `);
-    const logOf = (screen: string) => page.evaluate((s) => (window as unknown as { captureLog: { screen: string; event: string; hint: string }[] }).captureLog.filter((e) => e.screen === s), screen);
     /** Waits until a capture screen's camera played and its photo took itself, saying "Photo taken". */
     const takesItself = async (title: string, name: string) => {
-      await eventually(`"${title}" takes its photo`, async () => (await logOf(title)).some((e) => e.event === 'captured'), 60_000).catch(async (err: Error) => {
+      const taken = await captures.photoTaken(title).catch(async (err: Error) => {
         await shot(page, `${name}-failed`);
-        const seen = await page.locator('.viewfinder').evaluate((el) => JSON.stringify((el as HTMLElement).dataset)).catch(() => 'no viewfinder');
-        throw new Error(`${err.message}; the screens went through ${JSON.stringify(await page.evaluate(() => (window as unknown as { captureLog: unknown }).captureLog))}; the viewfinder says ${seen}`);
+        throw err;
       });
-      const log = await logOf(title);
+      assert.equal(taken.hint, en.hint_captured);
+      const log = await captures.of(title);
       assert.ok(log.findIndex((e) => e.event === 'playing') < log.findIndex((e) => e.event === 'captured'), 'the camera played before the photo was taken');
-      assert.equal(log.find((e) => e.event === 'captured')!.hint, en.hint_captured);
       // The photo stays on screen a moment: shown unless the next screen came first (a loaded machine).
       if ((await heading(page).textContent()) === title && (await viewfinderState(page)).state === 'captured') await shot(page, name);
     };
@@ -429,6 +411,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       const context = await browser.newContext(viewport);
       await context.grantPermissions(['camera'], { origin: journeyUrl });
       const page = await context.newPage();
+      const captures = await recordCaptures(page);
       try {
         for (const [name, frames, text] of views) {
           await y4mFromFrames(frames, dir);
@@ -452,12 +435,15 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
             assert.deepEqual((await client.getCase(caseId)).pieces, [], 'nothing was sent');
           }
         }
+        // Never taken at any moment of those views, not only when looked at.
+        assert.ok((await captures.of(en.piece_document_front)).every((e) => e.event !== 'captured'), 'no view above took a photo');
         // The same document, sharp: it takes itself.
         await y4mFromFrames([good], dir);
         await page.getByRole('button', { name: en.help }).click();
         await page.getByRole('button', { name: en.help_back }).click();
-        await page.locator('.viewfinder[data-state="captured"]').waitFor({ timeout: 60_000 });
-        await shot(page, `57-captured-${size}`);
+        assert.equal((await captures.photoTaken(en.piece_document_front)).hint, en.hint_captured);
+        // The photo stays on screen a moment: shown unless the next screen came first (a loaded machine).
+        if ((await heading(page).textContent()) === en.piece_document_front) await shot(page, `57-captured-${size}`);
         await heading(page).filter({ hasText: en.face_title }).waitFor();
 
         // The face step: the detector loads, then a frontal face is no turn to the left.
@@ -465,7 +451,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         await page.getByRole('button', { name: en.camera_start }).click();
         await heading(page).filter({ hasText: en.piece_selfie }).waitFor();
         await shot(page, `58-face-detecting-${size}`);
-        await page.locator('.viewfinder[data-state="captured"]').waitFor({ timeout: 60_000 });
+        await captures.photoTaken(en.piece_selfie);
         await heading(page).filter({ hasText: en.piece_liveness_turn_left }).waitFor();
         await eventually('the turn is asked', async () => (await page.locator('.hint').textContent()) === en.instruction_liveness_turn_left, 30_000);
         await eventually('ten looks', async () => (await viewfinderState(page)).looks >= 10, 60_000);
@@ -478,6 +464,8 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         await eventually('several faces', async () => (await page.locator('.hint').textContent()) === en.hint_face_several, 30_000);
         await shot(page, `59b-several-faces-${size}`);
         assert.notEqual((await viewfinderState(page)).state, 'captured');
+        // Neither the frontal face nor the several faces took the turn's photo at any moment.
+        assert.ok((await captures.of(en.piece_liveness_turn_left)).every((e) => e.event !== 'captured'), 'no turn was taken');
       } finally {
         await context.close();
         await cardFarAway();
