@@ -362,9 +362,9 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       });
       assert.equal(taken.hint, en.hint_captured);
       const log = await captures.of(title);
-      assert.ok(log.findIndex((e) => e.event === 'playing') < log.findIndex((e) => e.event === 'captured'), 'the camera played before the photo was taken');
-      // The photo stays on screen a moment: shown unless the next screen came first (a loaded machine).
-      if ((await heading(page).textContent()) === title && (await viewfinderState(page)).state === 'captured') await shot(page, name);
+      const played = log.findIndex((e) => e.event === 'playing');
+      assert.ok(played >= 0 && played < log.findIndex((e) => e.event === 'captured'), 'the camera played before the photo was taken');
+      if (await captures.stillShown(title)) await shot(page, name);
     };
     try {
       await page.goto(`${journeyUrl}/#${token}`);
@@ -442,8 +442,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         await page.getByRole('button', { name: en.help }).click();
         await page.getByRole('button', { name: en.help_back }).click();
         assert.equal((await captures.photoTaken(en.piece_document_front)).hint, en.hint_captured);
-        // The photo stays on screen a moment: shown unless the next screen came first (a loaded machine).
-        if ((await heading(page).textContent()) === en.piece_document_front) await shot(page, `57-captured-${size}`);
+        if (await captures.stillShown(en.piece_document_front)) await shot(page, `57-captured-${size}`);
         await heading(page).filter({ hasText: en.face_title }).waitFor();
 
         // The face step: the detector loads, then a frontal face is no turn to the left.

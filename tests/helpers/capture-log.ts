@@ -18,6 +18,11 @@ export interface CaptureLog {
    * timeout the error holds the whole log (what every screen went through instead).
    */
   photoTaken(screen: string, timeoutMs?: number): Promise<CaptureEvent>;
+  /**
+   * Whether the screen titled `screen` still shows the photo it took (it does for a moment before
+   * the next screen, unless the next came first on a loaded machine): when to take its screenshot.
+   */
+  stillShown(screen: string): Promise<boolean>;
 }
 
 type LoggingWindow = { captureLog: CaptureEvent[] };
@@ -62,5 +67,7 @@ export async function recordCaptures(page: Page, onCameraPlays: (screen: string)
         });
       return (await of(screen)).find((e) => e.event === 'captured')!;
     },
+    stillShown: (screen) =>
+      page.evaluate((s) => document.querySelector('h1')?.textContent === s && document.querySelector('.viewfinder[data-state="captured"]') !== null, screen),
   };
 }
