@@ -7,7 +7,7 @@
  * (bench/checks/cold-start.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
- * Environment: BENCH_SECTIONS (default "mrz,faces,document,pipeline,cold_start"), and each section's own knobs.
+ * Environment: BENCH_SECTIONS (default "mrz,faces,faces_lfw,document,pipeline,cold_start"), and each section's own knobs.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,6 +31,7 @@ function hasOcrBFont(): boolean {
 const SECTIONS: Record<string, { file: string; fn: string }> = {
   mrz: { file: 'checks/mrz.ts', fn: 'measureMrz' },
   faces: { file: 'checks/faces.ts', fn: 'measureFaces' },
+  faces_lfw: { file: 'checks/faces-lfw.ts', fn: 'measureFacesLfw' },
   document: { file: 'checks/document.ts', fn: 'measureDocument' },
   pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
   cold_start: { file: 'checks/cold-start.ts', fn: 'measureColdStart' },

@@ -3,17 +3,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { analyseFaces, challengeMet, faceDistance, loadFaceModels, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
-import { splitDescriptor } from '../../packages/engine/src/faces/fused-descriptor.ts';
+import { STANDARD_FLOW } from '../../packages/domain/src/standard-flow.ts';
+import { analyseFaces, challengeMet, FACE_LIMITS, faceDistance, loadFaceModels, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
+import { pairDistances, ratesAt, roundRates, spread, thresholdAtFmr } from './face-rates.ts';
 
 /**
  * Faces section of bench:checks, on the labelled fixtures (../shared/fixtures/faces):
  *  - every same-person and different-person pair of single-face photos (identical files listed
  *    twice in the manifest counted once): false non-match rate at false match rates of 1% and
- *    0.1% (thresholds taken from the different-person distances), and at fixed thresholds;
+ *    0.1% (thresholds taken from the different-person distances), and at the standard flow's;
  *  - document portrait to selfie: each photo printed on a generated document (small, grey,
  *    JPEG, phone-photo degradation), its largest face against another photo of the same person
  *    (and against one of another person, for the false matches);
@@ -27,7 +28,7 @@ import { randomIdentity } from '../../packages/engine/src/generator/identity.ts'
 interface Entry { path: string; person: string | null; kind: string }
 const FACES = join(FIXTURES_DIR, 'faces');
 const SINGLE_KINDS = new Set(['portrait', 'tight_crop', 'partial_face', 'small_face', 'face_not_frontal']);
-const FIXED = [0.55, 0.6, 0.63, 0.65, 0.7, 0.75];
+const FLOW = STANDARD_FLOW.checks;
 
 /** Turns labelled by looking at the photos: `own_left` / `own_right` of the person; region picks a face in a group photo. */
 const TURNED: Array<{ path: string; turn: 'own_left' | 'own_right'; region?: [number, number] }> = [
@@ -66,19 +67,15 @@ export async function measureFaces(): Promise<Record<string, unknown>> {
     else photos.push({ ...e, bytes, face: faces[0]! });
   }
 
-  const { same, different } = pairDistances(photos, (p) => p.face.descriptor);
-  const atFmr = (fmr: number) => fnmrAtFmr(same, different, fmr);
-  // Each model of the fused descriptor alone, on the same pairs (what the fusion adds).
-  const alone = (part: 'faceApi' | 'faceres') => {
-    const d = pairDistances(photos, (p) => splitDescriptor(p.face.descriptor)[part]);
-    return { fnmr_at_fmr_1pct: fnmrAtFmr(d.same, d.different, 0.01).fnmr, fnmr_at_fmr_0_1pct: fnmrAtFmr(d.same, d.different, 0.001).fnmr, different_p50: spread(d.different)!.p50 };
-  };
-  const fixed = Object.fromEntries(
-    FIXED.map((t) => [t, { fnmr: r4(same.filter((d) => d > t).length / same.length), fmr: r4(different.filter((d) => d <= t).length / different.length) }]),
-  );
+  const pairs = pairDistances(photos, (p) => p.person!, (p) => p.face.descriptor);
+  const atFmr = (fmr: number) => thresholdAtFmr(pairs, fmr);
+  const atFlow = (t: number) => roundRates(ratesAt(pairs, t));
+  // The pairs a flow compares: photos under the quality floor are asked for a retake instead.
+  const clear = (p: { face: FaceFinding }) => p.face.quality >= FACE_LIMITS.selfieMinQuality;
+  const gated = pairDistances(photos, (p) => p.person!, (p) => p.face.descriptor, (a, b) => clear(a) && clear(b));
 
   // The document portraits judged at the photo pairs' own operating points as well as at fixed thresholds.
-  const documents = await measureDocuments(photos, { fmr_1pct: atFmr(0.01).threshold, fmr_0_1pct: atFmr(0.001).threshold });
+  const documents = await measureDocuments(photos);
   const challenges = await measureChallenges(photos);
 
   return {
@@ -86,14 +83,21 @@ export async function measureFaces(): Promise<Record<string, unknown>> {
     images: photos.length + undetected,
     images_without_face: undetected,
     persons: new Set(photos.map((p) => p.person)).size,
-    same_pairs: same.length,
-    different_pairs: different.length,
+    same_pairs: pairs.genuine.length,
+    different_pairs: pairs.impostor.length,
     fnmr_at_fmr_1pct: atFmr(0.01),
     fnmr_at_fmr_0_1pct: atFmr(0.001),
-    model_alone: { face_api: alone('faceApi'), faceres: alone('faceres') },
-    at_fixed_thresholds: fixed,
-    distance_same: spread(same),
-    distance_different: spread(different),
+    at_flow_thresholds: { match: atFlow(FLOW.face_match_max_distance), review: atFlow(FLOW.face_review_max_distance) },
+    under_quality_floor: photos.filter((p) => !clear(p)).map((p) => p.path),
+    above_quality_floor: {
+      same_pairs: gated.genuine.length,
+      different_pairs: gated.impostor.length,
+      fnmr_at_fmr_0_1pct: thresholdAtFmr(gated, 0.001),
+      at_flow_thresholds: { match: roundRates(ratesAt(gated, FLOW.face_match_max_distance)), review: roundRates(ratesAt(gated, FLOW.face_review_max_distance)) },
+    },
+    distance_same: spread(pairs.genuine),
+    distance_different: spread(pairs.impostor),
+    quality: spread(photos.map((p) => p.face.quality)),
     document_portrait: documents,
     head_pose: challenges,
     ms_per_face_image: spread(times, 0),
@@ -101,32 +105,13 @@ export async function measureFaces(): Promise<Record<string, unknown>> {
   };
 }
 
-/** Distances of every pair of photos, same person and different persons, each sorted. */
-function pairDistances<P extends { person: string | null }>(photos: P[], descriptor: (p: P) => number[]) {
-  const same: number[] = [];
-  const different: number[] = [];
-  for (let i = 0; i < photos.length; i++) {
-    for (let j = i + 1; j < photos.length; j++) {
-      const d = faceDistance(descriptor(photos[i]!), descriptor(photos[j]!));
-      (photos[i]!.person === photos[j]!.person ? same : different).push(d);
-    }
-  }
-  return { same: same.sort((a, b) => a - b), different: different.sort((a, b) => a - b) };
-}
-
-/** Largest threshold (match when distance < t) that lets at most fmr of the different pairs through, and the same pairs it refuses. */
-function fnmrAtFmr(same: number[], different: number[], fmr: number) {
-  const allowed = Math.floor(fmr * different.length);
-  const threshold = different[allowed]!;
-  return { threshold: r3(threshold), fnmr: r4(same.filter((d) => d >= threshold).length / same.length), false_matches_allowed: allowed };
-}
-
 /** Each photo printed on a generated document, compared with the next photo of the same person and one of another. */
-async function measureDocuments(photos: Array<Entry & { bytes: Buffer; face: FaceFinding }>, operating: Record<string, number>) {
+async function measureDocuments(photos: Array<Entry & { bytes: Buffer; face: FaceFinding }>) {
   const byPerson = new Map<string, typeof photos>();
   for (const p of photos) byPerson.set(p.person!, [...(byPerson.get(p.person!) ?? []), p]);
   const genuine: number[] = [];
   const impostor: number[] = [];
+  const quality: number[] = [];
   let documents = 0;
   let portraitFound = 0;
   let seed = 100;
@@ -139,20 +124,22 @@ async function measureDocuments(photos: Array<Entry & { bytes: Buffer; face: Fac
       const [portrait] = await analyseFaces(doc.image, { maxSide: 1024 });
       if (!portrait) continue;
       portraitFound++;
+      quality.push(portrait.quality);
       genuine.push(faceDistance(portrait.descriptor, list[(i + 1) % list.length]!.face.descriptor));
       const other = photos.find((p, k) => p.person !== person && k % 7 === seed % 7) ?? photos.find((p) => p.person !== person)!;
       impostor.push(faceDistance(portrait.descriptor, other.face.descriptor));
     }
   }
-  const rate = (values: number[], t: number, below: boolean) => r4(values.filter((d) => (below ? d <= t : d > t)).length / Math.max(1, values.length));
+  const share = (values: number[], t: number) => r4(values.filter((d) => d <= t).length / Math.max(1, values.length));
   return {
     documents,
     portrait_found_rate: r4(portraitFound / documents),
-    match_rate: Object.fromEntries(FIXED.map((t) => [t, r4(genuine.filter((d) => d <= t).length / documents)])),
-    match_rate_at_photo_fmr: Object.fromEntries(Object.entries(operating).map(([k, t]) => [k, r4(genuine.filter((d) => d < t).length / documents)])),
-    false_match_rate: Object.fromEntries(FIXED.map((t) => [t, rate(impostor, t, true)])),
-    distance_genuine: spread(genuine.sort((a, b) => a - b)),
-    distance_impostor: spread(impostor.sort((a, b) => a - b)),
+    // Of all documents (a portrait not found counts as no match).
+    match_rate: { match: r4(genuine.filter((d) => d <= FLOW.face_match_max_distance).length / documents), review: r4(genuine.filter((d) => d <= FLOW.face_review_max_distance).length / documents) },
+    false_match_rate: { match: share(impostor, FLOW.face_match_max_distance), review: share(impostor, FLOW.face_review_max_distance) },
+    distance_genuine: spread(genuine),
+    distance_impostor: spread(impostor),
+    portrait_quality: spread(quality),
   };
 }
 
@@ -237,19 +224,11 @@ const inRegion = (f: FaceFinding, [a, b]: readonly [number, number], width: numb
   return centre >= a && centre <= b;
 };
 
-function spread(sorted: number[], digits = 3) {
-  const s = [...sorted].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  const round = (v: number) => Math.round(v * 10 ** digits) / 10 ** digits;
-  return s.length === 0 ? null : { n: s.length, min: round(s[0]!), p50: round(at(0.5)), p95: round(at(0.95)), max: round(s[s.length - 1]!) };
-}
-
 async function timed(run: () => Promise<unknown>) {
   const started = performance.now();
   await run();
   return performance.now() - started;
 }
-const r3 = (v: number) => Math.round(v * 1000) / 1000;
 const r4 = (v: number) => Math.round(v * 10000) / 10000;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

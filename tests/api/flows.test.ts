@@ -166,8 +166,8 @@ describe('flows: dry run', () => {
     const flow = (await findActiveFlow(t.database.db, t.tenant, 'standard'))!;
     assert.equal(flow.version, 1);
     const approved = Array.from({ length: 6 }, () => ({ reports: caseReports(STANDARD_FLOW, 0.4), state: 'approved' as const }));
-    const uncertain = Array.from({ length: 7 }, (_, i) => ({ reports: caseReports(STANDARD_FLOW, 0.64 + i / 200), state: 'in_review' as const }));
-    const differ = Array.from({ length: 2 }, () => ({ reports: caseReports(STANDARD_FLOW, 0.9), state: 'rejected' as const }));
+    const uncertain = Array.from({ length: 7 }, (_, i) => ({ reports: caseReports(STANDARD_FLOW, 1.07 + i / 200), state: 'in_review' as const }));
+    const differ = Array.from({ length: 2 }, () => ({ reports: caseReports(STANDARD_FLOW, 1.3), state: 'rejected' as const }));
     const ids = await seedDecidedCases(t.database.db, t.tenant, flow, [...approved, ...uncertain, ...differ], t.clock.now());
 
     const draft = edited((d) => (d.decision.on_attention = 'reject'));
@@ -188,7 +188,7 @@ describe('flows: dry run', () => {
     // Only the newest N; and a wider face threshold approves the uncertain ones instead.
     const newest = (await t.request('POST', '/v1/flows/standard/dry-run', { body: { definition: draft, cases: 2 } })).json();
     assert.deepEqual([newest.evaluated, newest.changed], [2, 0]);
-    const wider = (await t.request('POST', '/v1/flows/standard/dry-run', { body: { definition: edited((d) => (d.checks.face_match_max_distance = 0.7)), cases: 100 } })).json();
+    const wider = (await t.request('POST', '/v1/flows/standard/dry-run', { body: { definition: edited((d) => (d.checks.face_match_max_distance = 1.12)), cases: 100 } })).json();
     assert.deepEqual(wider.matrix.filter((c: { from: string; to: string }) => c.from !== c.to).map((c: { from: string; to: string; count: number }) => [c.from, c.to, c.count]), [['in_review', 'approved', 7]]);
 
     // A stored version by its number: version 1 against itself changes nothing.

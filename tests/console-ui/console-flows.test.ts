@@ -47,10 +47,10 @@ describe('console: flows', () => {
     await page.getByRole('heading', { name: 'Flow standard' }).waitFor();
 
     // The form writes the JSON…
-    await page.getByLabel('Match up to distance').fill('0.68');
+    await page.getByLabel('Match up to distance').fill('1.1');
     await page.getByLabel('Double validation (two operators must agree)').check();
     const json = page.getByLabel('Definition (JSON)');
-    assert.match(await json.inputValue(), /"face_match_max_distance": 0\.68/);
+    assert.match(await json.inputValue(), /"face_match_max_distance": 1\.1/);
     assert.match(await json.inputValue(), /"double_validation": true/);
     // …and JSON typed beside it redraws the form.
     await json.fill((await json.inputValue()).replace('"min_age": 18', '"min_age": 21'));
@@ -61,7 +61,7 @@ describe('console: flows', () => {
     const summary = page.getByText(/of 60 decided cases would end differently/);
     await summary.waitFor();
     const changed = Number((await summary.textContent())!.match(/^(\d+) of/)![1]);
-    assert.ok(changed > 0, 'uncertain faces under 0.68 would now be approved');
+    assert.ok(changed > 0, 'uncertain faces under 1.1 would now be approved');
     await page.getByText(/: Review → Approved\./).waitFor();
     await capture(page, 'flow-dry-run', 'desktop');
 
@@ -69,7 +69,7 @@ describe('console: flows', () => {
     await page.waitForURL(/\/flows\/standard\?version=2$/);
     await page.getByRole('heading', { name: /Version 2\s+Draft/ }).waitFor();
     await page.getByRole('heading', { name: 'Compare versions' }).waitFor();
-    await page.locator('.diff-add', { hasText: '"face_match_max_distance": 0.68' }).waitFor();
+    await page.locator('.diff-add', { hasText: '"face_match_max_distance": 1.1' }).waitFor();
 
     await page.getByRole('button', { name: 'Activate version 2' }).click();
     const dialog = page.getByRole('dialog', { name: /Activate version 2 of standard\?/ });
@@ -83,7 +83,7 @@ describe('console: flows', () => {
     assert.equal(created.statusCode, 201, created.body);
     assert.equal(created.json().flow_version, 2);
     const active = (await findActiveFlow(h.t.database.db, h.tenant, 'standard'))!;
-    assert.deepEqual([active.version, active.definition.checks.face_match_max_distance, active.definition.double_validation], [2, 0.68, true]);
+    assert.deepEqual([active.version, active.definition.checks.face_match_max_distance, active.definition.double_validation], [2, 1.1, true]);
 
     const phone = await openAs(ada, '/flows/standard?version=2', 'phone');
     await phone.getByRole('heading', { name: /Version 2\s+Active/ }).waitFor();

@@ -16,7 +16,7 @@ export function caseReports(flow: FlowDefinition, distance: number, ...replace: 
     type: 'face_match',
     status: graded.status,
     reasons: graded.reason ? [graded.reason] : [],
-    measures: { document_faces: 1, selfie_faces: 1, document_face_size: 0.081, selfie_face_size: 0.34, selfie_yaw: 3, selfie_pitch: -2, distance, similarity: Math.round((1 - distance / 1.2) * 1000) / 1000 },
+    measures: { document_faces: 1, selfie_faces: 1, document_face_size: 0.081, selfie_face_size: 0.34, selfie_yaw: 3, selfie_pitch: -2, distance, similarity: Math.round(Math.max(0, 1 - distance ** 2 / 2) * 1000) / 1000 },
   };
   const clean = CLEAN.map((type): CheckReport => ({ type, status: 'ok', reasons: [], measures: type === 'document_quality' ? { sharpness: 212, glare_ratio: 0.01, width: 1600, height: 1200 } : {} }));
   return [...clean, face].map((r) => replace.find((x) => x.type === r.type) ?? r);
@@ -28,10 +28,12 @@ export function caseReports(flow: FlowDefinition, distance: number, ...replace: 
  */
 export function realisticReports(flow: FlowDefinition, i: number): { reports: CheckReport[]; state: CaseState } {
   const k = (i * 7919) % 100;
-  if (k < 68) return { reports: caseReports(flow, 0.3 + ((i * 31) % 30) / 100), state: 'approved' };
-  if (k < 80) return { reports: caseReports(flow, 0.631 + ((i * 13) % 7) / 100), state: 'in_review' };
-  if (k < 85) return { reports: caseReports(flow, 0.72 + ((i * 17) % 30) / 100), state: 'rejected' };
-  if (k < 88) return { reports: caseReports(flow, 0.45, { type: 'document_validity', status: 'failed', reasons: ['document_expired'], measures: {} }), state: 'rejected' };
+  const { face_match_max_distance: match, face_review_max_distance: review } = flow.checks;
+  if (k < 68) return { reports: caseReports(flow, 0.5 + ((i * 31) % 30) / 100), state: 'approved' };
+  // Spread over the review band, its width whatever the flow's thresholds.
+  if (k < 80) return { reports: caseReports(flow, round3(match + 0.001 + (((i * 13) % 7) / 7) * (review - match - 0.002)), state: 'in_review' };
+  if (k < 85) return { reports: caseReports(flow, round3(review + 0.02 + ((i * 17) % 30) / 100)), state: 'rejected' };
+  if (k < 88) return { reports: caseReports(flow, 0.6, { type: 'document_validity', status: 'failed', reasons: ['document_expired'], measures: {} }), state: 'rejected' };
   if (k < 94) {
     const blurred: CheckReport = { type: 'document_quality', status: 'failed', reasons: ['image_blurred'], measures: { sharpness: 41, glare_ratio: 0.02, width: 1600, height: 1200 } };
     return { reports: caseReports(flow, 0.5, blurred), state: 'in_review' };
@@ -39,6 +41,8 @@ export function realisticReports(flow: FlowDefinition, i: number): { reports: Ch
   const risky: CheckReport = { type: 'questionnaire', status: 'attention', reasons: ['questionnaire_threshold'], measures: { points: 50 } };
   return { reports: caseReports(flow, 0.4, risky), state: 'in_review' };
 }
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /** Writes decided cases of `flow` in batches of 1,000; returns their ids, oldest first. */
 export async function seedDecidedCases(

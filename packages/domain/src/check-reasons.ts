@@ -55,6 +55,7 @@ export const CHECK_REASONS = {
   selfie_several_faces: r('face_match', 'The selfie shows more than one face.'),
   selfie_face_too_small: r('face_match', 'The face on the selfie is too small.'),
   selfie_not_frontal: r('face_match', 'The face on the selfie is not facing the camera.'),
+  selfie_face_unclear: r('face_match', 'The face on the selfie is too unclear to compare (blurred, dark or partly hidden).'),
   faces_uncertain: r('face_match', 'The selfie and the portrait are close but not close enough to match.'),
   faces_differ: r('face_match', 'The selfie does not match the document portrait.'),
   // liveness

@@ -64,6 +64,7 @@ const CAPTURE: Partial<Record<CheckReason, { step: ResubmissionStepName; reasonC
   selfie_several_faces: { step: 'face', reasonCode: 'face_unclear' },
   selfie_face_too_small: { step: 'face', reasonCode: 'face_unclear' },
   selfie_not_frontal: { step: 'face', reasonCode: 'face_unclear' },
+  selfie_face_unclear: { step: 'face', reasonCode: 'face_unclear' },
   challenge_missing: { step: 'face', reasonCode: 'face_unclear' },
   challenge_face_not_found: { step: 'face', reasonCode: 'face_unclear' },
 };

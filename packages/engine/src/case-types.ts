@@ -82,7 +82,7 @@ export interface CaseAnalysis {
     /** The identity read from the document (sealed under the case's data key by the runner). */
     fields: ReadIdentity | null;
     zoneAgreement: ZoneAgreement;
-    /** Fused 1152-d descriptors (faces/fused-descriptor.ts) (sealed under the biometric key); null where no usable face was found. */
+    /** Face descriptors (faces/recognition-descriptor.ts), sealed under the biometric key; null where no usable face was found. */
     faceTemplates: { portrait: number[] | null; selfie: number[] | null };
   };
   /**

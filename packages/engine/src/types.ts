@@ -56,8 +56,10 @@ export interface FaceAnalysis {
   yaw: number;
   pitch: number;
   roll: number;
-  /** Fused descriptor (face-api 128-d beside human faceres 1024-d, see faces/fused-descriptor.ts); compare with `faceDistance`. */
+  /** Unit vector of FACE_DESCRIPTOR_LENGTH values (faces/recognition-descriptor.ts); compare with `faceDistance`. */
   descriptor: number[];
+  /** Face image quality (faces/recognition-descriptor.ts): low for a face the model cannot describe well. */
+  quality: number;
   score: number;
 }
 

@@ -1,17 +1,12 @@
 import type { FaceAnalysis, FaceBox } from '../types.ts';
 import { decodeForFaces, type RgbImage } from './decode-image.ts';
-import { describeWithFaceApi } from './face-api-descriptor.ts';
-import { describeWithFaceres } from './faceres-descriptor.ts';
-import { fuseDescriptors } from './fused-descriptor.ts';
 import { loadFaceModels, type FaceModels } from './models.ts';
+import { describeFace } from './recognition-descriptor.ts';
 
 /**
- * Faces in one image: human finds them (detector + 468-point mesh, which gives the head pose and
- * a tight face outline), then two models describe each one: face-api (68 landmarks to align the
- * face, then its 128-d descriptor) and human's faceres (1024-d, on human's upright crop), fused
- * into one descriptor (fused-descriptor.ts) compared by Euclidean distance. face-api's own
- * detector is not used: it misses faces that fill the frame (tight crops) and costs five times
- * human's detector here.
+ * Faces in one image: human finds them (detector + 468-point mesh, which gives the head pose, a
+ * tight face outline and the five points of the alignment), then the recognition model describes
+ * each one (recognition-descriptor.ts): a unit vector compared by Euclidean distance.
  */
 
 /** A face as analysed, with the passive liveness scores (reported as measures only, never as reasons). */
@@ -51,51 +46,37 @@ export async function analyseFaces(image: Uint8Array, options: AnalyseOptions = 
 }
 
 export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFinding[]> {
-  const { human, humanTf, faceTf } = models;
-  const shape = [rgb.height, rgb.width, 3];
-  const humanInput = humanTf.tensor3d(rgb.data, shape, 'int32');
+  const { human, humanTf } = models;
+  const humanInput = humanTf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
   let result;
   try {
     result = await human.detect(humanInput);
   } finally {
     humanInput.dispose();
   }
-  const detected = result.face as HumanFace[];
-  // Every detection carries its crop (kept or not): all are freed at the end.
-  const freeCrops = () => humanTf.dispose(detected.map((f) => f.tensor).filter(Boolean));
-  const faces = detected.filter(isFace);
-  if (faces.length === 0) {
-    freeCrops();
-    return [];
+  const faces = (result.face as HumanFace[]).filter(isFace);
+  const findings: FaceFinding[] = [];
+  for (const face of faces) {
+    const outline = meshBox(face.mesh, rgb);
+    if (outline.width < 8 || outline.height < 8) continue;
+    const { descriptor, quality } = await describeFace(models.recognition, rgb, face.mesh);
+    const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
+    findings.push({
+      box: outline,
+      relativeSize: outline.height / rgb.height,
+      // human's yaw is negative when the person turns to their own left (unmirrored image); the
+      // engine's contract is the opposite. Its pitch is positive when the head tilts down.
+      yaw: round(-angle.yaw * RAD),
+      pitch: round(-angle.pitch * RAD),
+      roll: round(angle.roll * RAD),
+      descriptor,
+      quality,
+      score: round(face.score, 3),
+      antispoof: round(face.real ?? 0, 3),
+      liveness: round(face.live ?? 0, 3),
+    });
   }
-  const faceInput = faceTf.tensor3d(rgb.data, shape, 'float32');
-  try {
-    const findings: FaceFinding[] = [];
-    for (const face of faces) {
-      const outline = meshBox(face.mesh, rgb);
-      const faceApi = await describeWithFaceApi(models, faceInput, outline);
-      if (!faceApi || !face.tensor) continue;
-      const faceres = await describeWithFaceres(models, face.tensor);
-      const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
-      findings.push({
-        box: outline,
-        relativeSize: outline.height / rgb.height,
-        // human's yaw is negative when the person turns to their own left (unmirrored image); the
-        // engine's contract is the opposite. Its pitch is positive when the head tilts down.
-        yaw: round(-angle.yaw * RAD),
-        pitch: round(-angle.pitch * RAD),
-        roll: round(angle.roll * RAD),
-        descriptor: fuseDescriptors(faceApi, faceres),
-        score: round(face.score, 3),
-        antispoof: round(face.real ?? 0, 3),
-        liveness: round(face.live ?? 0, 3),
-      });
-    }
-    return findings.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
-  } finally {
-    faceInput.dispose();
-    freeCrops();
-  }
+  return findings.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
 }
 
 interface HumanFace {
@@ -106,11 +87,9 @@ interface HumanFace {
   rotation?: { angle: { yaw: number; pitch: number; roll: number } } | null;
   real?: number;
   live?: number;
-  /** The upright face crop (HUMAN_CONFIG's `detector.return`), a tensor of human's tfjs. */
-  tensor?: unknown;
 }
 
-/** The mesh's extent: forehead to chin, ear to ear, close to what face-api's landmark net expects. */
+/** The mesh's extent: forehead to chin, ear to ear. */
 function meshBox(mesh: HumanFace['mesh'], rgb: RgbImage): FaceBox {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of mesh) {

@@ -1,6 +1,6 @@
 /**
- * Euclidean distance between two face descriptors (the fused face-api + faceres descriptor of
- * fused-descriptor.ts: 0 same image, ~0.5 same person, ~0.8 strangers on the fixtures).
+ * Euclidean distance between two face descriptors (unit vectors, recognition-descriptor.ts): 0
+ * for the same image, up to 2; the flow's thresholds are distances.
  */
 export function faceDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) throw new Error('face descriptors differ in length');
@@ -10,12 +10,19 @@ export function faceDistance(a: ArrayLike<number>, b: ArrayLike<number>): number
 }
 
 /**
- * A 0..1 similarity for `measures`, readable by an operator: 1 at distance 0, 0.5 at the usual
- * match threshold (0.63), 0 from 1.26 on. Linear, so it ranks exactly as the distance does; it
- * is a display scale, not a probability.
+ * A 0..1 similarity for `measures`, readable by an operator: the cosine of the two unit
+ * descriptors (1 − d²/2), 0 when it is negative. It ranks exactly as the distance does; it is a
+ * display scale, not a probability.
  */
-export const SIMILARITY_ZERO_DISTANCE = 1.26;
 export function faceSimilarity(distance: number): number {
-  const s = 1 - distance / SIMILARITY_ZERO_DISTANCE;
+  const s = 1 - (distance * distance) / 2;
   return Math.round(Math.min(1, Math.max(0, s)) * 1000) / 1000;
+}
+
+/** The vector scaled to unit length (a zero vector stays zero). */
+export function unitVector(values: ArrayLike<number>): number[] {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]! ** 2;
+  const norm = Math.sqrt(sum) || 1;
+  return Array.from(values, (v) => v / norm);
 }

@@ -23,12 +23,13 @@ export const LIVENESS_LIMITS = {
   /** Looking up or down must move the pitch at least this far (degrees). Pitch from the mesh is noisier. */
   minPitchDelta: 10,
   /**
-   * A challenge face farther than this from the selfie's is another person. Turned heads raise the
-   * distance: the fixtures' turned photos are 0.55–0.69 from other photos of the same person, and
-   * no same-person pair is over 0.69 (bench/checks/faces.ts); this reason refuses, so the limit
-   * sits above them with a margin. 9.7% of the fixtures' different-person pairs are under it.
+   * A challenge face farther than this from the selfie's is another person. This reason refuses,
+   * and a turned head is farther from its frontal selfie than two frontal photos are, so the limit
+   * is loose: the fixtures' turned heads are up to 1.27 from the same person's other photos
+   * (bench:checks, faces, head_pose), and about 7 in 100 different-person pairs of faces from the
+   * wild are under it (faces_lfw). The flow's face match, not this, tells people apart.
    */
-  samePersonMaxDistance: 0.72,
+  samePersonMaxDistance: 1.3,
 } as const;
 
 export interface LivenessInput {

@@ -5,67 +5,40 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import { countModelLoad } from '../model-loads.ts';
 import { createCpuSession, runFloat } from '../onnx/session.ts';
-import { faceLandmarksOnnx, LANDMARKS_SIZE } from './face-api-landmarks-onnx.ts';
-import { faceRecognitionOnnx, FACE_API_SIZE, type NamedWeight } from './face-api-onnx.ts';
-import { faceresOnnx } from './faceres-onnx.ts';
+import { ALIGNED_SIDE } from './align.ts';
 import { runHumanModelsOnOnnx } from './human-onnx.ts';
+import { RECOGNITION_MODEL } from './recognition-descriptor.ts';
 
 /**
  * The face models, loaded once per thread (lazy singletons: the first call loads, later calls
  * share the promise; each worker thread has its own module instance and so its own models).
  *
- * Why the browser bundles: `human.node-wasm.js` and `face-api.node-wasm.js` require
- * `@tensorflow/tfjs` and `@tensorflow/tfjs-converter`, which are not installed (the packages
- * declare no dependency, and tfjs-node does not install here). The ESM bundles carry their own
- * complete tfjs (core, converter, wasm backend), so they are self-sufficient. What makes them
- * work in Node:
- *  - tfjs keeps one engine and one set of flags on the global object, shared by every copy of
- *    tfjs in the thread. The installed `@tensorflow/tfjs-core` (the wasm backend's peer) creates
- *    it first, and IS_BROWSER is set on it, so that the bundles take tfjs's browser platform
- *    (their Node platform is stubbed out and throws at import). Nothing global but tfjs's own
- *    state is touched.
+ * Why human's browser bundle: `human.node-wasm.js` requires `@tensorflow/tfjs` and
+ * `@tensorflow/tfjs-converter`, which are not installed (tfjs-node does not install here); the
+ * ESM bundle carries its own complete tfjs. What makes it work in Node:
+ *  - tfjs keeps one engine and one set of flags on the global object. The installed
+ *    `@tensorflow/tfjs-core` (the wasm backend's peer) creates it first, with IS_BROWSER set, so
+ *    that the bundle takes tfjs's browser platform (its Node platform is stubbed out and throws);
  *  - while the wasm backend starts, `__dirname` is defined (emscripten's Node branch reads it);
- *  - the platform's `fetch` serves `file://` URLs from disk (wasm binaries and model files), and
- *    a load router gives human's models from `node_modules`: nothing is downloaded.
- * Both bundles carry tfjs 4.22 like the installed core, so they share one engine and one wasm
- * instance per thread; each library still builds its own input tensors with its own `tf`.
+ *  - the platform's `fetch` serves `file://` URLs from disk and a load router gives human's
+ *    models from `node_modules`: nothing is downloaded.
  */
 
 const require = createRequire(import.meta.url);
 const WASM_DIR = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')) + '/dist/';
-// Both packages resolve to their Node builds by name; the bundles are taken by path beside them.
+// The package resolves to its Node build by name; the bundle is taken by path beside it.
 const HUMAN_DIST = dirname(require.resolve('@vladmandic/human'));
-const FACE_API_DIST = dirname(require.resolve('@vladmandic/face-api'));
 const HUMAN_MODELS = join(HUMAN_DIST, '..', 'models') + '/';
-const FACE_API_MODELS = join(FACE_API_DIST, '..', 'model') + '/';
 
-// The two bundles' types are wide and partly browser-only; the engine uses a narrow surface.
+// The bundle's types are wide and partly browser-only; the engine uses a narrow surface.
 type Tf = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 export type HumanInstance = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-export type FaceApi = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export interface FaceModels {
   human: HumanInstance;
   humanTf: Tf;
-  faceapi: FaceApi;
-  faceTf: Tf;
-  /**
-   * human's face descriptor model (faceres), run by the engine itself on human's face crops
-   * (faceres-descriptor.ts), on onnxruntime (faceres-onnx.ts): the heaviest of the face models,
-   * it took 220 ms of CPU per image on tfjs's wasm backend and takes 30 on the runtime.
-   */
-  faceres: InferenceSession;
-  /**
-   * face-api's recognition net (its 128-d descriptor), on onnxruntime (face-api-onnx.ts): face-api
-   * runs it on tfjs's wasm backend, 185 ms of CPU for a face and its mirror; the same computation
-   * from the same weights takes 30 here (values within 4e-7).
-   */
-  faceRecognition: InferenceSession;
-  /**
-   * face-api's 68-point landmark net, on onnxruntime (face-api-landmarks-onnx.ts): run twice per
-   * face to align it, about 20 ms of CPU a call on tfjs's wasm backend, 4 here.
-   */
-  faceLandmarks: InferenceSession;
+  /** The recognition model on onnxruntime (recognition-descriptor.ts). */
+  recognition: InferenceSession;
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
@@ -88,20 +61,17 @@ export const HUMAN_CONFIG = {
   face: {
     enabled: true,
     // return: each face's upright crop comes back as `tensor` (the caller disposes it), for faceres.
-    detector: { rotation: true, maxDetected: 10, minConfidence: 0.3, return: true, skipFrames: 0, skipTime: 0 },
+    detector: { rotation: true, maxDetected: 10, minConfidence: 0.3, return: false, skipFrames: 0, skipTime: 0 },
     mesh: { enabled: true },
     attention: { enabled: false },
     iris: { enabled: false },
     emotion: { enabled: false },
-    // faceres is loaded apart and run by the engine (on the crop and its mirror in one batch), not by human.
+    // The descriptor is the engine's own (recognition-descriptor.ts), not human's.
     description: { enabled: false },
     antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
     liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
   },
 } as const;
-
-/** The side of human's face crop (`detector.return`), which faceres's graph resizes to its input. */
-const FACERES_CROP = 192;
 
 let loading: Promise<FaceModels> | null = null;
 
@@ -128,20 +98,8 @@ async function load(): Promise<FaceModels> {
   await human.load();
   // human's detector, mesh and liveness nets run on onnxruntime behind human's own pipeline.
   await runHumanModelsOnOnnx(human.models.models ?? {}, humanTf);
-  const faceres = await createCpuSession(await faceresOnnx(join(HUMAN_MODELS, 'faceres.json')));
-
-  // face-api's kernels are already registered by human's (PROD keeps tfjs quiet about each one).
-  const faceapi = await import(pathToFileURL(join(FACE_API_DIST, 'face-api.esm.js')).href);
-  const faceTf = faceapi.tf;
-  await faceTf.setBackend('wasm');
-  if (faceTf.getBackend() !== 'wasm') throw new Error('face models: face-api did not get the wasm backend');
-  const landmarks = await readWeightMap(faceTf, FACE_API_MODELS, 'face_landmark_68_model');
-  const faceLandmarks = await createCpuSession(faceLandmarksOnnx(namedWeights(landmarks)));
-  faceTf.dispose(Object.values(landmarks));
-  const recognition = await readWeightMap(faceTf, FACE_API_MODELS, 'face_recognition_model');
-  const faceRecognition = await createCpuSession(faceRecognitionOnnx(namedWeights(recognition)));
-  faceTf.dispose(Object.values(recognition));
-  const models = { human, humanTf, faceapi, faceTf, faceres, faceRecognition, faceLandmarks };
+  const recognition = await createCpuSession(await readFile(RECOGNITION_MODEL));
+  const models = { human, humanTf, recognition };
   await warmUp(models);
   return models;
 }
@@ -150,7 +108,7 @@ async function load(): Promise<FaceModels> {
  * One pass of every model on blank input, so that the first real image does not pay for the
  * backend's first execution of each graph (about 350 ms here); part of loading, once per thread.
  */
-async function warmUp({ human, humanTf, faceres, faceRecognition, faceLandmarks }: FaceModels): Promise<void> {
+async function warmUp({ human, humanTf, recognition }: FaceModels): Promise<void> {
   for (const model of Object.values(human.models.models as Record<string, Tf>)) {
     if (!model?.inputs?.[0]?.shape) continue;
     const shape = (model.inputs[0].shape as number[]).map((d) => (d > 0 ? d : 1));
@@ -159,14 +117,7 @@ async function warmUp({ human, humanTf, faceres, faceRecognition, faceLandmarks 
     for (const t of Array.isArray(output) ? output : [output]) await t.data();
     humanTf.dispose([input, output]);
   }
-  await runFloat(faceres, new Float32Array(FACERES_CROP * FACERES_CROP * 3), [1, FACERES_CROP, FACERES_CROP, 3]);
-  await runFloat(faceRecognition, new Float32Array(2 * FACE_API_SIZE * FACE_API_SIZE * 3), [2, FACE_API_SIZE, FACE_API_SIZE, 3]);
-  await runFloat(faceLandmarks, new Float32Array(LANDMARKS_SIZE * LANDMARKS_SIZE * 3), [1, LANDMARKS_SIZE, LANDMARKS_SIZE, 3]);
-}
-
-/** A weight map's tensors as shapes and values (read once, to write an ONNX graph). */
-function namedWeights(map: Record<string, { shape: number[]; dataSync(): Float32Array }>): Map<string, NamedWeight> {
-  return new Map(Object.entries(map).map(([name, t]) => [name, { shape: [...t.shape], values: Float32Array.from(t.dataSync()) }]));
+  await runFloat(recognition, new Float32Array(3 * ALIGNED_SIDE * ALIGNED_SIDE), [1, 3, ALIGNED_SIDE, ALIGNED_SIDE]);
 }
 
 /**
@@ -218,13 +169,4 @@ function fileModelHandler(tf: Tf, url: string) {
       });
     },
   };
-}
-
-/** face-api's weights: `<name>-weights_manifest.json` and its shards, decoded into named tensors. */
-async function readWeightMap(tf: Tf, dir: string, name: string) {
-  const manifest: Array<{ paths: string[]; weights: unknown[] }> = JSON.parse(await readFile(join(dir, `${name}-weights_manifest.json`), 'utf8'));
-  const specs = manifest.flatMap((group) => group.weights);
-  const buffers = await Promise.all(manifest.flatMap((group) => group.paths.map((p) => readFile(join(dir, p)))));
-  const all = Buffer.concat(buffers);
-  return tf.io.decodeWeights(all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength), specs);
 }

@@ -35,6 +35,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   selfie_several_faces: 'Le selfie montre plus d’un visage.',
   selfie_face_too_small: 'Le visage du selfie est trop petit.',
   selfie_not_frontal: 'Le visage du selfie ne fait pas face à la caméra.',
+  selfie_face_unclear: 'Le visage du selfie est trop peu net pour être comparé (flou, sombre ou en partie caché).',
   faces_uncertain: 'Le selfie et le portrait sont proches mais pas assez pour concorder.',
   faces_differ: 'Le selfie ne correspond pas au portrait du document.',
   challenge_missing: "Une image du défi actif manque.",

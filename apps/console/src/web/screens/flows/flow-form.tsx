@@ -114,8 +114,8 @@ export function FlowForm({ def, onChange }: Props) {
       </Group>
 
       <Group inline legend={t('flows.form.checks')}>
-        <NumberField name="face_match_max_distance" label={t('flows.form.face_match')} value={def.checks.face_match_max_distance} min={0} max={2} step={0.01} onChange={(v) => set((d) => (d.checks.face_match_max_distance = v))} />
-        <NumberField name="face_review_max_distance" label={t('flows.form.face_review')} value={def.checks.face_review_max_distance} min={0} max={2} step={0.01} onChange={(v) => set((d) => (d.checks.face_review_max_distance = v))} />
+        <NumberField name="face_match_max_distance" label={t('flows.form.face_match')} value={def.checks.face_match_max_distance} min={0} max={2} step={0.001} onChange={(v) => set((d) => (d.checks.face_match_max_distance = v))} />
+        <NumberField name="face_review_max_distance" label={t('flows.form.face_review')} value={def.checks.face_review_max_distance} min={0} max={2} step={0.001} onChange={(v) => set((d) => (d.checks.face_review_max_distance = v))} />
         <NumberField name="min_age" label={t('flows.form.min_age')} value={def.checks.min_age} min={0} max={120} onChange={(v) => set((d) => (d.checks.min_age = v))} />
       </Group>
 

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { STANDARD_FLOW } from '../../packages/domain/src/standard-flow.ts';
+import { analyseFaces, FACE_LIMITS, loadFaceModels, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
+import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
+import { detPoints, pairDistances, ratesAt, roundRates, spread, thresholdAtFmr, type Pairs } from './face-rates.ts';
+
+/**
+ * The face match on faces from the wild: `../shared/fixtures/faces/lfw-dev` (about 1,500 LFW
+ * photos of 666 people; every same-person and every different-person pair). Each photo is
+ * analysed as a selfie would be (its largest face). Printed:
+ *  - FNMR at FMR 1e-3 and 1e-4 over every pair, and over the pairs whose two faces pass the
+ *    quality floor (FACE_LIMITS.selfieMinQuality; the photos under it would be asked for a
+ *    retake: `retake_rate`);
+ *  - the thresholds chosen on one half of the people (split by a hash of the name) and their
+ *    rates on the other half, and the standard flow's own thresholds' rates on every pair and on
+ *    the half they were not chosen on (half B);
+ *  - a DET curve's points (FNMR at FMR 1e-5 … 1e-1), written to FACES_DET_OUT when set (the
+ *    figure in docs/ is drawn from it: `npm run docs:det`);
+ *  - CPU per face image (decode, detection, mesh, alignment, descriptor).
+ * Runnable alone: `tsx bench/checks/faces-lfw.ts` prints one JSON line.
+ */
+
+const LFW = join(FIXTURES_DIR, 'faces', 'lfw-dev');
+export const DET_FMRS = [1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 1e-1];
+
+export interface LfwFace {
+  path: string;
+  person: string;
+  /** 0 or 1: the half of the people this photo's person falls in. */
+  half: number;
+  face: FaceFinding;
+}
+
+/** Every photo of lfw-dev analysed (photos without a face left out and counted). */
+export async function analyseLfw(): Promise<{ faces: LfwFace[]; undetected: number; cpuMs: number[] }> {
+  const manifest = join(LFW, 'manifest.csv');
+  if (!existsSync(manifest)) throw new Error(`lfw-dev not found at ${LFW}: the bench reads ../shared/fixtures/faces/lfw-dev in place`);
+  const rows = readFileSync(manifest, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+  await loadFaceModels();
+  const faces: LfwFace[] = [];
+  const cpuMs: number[] = [];
+  let undetected = 0;
+  for (const [path, person] of rows) {
+    const bytes = readFileSync(join(LFW, path!));
+    const started = process.cpuUsage();
+    const [face] = await analyseFaces(bytes);
+    const cpu = process.cpuUsage(started);
+    cpuMs.push((cpu.user + cpu.system) / 1000);
+    if (!face) undetected++;
+    else faces.push({ path: path!, person: person!, half: halfOf(person!), face });
+  }
+  return { faces, undetected, cpuMs };
+}
+
+/** The half of the people a name falls in: the first bit of its SHA-256 (stable, no list to keep). */
+export const halfOf = (person: string) => createHash('sha256').update(person).digest()[0]! & 1;
+
+export async function measureFacesLfw(): Promise<Record<string, unknown>> {
+  const { faces, undetected, cpuMs } = await analyseLfw();
+  const floor = FACE_LIMITS.selfieMinQuality;
+  const usable = (f: LfwFace) => f.face.quality >= floor;
+  const pairs = (keep: (a: LfwFace, b: LfwFace) => boolean) => pairDistances(faces, (f) => f.person, (f) => f.face.descriptor, keep);
+  const every = pairs(() => true);
+  const gated = pairs((a, b) => usable(a) && usable(b));
+  const half = (h: number) => pairs((a, b) => a.half === h && b.half === h && usable(a) && usable(b));
+  const [halfA, halfB] = [half(0), half(1)];
+
+  const match = STANDARD_FLOW.checks.face_match_max_distance;
+  const review = STANDARD_FLOW.checks.face_review_max_distance;
+  const chosenMatch = thresholdAtFmr(halfA, 1e-4).threshold;
+  const chosenReview = thresholdAtFmr(halfA, 1e-3).threshold;
+  const at = (p: Pairs, t: number) => roundRates(ratesAt(p, t));
+  const det = { every_pair: detPoints(every, DET_FMRS), quality_floor: detPoints(gated, DET_FMRS) };
+  if (process.env.FACES_DET_OUT) {
+    writeFileSync(process.env.FACES_DET_OUT, JSON.stringify({ measured: new Date().toISOString().slice(0, 10), genuine_pairs: gated.genuine.length, impostor_pairs: gated.impostor.length, floor, ...det }, null, 1) + '\n');
+  }
+  return {
+    images: faces.length + undetected,
+    images_without_face: undetected,
+    persons: new Set(faces.map((f) => f.person)).size,
+    genuine_pairs: every.genuine.length,
+    impostor_pairs: every.impostor.length,
+    every_pair: { fnmr_at_fmr_1e_3: thresholdAtFmr(every, 1e-3), fnmr_at_fmr_1e_4: thresholdAtFmr(every, 1e-4) },
+    quality_floor: floor,
+    retake_rate: r4(faces.filter((f) => !usable(f)).length / faces.length),
+    above_quality_floor: {
+      genuine_pairs: gated.genuine.length,
+      impostor_pairs: gated.impostor.length,
+      fnmr_at_fmr_1e_3: thresholdAtFmr(gated, 1e-3),
+      fnmr_at_fmr_1e_4: thresholdAtFmr(gated, 1e-4),
+    },
+    chosen_on_half_a: { match_at_fmr_1e_4: chosenMatch, review_at_fmr_1e_3: chosenReview, impostor_pairs: halfA.impostor.length },
+    reported_on_half_b: { impostor_pairs: halfB.impostor.length, genuine_pairs: halfB.genuine.length, at_chosen_match: at(halfB, chosenMatch), at_chosen_review: at(halfB, chosenReview) },
+    flow_thresholds: {
+      match_max_distance: match,
+      review_max_distance: review,
+      half_b: { match: at(halfB, match), review: at(halfB, review) },
+      above_quality_floor: { match: at(gated, match), review: at(gated, review) },
+      every_pair: { match: at(every, match), review: at(every, review) },
+    },
+    det,
+    quality: spread(faces.map((f) => f.face.quality)),
+    cpu_ms_per_face_image: spread(cpuMs, 0),
+  };
+}
+
+const r4 = (v: number) => Math.round(v * 10000) / 10000;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await measureFacesLfw()));
+  process.exit(0);
+}
