@@ -31,7 +31,7 @@ export function realisticReports(flow: FlowDefinition, i: number): { reports: Ch
   const { face_match_max_distance: match, face_review_max_distance: review } = flow.checks;
   if (k < 68) return { reports: caseReports(flow, 0.5 + ((i * 31) % 30) / 100), state: 'approved' };
   // Spread over the review band, its width whatever the flow's thresholds.
-  if (k < 80) return { reports: caseReports(flow, round3(match + 0.001 + (((i * 13) % 7) / 7) * (review - match - 0.002)), state: 'in_review' };
+  if (k < 80) return { reports: caseReports(flow, round3(match + 0.001 + (((i * 13) % 7) / 7) * (review - match - 0.002))), state: 'in_review' };
   if (k < 85) return { reports: caseReports(flow, round3(review + 0.02 + ((i * 17) % 30) / 100)), state: 'rejected' };
   if (k < 88) return { reports: caseReports(flow, 0.6, { type: 'document_validity', status: 'failed', reasons: ['document_expired'], measures: {} }), state: 'rejected' };
   if (k < 94) {
