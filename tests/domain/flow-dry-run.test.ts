@@ -18,7 +18,7 @@ const clean = (): CheckReport[] => TYPES.map((t) => ok(t));
 const withReport = (r: CheckReport): CheckReport[] => clean().map((c) => (c.type === r.type ? r : c));
 const face = (distance: number, reasons: CheckReport['reasons'] = [], status?: CheckReport['status']): CheckReport => {
   const graded = gradeFaceDistance(distance, STANDARD_FLOW.checks);
-  return { type: 'face_match', status: status ?? graded.status, reasons: reasons.length || status ? reasons : graded.reason ? [graded.reason] : [], measures: { distance, similarity: 1 - distance } };
+  return { type: 'face_match', status: status ?? graded.status, reasons: reasons.length || status ? reasons : graded.reason ? [graded.reason] : [], measures: { distance, similarity: Math.max(0, 1 - distance ** 2 / 2) } };
 };
 const V1 = 'flw_v1';
 const versions = new Map<string, FlowDefinition>([[V1, STANDARD_FLOW]]);
@@ -32,7 +32,7 @@ const draft = (patch: (d: FlowDefinition) => void): FlowDefinition => {
 
 describe('flow dry run', () => {
   test('the same definition changes nothing: every case stays on the diagonal', () => {
-    const cases = [kase(clean()), kase(withReport(face(0.66))), kase(withReport(face(0.9))), kase(withReport({ ...ok('document_quality'), status: 'failed', reasons: ['image_blurred'] }))];
+    const cases = [kase(clean()), kase(withReport(face(1.1))), kase(withReport(face(1.37))), kase(withReport({ ...ok('document_quality'), status: 'failed', reasons: ['image_blurred'] }))];
     const r = dryRunFlow(STANDARD_FLOW, cases, versions);
     assert.equal(r.evaluated, 4);
     assert.equal(r.changed, 0);
@@ -43,13 +43,13 @@ describe('flow dry run', () => {
   });
 
   test('"from" is what the case’s own version decided on the stored reports, with decideCase itself', () => {
-    const reports = withReport(face(0.66));
+    const reports = withReport(face(1.1));
     const r = dryRunFlow(STANDARD_FLOW, [kase(reports)], versions);
     assert.equal(r.cells[0].from, decideCase({ reports, flow: STANDARD_FLOW, resubmissions: 0, now: new Date() }).outcome);
   });
 
   test('on_attention reject turns the uncertain faces from review to rejected, and says which cases', () => {
-    const uncertain = [kase(withReport(face(0.65))), kase(withReport(face(0.69)))];
+    const uncertain = [kase(withReport(face(1.09))), kase(withReport(face(1.135)))];
     const approved = kase(clean());
     const r = dryRunFlow(draft((d) => (d.decision.on_attention = 'reject')), [...uncertain, approved], versions);
     assert.equal(r.changed, 2);
@@ -59,10 +59,10 @@ describe('flow dry run', () => {
   });
 
   test('a wider face match threshold approves what was uncertain; a narrower one sends matches to review or rejects', () => {
-    const cases = [kase(withReport(face(0.5))), kase(withReport(face(0.62))), kase(withReport(face(0.66))), kase(withReport(face(0.75)))];
-    const wider = dryRunFlow(draft((d) => (d.checks.face_match_max_distance = 0.68)), cases, versions);
+    const cases = [kase(withReport(face(0.92))), kase(withReport(face(1.057))), kase(withReport(face(1.1))), kase(withReport(face(1.2)))];
+    const wider = dryRunFlow(draft((d) => (d.checks.face_match_max_distance = 1.12)), cases, versions);
     assert.deepEqual(wider.cells.filter((c) => c.from !== c.to).map((c) => [c.from, c.to, c.count]), [['in_review', 'approved', 1]]);
-    const narrower = dryRunFlow(draft((d) => Object.assign(d.checks, { face_match_max_distance: 0.55, face_review_max_distance: 0.6 })), cases, versions);
+    const narrower = dryRunFlow(draft((d) => Object.assign(d.checks, { face_match_max_distance: 0.98, face_review_max_distance: 1.03 })), cases, versions);
     assert.deepEqual(
       narrower.cells.filter((c) => c.from !== c.to).map((c) => [c.from, c.to, c.count]),
       [['approved', 'rejected', 1], ['in_review', 'rejected', 1]],
@@ -71,8 +71,8 @@ describe('flow dry run', () => {
   });
 
   test('stored verdicts stand while the face thresholds stay: a distance rounded onto the threshold keeps its verdict', () => {
-    // The engine graded 0.6304 as uncertain and stored the distance as 0.63 (three decimals).
-    const stored = face(0.63, ['faces_uncertain'], 'attention');
+    // The engine graded 1.0684 as uncertain and stored the distance as 1.068 (three decimals).
+    const stored = face(1.068, ['faces_uncertain'], 'attention');
     const r = dryRunFlow(draft((d) => (d.decision.max_resubmissions = 1)), [kase(withReport(stored))], versions);
     assert.deepEqual(r.cells.map((c) => [c.from, c.to]), [['in_review', 'in_review']]);
   });
@@ -97,7 +97,7 @@ describe('flow dry run', () => {
   });
 
   test('at most five case ids per changed cell, newest (first given) first; counts stay exact', () => {
-    const cases = Array.from({ length: 12 }, () => kase(withReport(face(0.66))));
+    const cases = Array.from({ length: 12 }, () => kase(withReport(face(1.1))));
     const r = dryRunFlow(draft((d) => (d.decision.on_attention = 'reject')), cases, versions);
     assert.equal(r.cells[0].count, 12);
     assert.deepEqual(r.cells[0].caseIds, cases.slice(0, 5).map((c) => c.id));
@@ -121,7 +121,7 @@ describe('flow definition problems', () => {
 
   test('schema errors and rules point at the offending path', () => {
     assert.equal(flowDefinitionProblems(draft((d) => (d.checks.face_match_max_distance = 3)))[0].path, '/checks/face_match_max_distance');
-    assert.deepEqual(flowDefinitionProblems(draft((d) => (d.checks.face_match_max_distance = 0.8))), [
+    assert.deepEqual(flowDefinitionProblems(draft((d) => (d.checks.face_match_max_distance = 1.2))), [
       { path: '/checks/face_match_max_distance', message: 'face_match_max_distance must not exceed face_review_max_distance' },
     ]);
     assert.deepEqual(flowDefinitionProblems(draft((d) => d.documents.push({ country: '*', types: ['passport'] }))).map((p) => p.path), ['/documents/1/country']);
