@@ -84,7 +84,7 @@ describe('flows: creating and activating versions', () => {
     assert.deepEqual([schemaError.code, schemaError.field], ['parameter_invalid', 'definition.checks.face_match_max_distance']);
     const unknown = (await post({ ...STANDARD_FLOW, colour: 'red' })).json().error;
     assert.deepEqual([unknown.code, unknown.field], ['parameter_unknown', 'definition.colour']);
-    const rule = await post(edited((d) => (d.checks.face_match_max_distance = 0.69 + 0.05)));
+    const rule = await post(edited((d) => (d.checks.face_match_max_distance = STANDARD_FLOW.checks.face_review_max_distance + 0.05)));
     assert.equal(rule.statusCode, 422);
     assert.deepEqual([rule.json().error.code, rule.json().error.field], ['flow_definition_invalid', 'definition.checks.face_match_max_distance']);
     const twice = (await post(edited((d) => d.documents.push({ country: '*', types: ['passport'] })))).json().error;
