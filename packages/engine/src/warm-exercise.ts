@@ -18,7 +18,7 @@ import { randomIdentity } from './generator/identity.ts';
  *
  * The drawn face is the passport's portrait (printed small and grey there, where the detector
  * does not find it) and a selfie, where it does: what runs after detection (the face mesh,
- * anti-spoofing, liveness, both descriptors) runs only on a face, and with a plain grey portrait
+ * anti-spoofing, liveness, the descriptor) runs only on a face, and with a plain grey portrait
  * the first real case's face tasks still took twice the CPU of a later one's.
  */
 export interface ExerciseCases {

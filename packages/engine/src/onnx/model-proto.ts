@@ -41,7 +41,7 @@ export interface OnnxGraph {
 
 /**
  * A graph being written in code: its nodes and initialisers, and the bookkeeping every graph
- * writer of the engine needs (tf-graph.ts, the face-api nets). Each initialiser is added once per
+ * writer of the engine needs (tf-graph.ts). Each initialiser is added once per
  * name; a node's output is the name given, or a fresh one.
  */
 export interface GraphBuilder {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { graphBuilder, writeOnnxModel, type GraphBuilder, type OnnxNode } from './model-proto.ts';
+import { graphBuilder, writeOnnxModel, type OnnxNode } from './model-proto.ts';
 import { hwioToOihw } from './tf-layout.ts';
 
 /**
@@ -51,23 +51,10 @@ export interface Weight {
 }
 
 export interface ConvertOptions {
-  /** Used in error messages ("faceres: operation X is not converted"). */
+  /** Used in error messages ("human facemesh: operation X is not converted"). */
   label: string;
   /** The nodes whose values the ONNX graph outputs, in this order (a `:0` suffix is ignored). */
   outputs: string[];
-  /** Each output's dimensions as declared (a string is a symbolic size); by default left to the graph. */
-  outputDims?: (number | string)[][];
-  /**
-   * How the graph's input becomes the placeholder's value: by default the ONNX input is the
-   * placeholder itself, NHWC, transposed once. A model may make it otherwise (faceres resizes a
-   * crop and adds its mirror image): `prefix` adds the nodes that write the NCHW value named
-   * `nchw` from the ONNX input it declares.
-   */
-  input?: {
-    name: string;
-    dims: (number | string)[];
-    prefix(nchw: string, graph: GraphBuilder): void;
-  };
 }
 
 /** The model's JSON and its weights, float16 ones widened to float32 as tfjs does when it loads them. */
@@ -117,8 +104,7 @@ export function tfGraphToOnnx(model: TfGraphModel, weights: Map<string, Weight>,
     switch (n.op) {
       case 'Placeholder': {
         placeholder = n;
-        if (options.input) options.input.prefix(n.name, graph);
-        else emit('Transpose', [`${n.name}:nhwc`], n.name, { perm: [0, 3, 1, 2] });
+        emit('Transpose', [`${n.name}:nhwc`], n.name, { perm: [0, 3, 1, 2] });
         nchw.add(n.name);
         break;
       }
@@ -224,14 +210,12 @@ export function tfGraphToOnnx(model: TfGraphModel, weights: Map<string, Weight>,
     emit('Transpose', [o], `${o}:out`, { perm: [0, 2, 3, 1] });
     return `${o}:out`;
   });
-  const inputSpec = options.input
-    ? { name: options.input.name, dims: options.input.dims }
-    : { name: `${placeholder.name}:nhwc`, dims: placeholderDims(placeholder) };
+  const inputSpec = { name: `${placeholder.name}:nhwc`, dims: placeholderDims(placeholder) };
   return writeOnnxModel({
     nodes: graph.nodes,
     initializers: graph.initializers,
     inputs: [inputSpec],
-    outputs: outputNames.map((name, i) => ({ name, dims: options.outputDims?.[i] ?? null })),
+    outputs: outputNames.map((name) => ({ name, dims: null })),
   });
 
   /** ReLU or PReLU after a fused convolution or product (PReLU's slopes are the node's `slopeInput`th input). */

@@ -1,6 +1,6 @@
 /**
  * TensorFlow's weight layouts turned into ONNX's, for the graphs the engine writes from tfjs
- * models (faceres-onnx.ts, face-api-onnx.ts).
+ * models (tf-graph.ts).
  */
 
 /** TensorFlow's [h, w, in, out] filter (depthwise: [h, w, channels, multiplier]) to ONNX's [out, in / group, h, w]. */
