@@ -80,6 +80,15 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   token.attrSet('href', rewritten);
   return self.renderToken(tokens, idx, options);
 };
+// An image of docs/ (a figure) is copied beside its page, as a linked file is.
+const renderImage = md.renderer.rules.image!;
+md.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx];
+  const src = rewriteHref(String(token.attrGet('src') ?? ''), env as unknown as RenderContext);
+  if (src === null) return '';
+  token.attrSet('src', src);
+  return renderImage(tokens, idx, options, env, self);
+};
 md.renderer.rules.link_close = (tokens, idx, options, _env, self) => {
   // The matching opening token of a dropped link rendered nothing: neither does its end.
   let depth = 0;
