@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { findFaceIndexKey, indexFaces, nearestFaces, storeFaceIndexKey, type Executor, type Tenant } from '@idv/db';
+import { FaceRotation, type KeyWrapper } from '@idv/vault';
+
+/** The two templates of a reading, as the engine gives them (either may be missing). */
+export interface FaceTemplates {
+  portrait: number[] | null;
+  selfie: number[] | null;
+}
+
+export const faceIndexKeyContext = (tenant: Tenant) => `face_index:${tenant.clientId}:${tenant.environment}`;
+
+/** Rotations kept in memory (each about 5 MB at 1,152 dimensions): the most recently used tenants. */
+const CACHED_ROTATIONS = 16;
+
+/**
+ * The face search index of every tenant (docs/personal-data.md, "The face search index"): each
+ * template is rotated by its tenant's secret rotation before it is stored or searched for. The
+ * tenant's key (32 random bytes, wrapped under the master keyring, made on first use) seeds the
+ * rotation; unwrapped rotations are cached per process.
+ */
+export class FaceSearchIndex {
+  private readonly rotations = new Map<string, Promise<FaceRotation>>();
+
+  constructor(
+    private readonly wrapper: KeyWrapper,
+    /** The engine's template version and length (FACE_TEMPLATE_VERSION, FACE_TEMPLATE_LENGTH of @idv/engine). */
+    readonly descriptor: { version: string; length: number },
+  ) {}
+
+  /** The tenant's rotation; makes and stores the tenant's key the first time (outside any caller's transaction is best). */
+  rotation(db: Executor, tenant: Tenant, now: Date): Promise<FaceRotation> {
+    const id = `${tenant.clientId}\u0000${tenant.environment}`;
+    let cached = this.rotations.get(id);
+    if (cached) {
+      this.rotations.delete(id);
+      this.rotations.set(id, cached);
+      return cached;
+    }
+    cached = this.makeRotation(db, tenant, now);
+    cached.catch(() => this.rotations.delete(id));
+    this.rotations.set(id, cached);
+    while (this.rotations.size > CACHED_ROTATIONS) this.rotations.delete(this.rotations.keys().next().value!);
+    return cached;
+  }
+
+  private async makeRotation(db: Executor, tenant: Tenant, now: Date): Promise<FaceRotation> {
+    const context = faceIndexKeyContext(tenant);
+    let wrapped = await findFaceIndexKey(db, tenant);
+    if (!wrapped) wrapped = await storeFaceIndexKey(db, tenant, await this.wrapper.wrap(randomBytes(32), context), now);
+    const seed = await this.wrapper.unwrap(wrapped, context);
+    try {
+      return FaceRotation.fromSeed(seed, this.descriptor.length);
+    } finally {
+      seed.fill(0);
+    }
+  }
+
+  /** The reading's templates of the engine's current version and length, by source. */
+  private usable(templates: FaceTemplates): Array<{ source: 'selfie' | 'portrait'; template: number[] }> {
+    const out: Array<{ source: 'selfie' | 'portrait'; template: number[] }> = [];
+    for (const source of ['selfie', 'portrait'] as const) {
+      const t = templates[source];
+      if (Array.isArray(t) && t.length === this.descriptor.length) out.push({ source, template: t });
+    }
+    return out;
+  }
+
+  /** Adds a reading's templates to the index (in the caller's transaction: the reading's). */
+  async index(tx: Executor, tenant: Tenant, caseId: string, round: number, templates: FaceTemplates, now: Date): Promise<number> {
+    const faces = this.usable(templates);
+    if (faces.length === 0) return 0;
+    const rotation = await this.rotation(tx, tenant, now);
+    await indexFaces(
+      tx,
+      tenant,
+      faces.map((f) => ({ caseId, round, source: f.source, descriptor: this.descriptor.version, vector: rotation.apply(f.template) })),
+      now,
+    );
+    return faces.length;
+  }
+
+  /**
+   * Other cases of the tenant with a template within `maxDistance` of one of these templates
+   * (each case with its smallest distance), and how many indexed templates the search examined
+   * (the k nearest of each template searched for).
+   */
+  async search(
+    db: Executor,
+    tenant: Tenant,
+    caseId: string,
+    templates: FaceTemplates,
+    maxDistance: number,
+    now: Date,
+    options: { k?: number; efSearch?: number } = {},
+  ): Promise<{ matches: Map<string, number>; examined: number }> {
+    const matches = new Map<string, number>();
+    const faces = this.usable(templates);
+    if (faces.length === 0) return { matches, examined: 0 };
+    const rotation = await this.rotation(db, tenant, now);
+    let examined = 0;
+    for (const f of faces) {
+      const nearest = await nearestFaces(db, tenant, { descriptor: this.descriptor.version, vector: rotation.apply(f.template), excludeCaseId: caseId, ...options });
+      examined += nearest.length;
+      for (const n of nearest) {
+        if (n.distance > maxDistance) break;
+        matches.set(n.caseId, Math.min(n.distance, matches.get(n.caseId) ?? Infinity));
+      }
+    }
+    return { matches, examined };
+  }
+}
