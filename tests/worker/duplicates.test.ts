@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { countCaseFaces, createClient, erasePersonalData, FACE_VECTOR_DIMENSIONS, findCaseForUpdate, queryRows, type Tenant } from '@idv/db';
+import { countCaseFaces, createClient, erasePersonalData, FACE_VECTOR_DIMENSIONS, findCaseForUpdate, queryRows, saveDocumentReading, type Tenant } from '@idv/db';
 import { STANDARD_FLOW, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { FACE_TEMPLATE_LENGTH, type CaseAnalysis } from '@idv/engine';
 import { ChecksRunner, DUPLICATE_DEFAULTS, DUPLICATE_FACE_THRESHOLD } from '@idv/worker';
@@ -188,6 +188,23 @@ describe('duplicate faces: the face index over every case of the client', () => 
     // And the first client's next search does not see the other client's template either.
     const mine = await checked({ selfie: near(alice, 0.1, 'alice-3'), portrait: null });
     assert.ok(!mine.duplicates.includes(theirs.caseId));
+  });
+
+  test('readings made before the index existed are indexed once by the worker, then found', async () => {
+    const carol = template('carol');
+    const caseId = await openCase(t, { flow_name: FLOW, country: 'FR' }); // no job: only its reading matters here
+    const now = t.clock.now();
+    await t.database.db.transaction(async (tx) => {
+      const sealed = await t.ctx.vault.sealJson(tx, caseId, 'biometric', 'face_templates:1', { selfie: carol, portrait: null }, now);
+      await saveDocumentReading(tx, { caseId, round: 1, ...demo(), fieldsSealed: null, faceTemplatesSealed: sealed, fingerprints: null, zoneAgreement: {}, readAt: now });
+    });
+    assert.equal(await countCaseFaces(t.database.db, caseId), 0);
+    const first = await runner.indexMissingFaces();
+    assert.equal(first.templates, 1, JSON.stringify(first));
+    assert.equal(await countCaseFaces(t.database.db, caseId), 1);
+    assert.equal((await runner.indexMissingFaces()).templates, 0, 'nothing left the second time');
+    const later = await checked({ selfie: near(carol, 0.2, 'carol-2'), portrait: null });
+    assert.ok(later.duplicates.includes(caseId), JSON.stringify(later));
   });
 
   test('erasure leaves no vector of the case behind, and the case is no longer found', async () => {

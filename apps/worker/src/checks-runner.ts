@@ -328,6 +328,14 @@ export class ChecksRunner {
     });
   }
 
+  /**
+   * Indexes the face templates of readings made before the face search index existed (run once
+   * in the background by startWorker; ends early when the runner stops).
+   */
+  indexMissingFaces(): Promise<{ readings: number; templates: number }> {
+    return this.faceIndex.indexMissing(this.o.db, this.o.vault, this.now, () => this.stopping);
+  }
+
   /** A job with nothing to do (the case moved on, or a newer round exists): marked done if still ours. */
   private async skip(job: ClaimedCheckJob): Promise<JobOutcome> {
     return this.o.db.transaction(async (tx) => {

@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { findFaceIndexKey, indexFaces, nearestFaces, storeFaceIndexKey, type Executor, type Tenant } from '@idv/db';
+import {
+  findFaceIndexKey,
+  indexFaces,
+  lockReadingTemplates,
+  nearestFaces,
+  readingsMissingFromFaceIndex,
+  storeFaceIndexKey,
+  type Db,
+  type Environment,
+  type Executor,
+  type Tenant,
+} from '@idv/db';
+import type { CaseVault } from './case-vault.ts';
 import { FaceRotation, type KeyWrapper } from '@idv/vault';
 
 /** The two templates of a reading, as the engine gives them (either may be missing). */
@@ -37,20 +49,26 @@ export class FaceSearchIndex {
       this.rotations.set(id, cached);
       return cached;
     }
-    cached = this.makeRotation(db, tenant, now);
-    cached.catch(() => this.rotations.delete(id));
+    const made = this.makeRotation(db, tenant, now);
+    cached = made.then((m) => m.rotation);
     this.rotations.set(id, cached);
+    // A key made just now may belong to a transaction that rolls back: kept only once read back.
+    made.then(
+      (m) => m.made && this.rotations.get(id) === cached && this.rotations.delete(id),
+      () => this.rotations.delete(id),
+    );
     while (this.rotations.size > CACHED_ROTATIONS) this.rotations.delete(this.rotations.keys().next().value!);
     return cached;
   }
 
-  private async makeRotation(db: Executor, tenant: Tenant, now: Date): Promise<FaceRotation> {
+  private async makeRotation(db: Executor, tenant: Tenant, now: Date): Promise<{ rotation: FaceRotation; made: boolean }> {
     const context = faceIndexKeyContext(tenant);
     let wrapped = await findFaceIndexKey(db, tenant);
+    const made = !wrapped;
     if (!wrapped) wrapped = await storeFaceIndexKey(db, tenant, await this.wrapper.wrap(randomBytes(32), context), now);
     const seed = await this.wrapper.unwrap(wrapped, context);
     try {
-      return FaceRotation.fromSeed(seed, this.descriptor.length);
+      return { rotation: FaceRotation.fromSeed(seed, this.descriptor.length), made };
     } finally {
       seed.fill(0);
     }
@@ -108,5 +126,35 @@ export class FaceSearchIndex {
       }
     }
     return { matches, examined };
+  }
+
+  /**
+   * Indexes the readings made before the index existed (or while a tenant's key could not be
+   * made): each reading's sealed templates opened with its case's biometric key, in a transaction
+   * that locks the reading (an erasure meanwhile waits, then deletes what was added; an erased
+   * reading is skipped). Templates of another length or version stay out. Returns how many
+   * readings were looked at and how many templates were indexed; `stop()` ends it between batches.
+   */
+  async indexMissing(db: Db, vault: CaseVault, now: () => Date, stop: () => boolean = () => false, batch = 100): Promise<{ readings: number; templates: number }> {
+    let after: { caseId: string; round: number } | null = null;
+    const done = { readings: 0, templates: 0 };
+    while (!stop()) {
+      const rows = await readingsMissingFromFaceIndex(db, after, batch);
+      for (const r of rows) {
+        done.readings += 1;
+        done.templates += await db.transaction(async (tx) => {
+          const reading = await lockReadingTemplates(tx, r.caseId, r.round);
+          if (!reading) return 0;
+          const key = await vault.existingKey(tx, r.caseId, 'biometric');
+          if (!key) return 0;
+          const templates = key.openJson<FaceTemplates>(reading.sealed, `face_templates:${r.round}`);
+          const tenant = { clientId: reading.clientId, environment: reading.environment as Environment };
+          return this.index(tx, tenant, r.caseId, r.round, templates, now());
+        });
+      }
+      if (rows.length < batch) break;
+      after = rows[rows.length - 1]!;
+    }
+    return done;
   }
 }

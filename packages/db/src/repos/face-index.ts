@@ -105,3 +105,38 @@ export function vectorText(v: readonly number[]): string {
   for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error('face vector: not a finite number');
   return `[${v.join(',')}]`;
 }
+
+/**
+ * Readings holding sealed face templates and no row in the face index (made before the index
+ * existed), after `after` in (case, round) order: to index them once.
+ */
+export async function readingsMissingFromFaceIndex(
+  db: Executor,
+  after: { caseId: string; round: number } | null,
+  limit: number,
+): Promise<Array<{ caseId: string; round: number }>> {
+  const rows = await queryRows<{ case_id: string; round: number }>(
+    db,
+    sql`SELECT r.case_id, r.round FROM document_readings r
+        WHERE r.face_templates_sealed IS NOT NULL AND r.erased_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM face_vectors v WHERE v.case_id = r.case_id AND v.round = r.round)
+          AND (r.case_id, r.round) > (${after?.caseId ?? ''}, ${after?.round ?? 0})
+        ORDER BY r.case_id, r.round
+        LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({ caseId: r.case_id, round: Number(r.round) }));
+}
+
+/** The reading locked against a concurrent erasure (which updates it), if it still holds templates. */
+export async function lockReadingTemplates(
+  tx: Executor,
+  caseId: string,
+  round: number,
+): Promise<{ clientId: string; environment: string; sealed: string } | null> {
+  const [row] = await queryRows<{ client_id: string; environment: string; sealed: string | null }>(
+    tx,
+    sql`SELECT client_id, environment, face_templates_sealed AS sealed FROM document_readings
+        WHERE case_id = ${caseId} AND round = ${round} AND erased_at IS NULL FOR UPDATE`,
+  );
+  return row?.sealed ? { clientId: row.client_id, environment: row.environment, sealed: row.sealed } : null;
+}
