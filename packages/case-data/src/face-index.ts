@@ -32,7 +32,7 @@ const CACHED_ROTATIONS = 16;
  * rotation; unwrapped rotations are cached per process.
  */
 export class FaceSearchIndex {
-  private readonly rotations = new Map<string, Promise<FaceRotation>>();
+  private readonly rotations = new Map<string, FaceRotation>();
 
   constructor(
     private readonly wrapper: KeyWrapper,
@@ -40,25 +40,27 @@ export class FaceSearchIndex {
     readonly descriptor: { version: string; length: number },
   ) {}
 
-  /** The tenant's rotation; makes and stores the tenant's key the first time (outside any caller's transaction is best). */
-  rotation(db: Executor, tenant: Tenant, now: Date): Promise<FaceRotation> {
+  /**
+   * The tenant's rotation; makes and stores the tenant's key the first time. Only rotations
+   * already made are shared between callers, never a making in flight: a caller inside a
+   * transaction must not wait for another's query on the outer handle (on PGlite that query waits
+   * for the transaction: a deadlock).
+   */
+  async rotation(db: Executor, tenant: Tenant, now: Date): Promise<FaceRotation> {
     const id = `${tenant.clientId}\u0000${tenant.environment}`;
-    let cached = this.rotations.get(id);
+    const cached = this.rotations.get(id);
     if (cached) {
       this.rotations.delete(id);
       this.rotations.set(id, cached);
       return cached;
     }
-    const made = this.makeRotation(db, tenant, now);
-    cached = made.then((m) => m.rotation);
-    this.rotations.set(id, cached);
-    // A key made just now may belong to a transaction that rolls back: kept only once read back.
-    made.then(
-      (m) => m.made && this.rotations.get(id) === cached && this.rotations.delete(id),
-      () => this.rotations.delete(id),
-    );
-    while (this.rotations.size > CACHED_ROTATIONS) this.rotations.delete(this.rotations.keys().next().value!);
-    return cached;
+    const { rotation, made } = await this.makeRotation(db, tenant, now);
+    // A key made just now may belong to a transaction that rolls back: cached once read back.
+    if (!made) {
+      this.rotations.set(id, rotation);
+      while (this.rotations.size > CACHED_ROTATIONS) this.rotations.delete(this.rotations.keys().next().value!);
+    }
+    return rotation;
   }
 
   private async makeRotation(db: Executor, tenant: Tenant, now: Date): Promise<{ rotation: FaceRotation; made: boolean }> {
