@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '@idv/db';
+import { countCaseFaces, queryRows } from '@idv/db';
 import { errorOf, type Credentials } from '../helpers/app.ts';
 import { addOperator } from '../helpers/operators.ts';
 import { PERSONS, journeyThrough, openCaseFor, recordReading, sendToReview, startPersonalDataApp, type PersonalDataTestApp } from '../helpers/personal-data.ts';
@@ -103,6 +103,8 @@ describe('POST /v1/cases/{id}/erasure', () => {
     const caseBefore = (await t.request('GET', `/v1/cases/${caseId}`)).json();
     assert.equal(caseBefore.state, 'approved');
 
+    assert.equal(await countCaseFaces(t.database.db, caseId), 2, 'selfie and portrait in the face search index');
+
     const idem = randomUUID();
     const res = await erase(caseId, { idempotencyKey: idem });
     assert.equal(res.statusCode, 200, res.body);
@@ -128,6 +130,7 @@ describe('POST /v1/cases/{id}/erasure', () => {
     assert.equal(await t.ctx.vault.openJson(t.database.db, caseId, 'data', 'declared', sealedBefore.declared_sealed), null);
     const keys = await queryRows<{ wrapped: string | null; destroyed_at: Date | null }>(t.database.db, sql`SELECT wrapped, destroyed_at FROM case_keys WHERE case_id = ${caseId}`);
     assert.ok(keys.length === 2 && keys.every((k) => k.wrapped === null && k.destroyed_at !== null));
+    assert.equal(await countCaseFaces(t.database.db, caseId), 0, 'no vector of the case left in the face search index');
     const data = (await t.request('GET', `/v1/cases/${caseId}/data`, { key: dataKey })).json();
     assert.deepEqual([data.erased, data.declared, data.entered, data.questionnaire?.answers ?? null, data.document?.identity ?? null], [true, null, null, null, null]);
 

@@ -12,7 +12,8 @@ import { signedHeaders } from '@idv/sdk';
 import { LocalKeyWrapper, MasterKeyring, generateMasterKey, parseMasterKey } from '@idv/vault';
 import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../../apps/api/src/bootstrap.ts';
-import { CaseVault } from '@idv/case-data';
+import { CaseVault, FaceSearchIndex } from '@idv/case-data';
+import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
 import { rotateMasterKey } from '../../apps/api/src/services/key-rotation.ts';
 import { DOCS_URL, JOURNEY_URL, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
@@ -118,6 +119,22 @@ describe('master key rotation', () => {
     // The data sealed under the case keys was not rewritten: only the keys that protect it.
     const old = new MasterKeyring(oldKey());
     await assert.rejects(declaredOf(old, before), 'the old master key alone no longer unwraps the case key');
+  });
+
+  test('a face index key is re-wrapped, and gives the same rotation under the new key alone', async () => {
+    const tenant = { clientId: t.demo.client_id, environment: 'sandbox' as const };
+    const descriptor = { version: FACE_TEMPLATE_VERSION, length: FACE_TEMPLATE_LENGTH };
+    const template = Array.from({ length: FACE_TEMPLATE_LENGTH }, (_, i) => Math.sin(i) / 30);
+    const before = (await new FaceSearchIndex(new LocalKeyWrapper(new MasterKeyring(oldKey())), descriptor).rotation(t.database.db, tenant, t.clock.now())).apply(template);
+    const newKey = parseMasterKey(generateMasterKey());
+    const during = new MasterKeyring(newKey, [oldKey()]);
+    const wrapper = new LocalKeyWrapper(during);
+    const report = await rotateMasterKey(t.database.db, during, wrapper, new CaseVault(wrapper));
+    assert.deepEqual(report.face_index_keys, { stale: 1, rewritten: 1 });
+    assert.deepEqual((await rotateMasterKey(t.database.db, during, wrapper, new CaseVault(wrapper), { dryRun: true })).face_index_keys, { stale: 0, rewritten: 0 });
+    const alone = new MasterKeyring(newKey);
+    const after = (await new FaceSearchIndex(new LocalKeyWrapper(alone), descriptor).rotation(t.database.db, tenant, t.clock.now())).apply(template);
+    assert.deepEqual(after, before, 'the indexed vectors stay valid: the same rotation');
   });
 
   test('a case key destroyed meanwhile is not brought back', async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '@idv/db';
+import { countCaseFaces, queryRows } from '@idv/db';
 import { STANDARD_FLOW } from '@idv/domain';
 import { RetentionSweeper } from '@idv/worker';
 import { errorOf, type Credentials } from '../helpers/app.ts';
@@ -81,8 +81,11 @@ describe('retention per flow, applied by the worker', () => {
     assert.deepEqual(data.declared, PERSONS[2].declared, 'the other personal data stays until data_days');
     assert.deepEqual(await sweeper.sweep(), { images_deleted: 0, cases_erased: 0 }, 'a second pass finds nothing');
 
+    assert.equal(await countCaseFaces(t.database.db, short), 2, 'face templates searchable until data_days');
     t.clock.set(new Date(closedAt + 10 * DAY + 60_000));
     assert.deepEqual(await sweeper.sweep(), { images_deleted: 0, cases_erased: 1 });
+    assert.equal(await countCaseFaces(t.database.db, short), 0, 'no vector of the case left in the face search index');
+    assert.equal(await countCaseFaces(t.database.db, standard), 2, 'the other case still searchable');
     const erased = (await t.request('GET', `/v1/cases/${short}/data`, { key: dataKey })).json();
     assert.deepEqual([erased.erased, erased.declared, erased.entered], [true, null, null]);
     const entry = await queryRows<{ actor: string; detail: { reason: string } }>(t.database.db, sql`SELECT actor, detail FROM case_journal WHERE case_id = ${short} AND action = 'personal_data.erased'`);

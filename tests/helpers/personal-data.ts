@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { findCaseForUpdate, openReviewTask, saveDocumentReading } from '@idv/db';
+import { FaceSearchIndex } from '@idv/case-data';
+import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
+import { LocalKeyWrapper } from '@idv/vault';
 import type { Sensitivity } from '@idv/domain';
 import { startReviewApp, type ReviewTestApp } from './operators.ts';
 import { IMAGES, fixture, journey, newSession } from './journey.ts';
@@ -85,7 +89,8 @@ export async function recordReading(t: ReviewTestApp, caseId: string, read: Pers
   const now = t.clock.now();
   await t.database.db.transaction(async (tx) => {
     const fields = await t.ctx.vault.sealJson(tx, caseId, 'data', `document_reading:${round}`, read, now);
-    const templates = await t.ctx.vault.sealJson(tx, caseId, 'biometric', `face_templates:${round}`, { portrait: [0.125, -0.25, 0.5], selfie: [0.126, -0.24, 0.49] }, now);
+    const faces = { portrait: faceTemplate(`${read.document_number}:portrait`), selfie: faceTemplate(`${read.document_number}:selfie`) };
+    const templates = await t.ctx.vault.sealJson(tx, caseId, 'biometric', `face_templates:${round}`, faces, now);
     const key = t.ctx.keyring.derive('document-fingerprint');
     const { createHmac } = await import('node:crypto');
     const fp = `v1.${key.keyId}.${createHmac('sha256', key.key).update(read.document_number).digest('hex')}`;
@@ -99,7 +104,19 @@ export async function recordReading(t: ReviewTestApp, caseId: string, read: Pers
       zoneAgreement: { surname: 'agree', given_names: 'agree', birth_date: 'agree', document_number: 'agree' },
       readAt: now,
     });
+    // The templates in the face search index too, as the checks runner adds them.
+    await new FaceSearchIndex(new LocalKeyWrapper(t.ctx.keyring), { version: FACE_TEMPLATE_VERSION, length: FACE_TEMPLATE_LENGTH }).index(tx, t.tenant, caseId, round, faces, now);
   });
+}
+
+/** A face template of the engine's length from a seed (not a real face: numbers of the usual size). */
+export function faceTemplate(seed: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; out.length < FACE_TEMPLATE_LENGTH; i++) {
+    const block = createHash('sha256').update(`${seed}:${i}`).digest();
+    for (let j = 0; j < 32 && out.length < FACE_TEMPLATE_LENGTH; j += 4) out.push(Math.round(((block.readUInt32BE(j) / 4294967296 - 0.5) / 20) * 1e6) / 1e6);
+  }
+  return out;
 }
 
 /** The checks send the case to review (the case must be processing: the journey finished). */

@@ -4,7 +4,6 @@ import {
   appendJournal,
   claimCheckJobs,
   concludeCase,
-  duplicateCandidates,
   findCase,
   findCaseForUpdate,
   findFlowById,
@@ -40,10 +39,10 @@ import {
   type PieceKind,
   type PolicyDecision,
 } from '@idv/domain';
-import type { CaseAnalysis, CaseInput } from '@idv/engine';
+import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, type CaseAnalysis, type CaseInput } from '@idv/engine';
 import { checkJobDuration, countLoopFailure, observeCheckTasks } from '@idv/metrics';
-import type { MasterKeyring } from '@idv/vault';
-import { readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
+import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
+import { FaceSearchIndex, readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
 import type { WorkerLog } from './dispatcher.ts';
 import { findDuplicates, type DuplicateSettings } from './duplicates.ts';
 import { Wakeup } from './wakeup.ts';
@@ -71,6 +70,8 @@ export interface ChecksRunnerOptions {
   /** Runs of a job that failed (an exception, not a check) before the case goes to review (default 3). */
   maxAttempts?: number;
   duplicates?: Partial<DuplicateSettings>;
+  /** The face search index (default: the engine's template version, keys wrapped under `keyring`). */
+  faceIndex?: FaceSearchIndex;
 }
 
 const silentLog: WorkerLog = { info() {}, warn() {}, error() {} };
@@ -102,11 +103,14 @@ export class ChecksRunner {
   private readonly fingerprintKey: { keyId: string; key: Buffer };
   private readonly streak: FailureStreak;
   private stopping = false;
+  private readonly faceIndex: FaceSearchIndex;
 
   constructor(private readonly o: ChecksRunnerOptions) {
     this.now = o.now ?? (() => new Date());
     this.log = o.log ?? silentLog;
     this.fingerprintKey = o.keyring.derive('document-fingerprint');
+    this.faceIndex =
+      o.faceIndex ?? new FaceSearchIndex(new LocalKeyWrapper(o.keyring), { version: FACE_TEMPLATE_VERSION, length: FACE_TEMPLATE_LENGTH });
     this.streak = new FailureStreak('check jobs: database access', this.log);
   }
 
@@ -296,7 +300,7 @@ export class ChecksRunner {
     observeCheckTasks(analysis.timings.tasks);
 
     const fingerprints = this.fingerprints(analysis);
-    const dup = await findDuplicates(db, this.o.vault, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, this.o.duplicates);
+    const dup = await findDuplicates(db, this.faceIndex, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, now, this.o.duplicates);
     const reports: CheckReport[] = [...analysis.checks, dup.report];
     const forced = sandboxForce(job.environment, { declared: who.declared, entered: who.entered });
     const decision = decideCase({ reports, flow, resubmissions: job.round - 1, now, forced });
@@ -322,6 +326,14 @@ export class ChecksRunner {
       await finishCheckJob(tx, job, 'done', now);
       return decision.outcome;
     });
+  }
+
+  /**
+   * Indexes the face templates of readings made before the face search index existed (run once
+   * in the background by startWorker; ends early when the runner stops).
+   */
+  indexMissingFaces(): Promise<{ readings: number; templates: number }> {
+    return this.faceIndex.indexMissing(this.o.db, this.o.vault, this.now, () => this.stopping);
   }
 
   /** A job with nothing to do (the case moved on, or a newer round exists): marked done if still ours. */
@@ -383,6 +395,8 @@ export class ChecksRunner {
       zoneAgreement,
       readAt: now,
     });
+    // Searchable by the next cases (rotated by the tenant's secret rotation, see face-index.ts).
+    if (hasTemplates) await this.faceIndex.index(tx, tenant, row.id, round, faceTemplates, now);
   }
 }
 

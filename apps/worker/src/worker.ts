@@ -90,11 +90,20 @@ export async function startWorker(parts: WorkerParts): Promise<RunningWorker> {
   }
   const checks = new ChecksRunner({ db, keyring, vault: parts.vault, pieces: parts.pieces, analyser: pool, listen, log, leaseMs: parts.checksLeaseMs });
   await checks.start();
+  // Readings made before the face search index existed are indexed once, in the background.
+  const faceBackfill = checks.indexMissingFaces().then(
+    (n) => {
+      if (n.templates > 0) log.info(n, 'face index: earlier readings indexed');
+    },
+    (err: unknown) => {
+      if (!stopping) log.error({ err: err instanceof Error ? err.name : 'error' }, 'face index: indexing earlier readings failed');
+    },
+  );
   return {
     checksWarmth: () => warmth,
     async stop() {
       stopping = true;
-      await Promise.all([dispatcher.stop(), retention.stop(), checks.stop()]);
+      await Promise.all([dispatcher.stop(), retention.stop(), checks.stop(), faceBackfill]);
       await pool.destroy();
     },
   };

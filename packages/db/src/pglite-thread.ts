@@ -15,13 +15,15 @@
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { fastPglite } from './pglite-client.ts';
 import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
 const port = parentPort!;
 const { dataDir, snapshot, wasmModule } = workerData as ThreadStart;
-// The WebAssembly compiled by the main thread once for the process (see pglite-remote.ts).
-const shared = { pgliteWasmModule: wasmModule };
+// The WebAssembly compiled by the main thread once for the process (see pglite-remote.ts), and
+// pgvector (the face vector index, migration 0015), as PostgreSQL has it installed.
+const shared = { pgliteWasmModule: wasmModule, extensions: { vector } };
 const client = fastPglite(
   dataDir ? new PGlite(dataDir, shared) : snapshot ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared }) : new PGlite(shared),
 );

@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  vector,
 } from 'drizzle-orm/pg-core';
 import type { CaseState, CaseStatus, FlowDefinition, OverQuotaBehaviour, UsageService } from '@idv/domain';
 
@@ -577,6 +578,58 @@ export const documentReadings = pgTable(
     erasedAt: ts('erased_at'),
   },
   (t) => [primaryKey({ columns: [t.caseId, t.round] })],
+);
+
+/**
+ * The dimension of the face vector index: the length of the engine's face template
+ * (`FACE_TEMPLATE_LENGTH` of @idv/engine, packages/engine/src/face-template.ts). The migration
+ * that creates the column (0015_face_index.sql) fixes the same number; tests/worker/duplicates
+ * compares the column with the engine's constant. A descriptor of another length needs a
+ * migration that empties `face_vectors` and changes the column (and its index).
+ */
+export const FACE_VECTOR_DIMENSIONS = 1152;
+
+/**
+ * The key of a client's face vector index in one environment (docs/personal-data.md, "The face
+ * search index"): 32 random bytes, wrapped under the master keyring like a case key (context
+ * `face_index:<client>:<environment>`, re-wrapped by a master key rotation). It seeds the secret
+ * random rotation applied to every template before it is indexed.
+ */
+export const faceIndexKeys = pgTable(
+  'face_index_keys',
+  {
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    wrapped: text('wrapped').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment] })],
+);
+
+/**
+ * The duplicate search's index: each face template of a reading (`selfie`, `portrait`), rotated
+ * by its tenant's secret rotation (distances unchanged), with the descriptor version that made it
+ * (templates of another version are never compared). HNSW on Euclidean distance (pgvector's
+ * `<->`, as `faceDistance`). Erasure and retention delete a case's rows.
+ */
+export const faceVectors = pgTable(
+  'face_vectors',
+  {
+    caseId: text('case_id')
+      .notNull()
+      .references(() => cases.id),
+    round: integer('round').notNull(),
+    source: text('source').$type<'selfie' | 'portrait'>().notNull(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    descriptor: text('descriptor').notNull(),
+    embedding: vector('embedding', { dimensions: FACE_VECTOR_DIMENSIONS }).notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.caseId, t.round, t.source] }),
+    index('face_vectors_hnsw').using('hnsw', t.embedding.op('vector_l2_ops')),
+  ],
 );
 
 /**

@@ -16,4 +16,5 @@ export * from './mrz-report.ts';
 export { analyseCase, analyseDocumentPart, analyseFacePart, combineParts, confirmedByPrintedZone, warmUpEngine } from './analyse-case.ts';
 export * from './pool/checks-pool.ts';
 export * from './faces/index.ts';
+export * from './face-template.ts';
 export * from './document/index.ts';

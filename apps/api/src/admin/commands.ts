@@ -33,7 +33,7 @@ With the embedded database, stop the service first: PGlite allows one process.
   npm run admin -- flow activate --client <cli_…> --environment sandbox|prod --name <flow> --version <n>
   npm run admin -- flow list --client <cli_…> --environment sandbox|prod
   npm run admin -- keys status                      counts values still sealed or wrapped under an old master key
-  npm run admin -- keys rewrap [--batch <n>]        re-wraps case keys and re-seals secrets under MASTER_KEY (the old
+  npm run admin -- keys rewrap [--batch <n>]        re-wraps case and face index keys, re-seals secrets under MASTER_KEY (the old
                                                     key must be in MASTER_KEYS_PREVIOUS); safe while the service runs
                                                     on PostgreSQL; see docs/personal-data.md
 ${CONTRACT_USAGE}

@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { schema, type Db } from '@idv/db';
 import { rewrapCaseKey, type KeyWrapper, type MasterKeyring } from '@idv/vault';
-import { LEGACY_AAD, PURPOSE, isMasterSealed, type CaseVault } from '@idv/case-data';
+import { LEGACY_AAD, PURPOSE, faceIndexKeyContext, isMasterSealed, type CaseVault } from '@idv/case-data';
 
-const { apiKeys, caseKeys, caseRevisions, cases, idempotencyKeys, reviewCorrections, reviewDecisions, webhookEndpoints } = schema;
+const { apiKeys, caseKeys, faceIndexKeys, caseRevisions, cases, idempotencyKeys, reviewCorrections, reviewDecisions, webhookEndpoints } = schema;
 
 /**
  * Master key rotation without downtime. Every instance first runs with the new key as
@@ -29,7 +29,7 @@ export interface RotationCounts {
 }
 
 export type RotationReport = Record<
-  'case_keys' | 'api_key_signing_secrets' | 'webhook_secrets' | 'idempotent_responses' | 'legacy_personal_data',
+  'case_keys' | 'face_index_keys' | 'api_key_signing_secrets' | 'webhook_secrets' | 'idempotent_responses' | 'legacy_personal_data',
   RotationCounts
 > & { current_key_id: string; dry_run: boolean };
 
@@ -88,6 +88,33 @@ export async function rotateMasterKey(db: Db, keyring: MasterKeyring, wrapper: K
           .set({ wrapped: next.wrapped })
           .where(and(eq(caseKeys.caseId, row.caseId), eq(caseKeys.keyClass, row.keyClass), eq(caseKeys.wrapped, row.wrapped)))
           .returning({ caseId: caseKeys.caseId }),
+      );
+    },
+    size,
+  );
+
+  // Face index keys (one per client and environment): re-wrapped like case keys; the indexed
+  // vectors they rotated are not touched (the rotation's seed is the same).
+  const faceKeyId = sql<string>`${faceIndexKeys.clientId} || ':' || ${faceIndexKeys.environment}`;
+  const faceKeyCounts = await walk(
+    (after, limit) =>
+      db
+        .select({ k: faceKeyId, clientId: faceIndexKeys.clientId, environment: faceIndexKeys.environment, wrapped: faceIndexKeys.wrapped })
+        .from(faceIndexKeys)
+        .where(afterKey(faceKeyId, after))
+        .orderBy(asc(faceKeyId))
+        .limit(limit),
+    async (row) => {
+      if (!wrapper.isStale(row.wrapped)) return 'fresh';
+      if (dry) return 'stale';
+      const context = faceIndexKeyContext({ clientId: row.clientId, environment: row.environment });
+      const next = await wrapper.wrap(await wrapper.unwrap(row.wrapped, context), context);
+      return updated(
+        await db
+          .update(faceIndexKeys)
+          .set({ wrapped: next })
+          .where(and(eq(faceIndexKeys.clientId, row.clientId), eq(faceIndexKeys.environment, row.environment), eq(faceIndexKeys.wrapped, row.wrapped)))
+          .returning({ clientId: faceIndexKeys.clientId }),
       );
     },
     size,
@@ -281,6 +308,7 @@ export async function rotateMasterKey(db: Db, keyring: MasterKeyring, wrapper: K
     current_key_id: keyring.currentKeyId,
     dry_run: dry,
     case_keys: caseKeyCounts,
+    face_index_keys: faceKeyCounts,
     api_key_signing_secrets: signing,
     webhook_secrets: webhooks,
     idempotent_responses: responses,

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { queryRows } from '../connect.ts';
 import type { Environment } from '../schema.ts';
-import { cases, checkJobs, documentReadings } from '../schema.ts';
+import { cases, checkJobs } from '../schema.ts';
 import { currentRequestId } from '../request-context.ts';
 import type { Tenant } from './tenant.ts';
 
@@ -142,50 +142,24 @@ export async function nextCheckJobDueAt(db: Executor): Promise<Date | null> {
 }
 
 /**
- * Candidates for duplicate detection among the client's other cases in the same environment:
- * readings whose keyed fingerprints share one with `fingerprints`, and the most recent readings
- * holding face templates (at most `faceLimit`, newest first: each must be decrypted to compare,
- * so the number is bounded; see docs/checks.md).
+ * Other cases of the client in the same environment whose readings share a keyed document
+ * fingerprint with `fingerprints` (an indexed JSON containment query). Faces are searched in the
+ * face index (face-index.ts).
  */
-export async function duplicateCandidates(
-  db: Executor,
-  tenant: Tenant,
-  caseId: string,
-  fingerprints: readonly string[],
-  faceLimit: number,
-): Promise<{ sameDocument: string[]; faceTemplates: { caseId: string; round: number; sealed: string }[] }> {
-  const sameDocument = fingerprints.length
-    ? (
-        await queryRows<{ case_id: string }>(
-          db,
-          sql`SELECT DISTINCT case_id FROM document_readings
-              WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment}
-                AND case_id <> ${caseId} AND erased_at IS NULL
-                AND fingerprints ?| ARRAY[${sql.join(
-                  fingerprints.map((f) => sql`${f}`),
-                  sql`, `,
-                )}]::text[]
-              ORDER BY case_id`,
-        )
-      ).map((r) => r.case_id)
-    : [];
-  const faceTemplates = faceLimit > 0
-    ? await db
-        .select({ caseId: documentReadings.caseId, round: documentReadings.round, sealed: documentReadings.faceTemplatesSealed })
-        .from(documentReadings)
-        .where(
-          and(
-            eq(documentReadings.clientId, tenant.clientId),
-            eq(documentReadings.environment, tenant.environment),
-            sql`${documentReadings.caseId} <> ${caseId}`,
-            sql`${documentReadings.faceTemplatesSealed} IS NOT NULL`,
-            sql`${documentReadings.erasedAt} IS NULL`,
-          ),
-        )
-        .orderBy(sql`${documentReadings.readAt} DESC`)
-        .limit(faceLimit)
-    : [];
-  return { sameDocument, faceTemplates: faceTemplates.map((t) => ({ caseId: t.caseId, round: t.round, sealed: t.sealed! })) };
+export async function sameDocumentCases(db: Executor, tenant: Tenant, caseId: string, fingerprints: readonly string[]): Promise<string[]> {
+  if (fingerprints.length === 0) return [];
+  const rows = await queryRows<{ case_id: string }>(
+    db,
+    sql`SELECT DISTINCT case_id FROM document_readings
+        WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment}
+          AND case_id <> ${caseId} AND erased_at IS NULL
+          AND fingerprints ?| ARRAY[${sql.join(
+            fingerprints.map((f) => sql`${f}`),
+            sql`, `,
+          )}]::text[]
+        ORDER BY case_id`,
+  );
+  return rows.map((r) => r.case_id);
 }
 
 /** Stores the check reports and duplicates on a case locked by the caller (no personal data: codes and numbers). */

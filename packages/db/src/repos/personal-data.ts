@@ -19,6 +19,7 @@ import type { CaseRow } from './cases.ts';
 import { appendJournal } from './journal.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 import { emitEvent } from './webhook-outbox.ts';
+import { deleteCaseFaces } from './face-index.ts';
 
 export type DocumentReadingRow = typeof documentReadings.$inferSelect;
 export type SupportGrantRow = typeof supportGrants.$inferSelect;
@@ -220,6 +221,8 @@ export async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: st
       .set({ fieldsSealed: null, faceTemplatesSealed: null, fingerprints: null, erasedAt: now })
       .where(and(eq(documentReadings.caseId, caseId), isNull(documentReadings.erasedAt)));
   }
+  // The face search index holds the templates rotated, not sealed: its rows go, whatever the round.
+  await deleteCaseFaces(tx, caseId);
   const decisionComments = await tx
     .update(reviewDecisions)
     .set({ commentSealed: null })

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyseFaces, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, loadFaceModels } from '../../packages/engine/src/index.ts';
+
+/**
+ * The engine's face template of every photo of the development set of faces from the wild
+ * (`../shared/fixtures/faces/lfw-dev`, manifest.csv: path,identity; never copied into the
+ * repository): the largest face of each photo, as a case's selfie template is computed.
+ *
+ * Cached under `.tmp/` by a hash of the model files, the engine's face sources and the
+ * template version: a rerun with the same engine reads the cache (the first run takes about a
+ * quarter of a second of CPU per photo).
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const LFW_DEV = process.env.LFW_DEV_DIR ?? resolve(ROOT, '..', 'shared', 'fixtures', 'faces', 'lfw-dev');
+
+export interface LfwFace {
+  path: string;
+  identity: string;
+  template: number[];
+}
+
+export interface LfwTemplates {
+  faces: LfwFace[];
+  photos: number;
+  without_face: number;
+  cached: boolean;
+  cache_key: string;
+}
+
+function modelFingerprint(): string {
+  const require = createRequire(join(ROOT, 'packages', 'engine', 'package.json'));
+  const dirs = [
+    join(dirname(require.resolve('@vladmandic/human')), '..', 'models'),
+    join(dirname(require.resolve('@vladmandic/face-api')), '..', 'model'),
+    join(ROOT, 'packages', 'engine', 'src', 'faces'),
+  ];
+  const h = createHash('sha256').update(`${FACE_TEMPLATE_VERSION}:${FACE_TEMPLATE_LENGTH}`);
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir).sort()) {
+      const file = join(dir, name);
+      if (!statSync(file).isFile()) continue;
+      h.update(name).update(readFileSync(file));
+    }
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+export async function lfwTemplates(log: (line: string) => void = () => {}): Promise<LfwTemplates> {
+  const manifest = readFileSync(join(LFW_DEV, 'manifest.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [path, identity] = line.split(',');
+      return { path: path!, identity: identity! };
+    });
+  const key = modelFingerprint();
+  const cacheDir = join(ROOT, '.tmp', 'lfw-dev-templates');
+  const cacheFile = join(cacheDir, `${key}.json`);
+  if (existsSync(cacheFile)) {
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Omit<LfwTemplates, 'cached'>;
+    if (cached.photos === manifest.length) return { ...cached, cached: true };
+  }
+  await loadFaceModels();
+  const faces: LfwFace[] = [];
+  let withoutFace = 0;
+  let n = 0;
+  for (const entry of manifest) {
+    n++;
+    const [face] = await analyseFaces(readFileSync(join(LFW_DEV, entry.path)));
+    if (face) faces.push({ ...entry, template: Array.from(face.descriptor) });
+    else withoutFace++;
+    if (n % 100 === 0) log(`  templates: ${n}/${manifest.length}`);
+  }
+  const out = { faces, photos: manifest.length, without_face: withoutFace, cache_key: key };
+  mkdirSync(cacheDir, { recursive: true });
+  const partial = `${cacheFile}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(out));
+  renameSync(partial, cacheFile);
+  return { ...out, cached: false };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const t = await lfwTemplates((l) => console.log(l));
+  console.log(JSON.stringify({ photos: t.photos, faces: t.faces.length, without_face: t.without_face, cached: t.cached, cache_key: t.cache_key }));
+  process.exit(0);
+}
