@@ -1,7 +1,7 @@
 -- pgvector: installed on PostgreSQL beside the server (docs/deployment.md), loaded into PGlite by
 -- packages/db/src/pglite-thread.ts (@electric-sql/pglite-pgvector). Not in drizzle's schema snapshot.
 CREATE EXTENSION IF NOT EXISTS vector;--> statement-breakpoint
--- vector(1152) below: the length of the engine's face template (FACE_VECTOR_DIMENSIONS in
+-- vector(512) below: the length of the engine's face template (FACE_VECTOR_DIMENSIONS in
 -- packages/db/src/schema.ts, FACE_TEMPLATE_LENGTH in packages/engine/src/face-template.ts).
 CREATE TABLE "face_index_keys" (
 	"client_id" text NOT NULL,
@@ -18,7 +18,7 @@ CREATE TABLE "face_vectors" (
 	"client_id" text NOT NULL,
 	"environment" text NOT NULL,
 	"descriptor" text NOT NULL,
-	"embedding" vector(1152) NOT NULL,
+	"embedding" vector(512) NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "face_vectors_case_id_round_source_pk" PRIMARY KEY("case_id","round","source")
 );

@@ -587,7 +587,7 @@ export const documentReadings = pgTable(
  * compares the column with the engine's constant. A descriptor of another length needs a
  * migration that empties `face_vectors` and changes the column (and its index).
  */
-export const FACE_VECTOR_DIMENSIONS = 1152;
+export const FACE_VECTOR_DIMENSIONS = 512;
 
 /**
  * The key of a client's face vector index in one environment (docs/personal-data.md, "The face
