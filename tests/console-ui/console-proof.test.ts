@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createFlowVersion } from '@idv/db';
 import { LOCALES, STANDARD_FLOW } from '@idv/domain';

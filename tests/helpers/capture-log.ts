@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /** One moment of a capture screen, as the page logged it. */
-export interface CaptureEvent {
+interface CaptureEvent {
   /** The screen's title (its h1) at that moment. */
   screen: string;
   /** Its camera started showing frames, or its photo took itself. */

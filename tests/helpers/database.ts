@@ -142,7 +142,7 @@ const SNAPSHOT_SETTINGS = { shared_buffers: '16MB' };
  * and SNAPSHOT_SETTINGS, so a new migration or PGlite makes a new one; each file's database is
  * still its own.
  */
-export function migratedSnapshot(): Promise<string> {
+function migratedSnapshot(): Promise<string> {
   snapshot ??= (async () => {
     const hash = createHash('sha256').update(migrationsHash());
     hash.update(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));

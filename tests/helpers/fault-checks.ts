@@ -82,7 +82,7 @@ async function measure(svc: FaultService, rec: LoadRecord): Promise<Omit<FaultCo
 }
 
 /** The usage counts of 201 written so far for the demo client. */
-export async function usage201(svc: FaultService): Promise<number> {
+async function usage201(svc: FaultService): Promise<number> {
   const [{ n }] = await svc.cluster.query<{ n: string }>('SELECT coalesce(sum(calls), 0) AS n FROM api_usage_daily WHERE client_id = $1 AND status_code = 201', [svc.creds.client_id]);
   return Number(n);
 }

@@ -16,7 +16,7 @@ import { freePort } from './processes.ts';
  */
 
 const run = promisify(execFile);
-export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 export interface FaultCluster {
   /** postgres://postgres@127.0.0.1:<port>/postgres */

@@ -12,7 +12,7 @@ import { fixture, IMAGES } from './journey.ts';
  * checks after a scenario can compare what was acknowledged with what is stored.
  */
 
-export interface Outage503 {
+interface Outage503 {
   status: number;
   code: string;
   retryAfter: string | null;
@@ -115,7 +115,7 @@ async function call(
 }
 
 /** A signed creation; recorded as acknowledged when answered 201. */
-export async function createCase(svc: FaultService, rec: LoadRecord, ref: string, deadline: number): Promise<string | null> {
+async function createCase(svc: FaultService, rec: LoadRecord, ref: string, deadline: number): Promise<string | null> {
   const res = await call(svc, rec, 'POST', '/v1/cases', { body: { flow_name: 'standard', country: 'FR', external_ref: ref }, signed: true, deadline });
   if (res?.status !== 201) {
     if (res) rec.unexpected.push(`create ${ref}: ${res.status} ${JSON.stringify(res.json ?? null).slice(0, 200)}`);

@@ -18,7 +18,7 @@ export interface ManifestFile {
 }
 
 /** Newest modification time among what the site is built from. */
-export function newestSource(root = ROOT): number {
+function newestSource(root = ROOT): number {
   let newest = 0;
   const walk = (p: string) => {
     if (!existsSync(p)) return;

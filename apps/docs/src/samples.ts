@@ -10,8 +10,8 @@
  * (the test does it there with fixture photos), `<!-- exec: wait-output <text> -->` where the
  * reader waits for a background sample to print the text. Neither is rendered.
  */
-export const SHELL_LANGS = ['sh', 'bash', 'shell'];
-export const SCRIPT_LANGS = ['ts', 'typescript', 'js', 'javascript'];
+const SHELL_LANGS = ['sh', 'bash', 'shell'];
+const SCRIPT_LANGS = ['ts', 'typescript', 'js', 'javascript'];
 
 export interface FenceInfo {
   lang: string;

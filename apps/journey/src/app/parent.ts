@@ -1,9 +1,5 @@
 import { PROTOCOL_VERSION, type InitMessage, type JourneyMessage } from '@idv/embed/protocol';
 
-// The messages are defined once, in packages/embed, for the journey that sends them and the
-// integrator script (and published package) that reads them.
-export type { JourneyMessage };
-
 /** Where the journey reports its progress: the verified parent page, or nowhere (not framed). */
 export interface Parent {
   post(message: JourneyMessage): void;

@@ -23,10 +23,10 @@ import { withInk } from './ink-mat.ts';
  * the whole printed-zone reading: CPU 10% lower (43.3 → 39.1 s), second readings 17 → 12 (whole
  * pages again 7 → 4), decisive fields agreeing 465 → 466. It costs about 8 ms a page.
  */
-export const HAIRLINE_MIN_LENGTH = 12;
-export const HAIRLINE_MAX_THICKNESS = 1.5;
-export const SPECK_MAX_AREA = 2;
-export const TANGLE_MIN_LENGTH = 60;
+const HAIRLINE_MIN_LENGTH = 12;
+const HAIRLINE_MAX_THICKNESS = 1.5;
+const SPECK_MAX_AREA = 2;
+const TANGLE_MIN_LENGTH = 60;
 
 const PAPER = 255;
 

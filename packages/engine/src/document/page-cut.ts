@@ -27,23 +27,23 @@ import { withInk } from './ink-mat.ts';
  * Letters and words of a line are at most this far apart at OCR_WIDTH (1000 px). At 25 px a date
  * joined the portrait through the dash between them.
  */
-export const JOIN_WIDTH = 15;
+const JOIN_WIDTH = 15;
 /** Ink thinner than this, upright, after the smear: a dash, not print. */
-export const BRIDGE_HEIGHT = 7;
+const BRIDGE_HEIGHT = 7;
 /** A piece of ink at most this tall may be (part of) a line of print: the MRZ's letters are about 40 px. */
-export const LINE_MAX_HEIGHT = 64;
+const LINE_MAX_HEIGHT = 64;
 /**
  * Nor less tall: a label's smallest line is about 12 px. Lower pieces are the dashes a guilloche
  * leaves after the threshold, strewn over the page; cutting one leaves two shorter dashes.
  */
-export const LINE_MIN_HEIGHT = 8;
+const LINE_MIN_HEIGHT = 8;
 /** Neither half may hold less than this share of the page's lines (by their cost). */
 export const MIN_SHARE = 0.2;
 /** Rows kept free of ink on each side of a cut, so no descender or accent is shaved. */
 const CLEARANCE = 2;
 
 /** The boxes of the pieces of ink of a thresholded page that may be lines of print. */
-export function lineBoxes(binary: DecodedImage): Promise<Box[]> {
+function lineBoxes(binary: DecodedImage): Promise<Box[]> {
   return withInk(binary, 'lineBoxes', (cv, ink, mat) => {
     const smeared = mat(new cv.Mat());
     cv.dilate(ink, smeared, mat(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(JOIN_WIDTH, 1))));

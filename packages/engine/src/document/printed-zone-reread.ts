@@ -76,9 +76,9 @@ export function lineDistance(missed: MissedField, line: string): number {
 }
 
 /** Lines further than this from every missed value are not read again. */
-export const MAX_LINE_DISTANCE = 0.65;
+const MAX_LINE_DISTANCE = 0.65;
 /** At most this many lines per missed field (the closest). */
-export const LINES_PER_FIELD = 2;
+const LINES_PER_FIELD = 2;
 
 /**
  * Lines of a row this many line heights apart or closer are read again together. A value the first

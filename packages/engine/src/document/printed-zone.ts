@@ -36,7 +36,7 @@ export interface ReadPrintedZoneOptions {
  * Width the document is straightened to for OCR (print 2–3 mm high becomes 15–35 px). Measured on
  * generated documents: 1000 px agreed on more fields than 1400 (finer background patterns).
  */
-export const OCR_WIDTH = 1000;
+const OCR_WIDTH = 1000;
 /** Fewer letters and digits than this outside the MRZ: the printed zone was not read. */
 const MIN_CHARACTERS = 20;
 
@@ -141,7 +141,7 @@ export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass>
 }
 
 /** The decisive fields the MRZ holds that a reading does not show. */
-export function missedFields(pass: OcrPass, mrz: MrzReading | null): PrintedField[] {
+function missedFields(pass: OcrPass, mrz: MrzReading | null): PrintedField[] {
   const agreement = agreementWithMrz(pass.text, mrz?.fields ?? null);
   return PRINTED_FIELDS.filter((f) => agreement[f] === 'differ');
 }

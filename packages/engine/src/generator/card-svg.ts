@@ -8,13 +8,13 @@ import type { Rng } from './rng.ts';
  * card (85.6×54 mm) whose MRZ really sits on the back: here the front and the MRZ share one face,
  * so one image carries everything. TD3 is a passport data page (125×88 mm).
  */
-export interface CardGeometry {
+interface CardGeometry {
   widthMm: number;
   heightMm: number;
   pxPerMm: number;
 }
 
-export const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
+const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
   TD1: { widthMm: 85.6, heightMm: 54, pxPerMm: 16 },
   TD3: { widthMm: 125, heightMm: 88, pxPerMm: 11.2 },
 };
@@ -143,7 +143,7 @@ function guilloche(W: number, H: number, hue: number, rng: Rng): string {
 }
 
 /** Dates as printed in the visual zone: `DD.MM.YYYY`. */
-export function printedDate(iso: string | undefined): string {
+function printedDate(iso: string | undefined): string {
   if (!iso) return '';
   const [y, m, d] = iso.split('-');
   return `${d}.${m}.${y}`;

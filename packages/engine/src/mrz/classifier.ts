@@ -20,7 +20,7 @@ import { createCpuSession, runFloat } from '../onnx/session.ts';
 export const MRZ_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 export const CLASS_COUNT = MRZ_ALPHABET.length;
 /** The model's last output: the cell is not centred on one glyph (straddling, empty). */
-export const NO_GLYPH = CLASS_COUNT;
+const NO_GLYPH = CLASS_COUNT;
 export const MODEL_CLASSES = CLASS_COUNT + 1;
 
 export interface MlpWeights {
@@ -67,7 +67,7 @@ export function encodeModel(w: MlpWeights, training?: Record<string, unknown>): 
   };
 }
 
-export function decodeModel(m: StoredModel): MlpWeights {
+function decodeModel(m: StoredModel): MlpWeights {
   if (m.format !== 'mrz-ocrb-mlp-2' || m.alphabet !== MRZ_ALPHABET || m.inputs !== CELL_FEATURES || m.classes !== MODEL_CLASSES) {
     throw new Error('MRZ model does not match this reader (format, alphabet, classes or cell size)');
   }
@@ -114,7 +114,7 @@ export function loadMrzClassifier(): Promise<MrzClassifier> {
 }
 
 /** The network up to the output layer's scores (hidden ReLU layer, then the output layer): the softmax stays in `softmaxAt`. */
-export function classifierGraph(w: MlpWeights): Uint8Array {
+function classifierGraph(w: MlpWeights): Uint8Array {
   return writeOnnxModel({
     nodes: [
       { op: 'Gemm', inputs: ['cells', 'w1', 'b1'], outputs: ['hidden'], attributes: { transB: 1 } },

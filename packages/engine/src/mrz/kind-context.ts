@@ -20,7 +20,7 @@
  */
 import { CLASS_COUNT, MRZ_ALPHABET } from './classifier.ts';
 
-export const KIND_CHANGE_COST = 1;
+const KIND_CHANGE_COST = 1;
 
 const DIGIT = 0;
 const LETTER = 1;

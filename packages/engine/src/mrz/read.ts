@@ -69,7 +69,7 @@ export async function decodeGrey(image: Uint8Array): Promise<GreyImage> {
 }
 
 /** The image turned a quarter clockwise. */
-export function rotateQuarter(g: GreyImage): GreyImage {
+function rotateQuarter(g: GreyImage): GreyImage {
   const { width, height, data } = g;
   const out = new Uint8Array(data.length);
   for (let y = 0; y < height; y++) {
@@ -78,7 +78,7 @@ export function rotateQuarter(g: GreyImage): GreyImage {
   return { data: out, width: height, height: width };
 }
 
-export function rotateHalf(g: GreyImage): GreyImage {
+function rotateHalf(g: GreyImage): GreyImage {
   const out = Uint8Array.from(g.data).reverse();
   return { data: out, width: g.width, height: g.height };
 }

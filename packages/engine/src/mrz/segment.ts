@@ -37,12 +37,12 @@ export interface LineGrid {
   inkEnd: number;
 }
 
-export const CELL_W = 16;
-export const CELL_H = 24;
+const CELL_W = 16;
+const CELL_H = 24;
 export const CELL_FEATURES = CELL_W * CELL_H;
 
 /** Otsu's threshold of a grey histogram. */
-export function otsuThreshold(data: Uint8Array): number {
+function otsuThreshold(data: Uint8Array): number {
   const hist = new Float64Array(256);
   for (let i = 0; i < data.length; i++) hist[data[i]!]++;
   const total = data.length;
@@ -340,7 +340,7 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
 }
 
 /** Left boundary of cell k (k = count is the right end of the last cell); k may be fractional. */
-export function cellBoundary(grid: LineGrid, k: number): number {
+function cellBoundary(grid: LineGrid, k: number): number {
   return grid.x0 + grid.pitch * k * (1 + (grid.curve * k) / grid.count);
 }
 

@@ -9,7 +9,7 @@
  */
 
 /** Opset the graphs are written for (Gemm, Relu, Conv… as defined there). */
-export const ONNX_OPSET = 17;
+const ONNX_OPSET = 17;
 /** IR version 8 goes with opset 17. */
 const IR_VERSION = 8;
 const FLOAT = 1;
@@ -25,7 +25,7 @@ export interface OnnxNode {
   attributes?: Record<string, Attribute>;
 }
 
-export interface OnnxInitializer {
+interface OnnxInitializer {
   name: string;
   dims: number[];
   data: Float32Array | BigInt64Array;

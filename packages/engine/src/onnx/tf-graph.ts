@@ -13,7 +13,7 @@ import { hwioToOihw } from './tf-layout.ts';
  * model file fails loudly at load rather than computing something else.
  */
 
-export interface TfNode {
+interface TfNode {
   name: string;
   op: string;
   input?: string[];

@@ -19,7 +19,7 @@ import { setFlagsFromString } from 'node:v8';
  * Set by the checks pool before its threads start (flags are read at each collection, so the
  * threads and the main thread all use it); a process that never starts a pool keeps V8's choice.
  */
-export const HEAP_GROWING_PERCENT = 100;
+const HEAP_GROWING_PERCENT = 100;
 
 export function widenHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

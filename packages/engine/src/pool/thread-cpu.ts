@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
  * thread, which says nothing about one task when several run at once. Clock ticks are 10 ms.
  * Work a task hands to another thread (tesseract.js runs in its own worker thread) is not counted.
  */
-export function threadCpuMs(): number | null {
+function threadCpuMs(): number | null {
   try {
     const stat = readFileSync('/proc/thread-self/stat', 'utf8');
     // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.

@@ -11,7 +11,7 @@
 import type { Point } from './document-edges.ts';
 
 /** The nose tip's depth in front of the eyes, in eye distances. */
-export const NOSE_DEPTH = 0.6;
+const NOSE_DEPTH = 0.6;
 
 export interface FacePose {
   /** Degrees, positive when the person turns to their own left. */
