@@ -19,12 +19,9 @@ import { exerciseCases } from './warm-exercise.ts';
 export { combineParts, confirmedByPrintedZone } from './case-finish.ts';
 
 /**
- * The image work of one case, as tasks that need nothing from one another: the document
- * (quality, machine-readable zone, barcode), the printed zone's OCR, and the faces of each image.
- * The pool (pool/checks-pool.ts) runs them side by side on its threads; `case-finish.ts` then
- * judges what depends on several (the MRZ report on the printed zone, liveness on the selfie).
- * `analyseCase` runs all of it on one thread (tests, tools), reading the printed zone only beside
- * an MRZ reading and from the front the quality check already decoded and located.
+ * The image work of one case as independent tasks (document, printed zone, faces of each image),
+ * which the pool runs side by side; case-finish.ts then judges what depends on several.
+ * `analyseCase` runs all of it on one thread (tests, tools).
  */
 
 /** Issuers whose cards carry an AAMVA PDF417 barcode (driving licences and state identity cards). */

@@ -201,7 +201,7 @@ const originsRoute = createRoute({
   ),
 });
 
-// Oversight screens (issue 18), each a chunk of its own; the chart library comes with the charts' screens only.
+// Oversight screens, each a chunk of its own; the chart library comes with the charts' screens only.
 const OperatorsScreen = lazyRouteComponent(() => import('./screens/oversight/operators.tsx'), 'OperatorsScreen');
 const operatorsRoute = createRoute({
   getParentRoute: () => appRoute,

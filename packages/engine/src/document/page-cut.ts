@@ -4,23 +4,10 @@ import { cropImage } from './crop.ts';
 import { withInk } from './ink-mat.ts';
 
 /**
- * Where a page is cut in two, so that two tesseract workers read its halves at once
- * (ocr-worker.ts). Tesseract reads a page in one thread: on two cores the printed zone was a
- * case's longest task, and with two cases in flight the one that left the second core idle.
- *
- * A cut runs between lines of print, never through one (a line cut in two is read as noise).
- * Lines are found on the thresholded page: the ink is smeared sideways by JOIN_WIDTH px, which
- * joins the letters and words of a line into one piece; then opened by BRIDGE_HEIGHT px upright,
- * which breaks the thin dashes a guilloche leaves between a line and the portrait (a birth date
- * joined so to the portrait was once taken for part of the picture and cut through). A piece
- * LINE_MIN_HEIGHT to LINE_MAX_HEIGHT px tall may be a line, and no cut crosses its rows; taller
- * pieces (the portrait, a frame) and lower ones (dashes) may be cut.
- *
- * Of the rows that can be cut, the one chosen shares the reading most evenly (`chooseCut`): a
- * line costs tesseract's LSTM about its width once scaled to the network's height, so it counts
- * as its width over its height. A page with no cut leaving MIN_SHARE of that on each side is read
- * whole. Should a cut still run through a line, the line is read again from the grey page like
- * any missed value (printed-zone.ts's second pass), which reads the page whole.
+ * Where a page is cut in two so that two tesseract workers read its halves at once (tesseract reads
+ * a page on one thread). A cut runs between lines of print, found by smearing ink sideways and
+ * opening it upright; of the possible rows, the one sharing the reading most evenly is chosen. A
+ * page with no fair cut is read whole; a line cut anyway is read again by the second pass.
  */
 
 /**

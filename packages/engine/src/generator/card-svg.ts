@@ -2,11 +2,9 @@ import type { DocumentFields } from '../types.ts';
 import type { Rng } from './rng.ts';
 
 /**
- * The SVG of a flat document (librsvg renders it through sharp), in millimetres: a tinted card
- * with a guilloche pattern, printed labels and values in DejaVu Sans (what a printed-zone OCR
- * reads), the portrait, and the MRZ in OCR-B on ICAO's 2.54 mm character grid. TD1 is an ID-1
- * card (85.6×54 mm) whose MRZ really sits on the back: here the front and the MRZ share one face,
- * so one image carries everything. TD3 is a passport data page (125×88 mm).
+ * The SVG of a flat document in millimetres (rendered by sharp): tinted card, guilloche, labels and
+ * values in DejaVu Sans, the portrait, and the MRZ in OCR-B on ICAO's grid. A TD1 card carries its
+ * MRZ on the same face here, so one image holds everything; TD3 is a passport data page.
  */
 interface CardGeometry {
   widthMm: number;

@@ -1,14 +1,8 @@
 /**
- * The per-character classifier of MRZ cells: a small multilayer perceptron (one hidden ReLU
- * layer, softmax over the 37 MRZ characters and one more class, "no glyph centred here") on the
- * CELL_W×CELL_H cells cut by segment.ts. Its weights are trained by
- * packages/engine/scripts/train-mrz.ts from lines rendered with the OCR-B font and committed in
- * packages/engine/models/mrz-ocrb.json. Loaded once per thread.
- *
- * Why the extra class: a classifier that only ever saw well-cut cells is as sure of itself on a
- * cell straddling two glyphs (a grid with one cell too many or too few) as on a good one, so its
- * surety cannot choose the grid. Trained on straddling cells as "no glyph", it says how well a
- * grid fits, and the reader picks the line's length and grid by it.
+ * The per-character classifier of MRZ cells: a one-hidden-layer perceptron over the 37 MRZ
+ * characters plus "no glyph centred here", trained by scripts/train-mrz.ts (weights in
+ * models/mrz-ocrb.json). The extra class says how well a grid fits, which the reader uses to pick
+ * a line's length and grid: without it the classifier is as sure on a straddling cell as on a good one.
  */
 import { readFile } from 'node:fs/promises';
 import type { InferenceSession } from 'onnxruntime-node';
@@ -88,10 +82,8 @@ function decodeModel(m: StoredModel): MlpWeights {
 }
 
 /**
- * The classifier as the reader runs it: its weights, and the same network in an onnxruntime
- * session. The runtime multiplies a batch of cells by the hidden layer in vectorised native code,
- * about 25 times faster than the JavaScript loops of `classifyCells` (measured on 2,000 cells);
- * `classifyCells` stays the reference (training, and the test that both agree).
+ * The classifier as the reader runs it: its weights and the same network in an onnxruntime session
+ * (much faster on batches of cells); `classifyCells` stays the reference for training and tests.
  */
 export interface MrzClassifier {
   weights: MlpWeights;

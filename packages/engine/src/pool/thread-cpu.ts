@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * CPU time (user + system, ms) of the calling thread so far, from /proc/thread-self/stat (Linux;
- * null elsewhere). Node 20 has no per-thread CPU clock, and process.cpuUsage() counts every
- * thread, which says nothing about one task when several run at once. Clock ticks are 10 ms.
- * Work a task hands to another thread (tesseract.js runs in its own worker thread) is not counted.
+ * CPU time of the calling thread (ms, from /proc/thread-self/stat; null off Linux): Node 20 has no
+ * per-thread clock. Work handed to another thread (tesseract.js) is not counted.
  */
 function threadCpuMs(): number | null {
   try {

@@ -19,7 +19,7 @@ export type CorrectionItem = ReviewCase['corrections'][number];
 export type ApiKey = S['ApiKey'];
 export type WebhookEndpointListed = S['WebhookEndpointListed'];
 export type WebhookDelivery = S['WebhookDelivery'];
-// Oversight screens (issue 18).
+// Oversight screens.
 export type Operator = S['Operator'];
 export type OperatorInvited = S['OperatorInvited'];
 export type ReviewMetrics = S['ReviewMetrics'];
