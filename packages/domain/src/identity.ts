@@ -1,10 +1,7 @@
 /**
- * Comparison of identities (what the client declared, what the person entered, what was read
- * from the document) with domain normalisation, as pure functions. The spec: "accent and case
- * differences are not mismatches", and the gap between declared and read values is computed by
- * the service. Names written in a machine-readable zone follow ICAO 9303 part 3: upper case A–Z
- * only, `<` as separator, national characters transliterated (Ü → UE, ß → SS, Ø → OE…), and some
- * issuers simply drop the accent (Ü → U); both readings are accepted as the same name.
+ * Comparison of identities (declared, entered, read from the document) where accent and case
+ * differences are no mismatch. MRZ names follow ICAO 9303 (Ü → UE, ß → SS…) and some issuers just
+ * drop the accent (Ü → U): both read as the same name.
  */
 
 /** The fields compared between two identities, and how each is compared. */
