@@ -4,12 +4,9 @@ import type { FaultService } from './fault-service.ts';
 import { fixture, IMAGES } from './journey.ts';
 
 /**
- * The mixed load of the fault suite, as integrators and people send it over real HTTP: signed case
- * creations (each with its Idempotency-Key, retried with the same key on 503, on a refused
- * connection and on 409 idempotency_request_in_progress, as the error pages say), journeys with
- * real photos finished, and decisions on the cases the checks sent to review. Requests are spread
- * over the APIs running (a load balancer's job). Everything answered is recorded, so that the
- * checks after a scenario can compare what was acknowledged with what is stored.
+ * The fault suite's mixed load over real HTTP, spread over the running APIs: signed case creations
+ * (retried with their Idempotency-Key as the error pages say), finished journeys, and decisions on
+ * reviewed cases. Every answer is recorded, to compare what was acknowledged with what is stored.
  */
 
 interface Outage503 {

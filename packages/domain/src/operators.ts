@@ -1,11 +1,7 @@
 /**
- * Operators and their clearances, as pure rules. The service does not authenticate operators (the
- * console does, with an identity provider); it holds what each operator may see and do, and reads
- * it from storage on every call.
- *
- * A clearance is a role, a set of countries and a sensitivity level. A task (or a case) is within
- * a clearance when its country is one of the operator's countries (or the operator holds `*`,
- * every country) and its sensitivity is at most the operator's level.
+ * Operators and their clearances, as pure rules (the console authenticates operators; the service
+ * reads what each may see and do on every call). A task is within a clearance when its country is
+ * one of the operator's (or `*`) and its sensitivity at most the operator's level.
  */
 export const OPERATOR_ROLES = ['administrator', 'supervisor', 'reviewer', 'support'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];

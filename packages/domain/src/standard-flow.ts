@@ -1,12 +1,9 @@
 import type { FlowDefinition } from './flow.ts';
 
 /**
- * The demo flow created on first start; its questionnaire speaks every language of LOCALES (a
- * test holds it to that). It uses every journey step so that each later capability
- * (journey, checks, review) can be exercised on it. Face thresholds come from bench:checks
- * (docs/liveness.md, fused face-api + faceres distance): at 0.63, 0.05% of different-person pairs
- * match, 2.2% of same-person pairs do not, and 90% of generated document portraits match another
- * photo of their person; above 0.70 no genuine pair was seen, so only the band between goes to review.
+ * The demo flow created on first start, using every journey step; its questionnaire speaks every
+ * language of LOCALES (a test holds it to that). Its face thresholds come from bench:checks (the
+ * figures are in docs/liveness.md): only the band between them goes to review.
  */
 export const STANDARD_FLOW: FlowDefinition = {
   steps: ['consent', 'applicant', 'questionnaire', 'document', 'face'],

@@ -2,13 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where the service may send webhooks (server-side request forgery). In production an endpoint
- * must be https on a public address: loopback, private, link-local, unique-local, carrier-grade
- * NAT, documentation, multicast and reserved ranges are refused, at creation and again at every
- * send (a name may resolve elsewhere later). The sandbox also accepts http, but only to the
- * local machine, for development. A self-hosted installation whose receivers live on its own
- * private network can allow private addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS); https stays
- * required in production.
+ * Where the service may send webhooks (against server-side request forgery): in production https
+ * to a public address only, checked at creation and at every send; the sandbox also allows http to
+ * the local machine. WEBHOOK_ALLOW_PRIVATE_NETWORKS allows private addresses (https still required).
  */
 export type DestinationEnvironment = 'sandbox' | 'prod';
 
