@@ -62,10 +62,8 @@ const tfjsForFaceApi: Plugin = {
 };
 
 /**
- * Brotli's best quality for the app's own files (small, on the first screen's path); a fast one
- * for the face step's large files (tfjs, its WebAssembly, the weights): measured on them, quality
- * 11 costs about 15 s of CPU at every start for 7% less (433 KB instead of 463 KB), quality 5
- * about 0.4 s.
+ * Brotli's best quality for the app's own small files; a fast one for the face step's large files
+ * (tfjs, its WebAssembly, the weights), where quality 11 costs seconds of CPU for a few percent.
  */
 const brotliQuality = (bytes: number) => (bytes > 64 * 1024 ? 5 : 11);
 
