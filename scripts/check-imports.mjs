@@ -1,13 +1,7 @@
 #!/usr/bin/env node
-// Each workspace (and the root, for tests/, bench/ and scripts/) declares in its package.json the
-// packages its files import. Usage: node scripts/check-imports.mjs [root]; exits 1 on a finding.
-//
-// Two rules:
-// - an imported package is declared in dependencies or devDependencies (a workspace's own name and,
-//   at the root, the workspaces themselves count as declared);
-// - a file the running service loads imports only `dependencies` (a production install omits the
-//   rest); see runtimeFiles. Build scripts, browser code (bundled at build), lazily imported
-//   builds, tests and `import type` may use devDependencies.
+// Each workspace (and the root, for tests/, bench/ and scripts/) declares the packages its files
+// import, and a file the running service loads imports no devDependency (a production install
+// omits them; see runtimeFiles). Usage: node scripts/check-imports.mjs [root]; exits 1 on a finding.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';

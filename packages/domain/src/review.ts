@@ -8,12 +8,9 @@ import { roleCan } from './operators.ts';
  */
 
 /**
- * TaskStatus, the values of the queue's `status` filter:
- * - `open`: waiting for a decision (claimed or not: the lock is shown beside the status);
- * - `second_validation`: under double validation, one operator has decided and a different one
- *   must give the same outcome;
- * - `escalated`: the two operators disagreed; a supervisor (or administrator) decides;
- * - `closed`: concluded (by operators, by a key, or the case left review otherwise).
+ * TaskStatus, the queue's `status` filter: `open` (waiting for a decision), `second_validation`
+ * (one operator decided, a different one must agree), `escalated` (they disagreed: a supervisor
+ * decides), `closed` (concluded, or the case left review).
  */
 export const TASK_STATUSES = ['open', 'second_validation', 'escalated', 'closed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

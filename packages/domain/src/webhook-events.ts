@@ -1,10 +1,7 @@
 /**
- * The webhook event catalogue: every event the service sends, when, and the shape of its body.
- * GET /v1/webhook-events renders this table and endpoint creation validates subscriptions
- * against it, so an event cannot be documented without existing or exist without documentation.
- *
- * Bodies carry identifiers, codes and timestamps only, never personal data: a receiver that
- * needs more reads the case through the API with its key.
+ * The webhook event catalogue: every event, when it is sent and its body's shape. GET
+ * /v1/webhook-events renders it and subscriptions are validated against it. Bodies carry
+ * identifiers, codes and timestamps only, never personal data.
  */
 import type { OverQuotaBehaviour } from './contract.ts';
 import type { UsageService } from './usage.ts';

@@ -1,8 +1,7 @@
 /**
- * Trains the MRZ character classifier (models/mrz-ocrb.json) on lines rendered mostly in OCR-B and
- * degraded like phone photos and scans (mrz-training-lines.ts), cut by the reader's own segmenter,
- * with half-pitch-off cells as the "no glyph" class. Seeded; the committed model is the defaults'
- * output. No fixture image is used. Needs fonts-ocr-b, fonts-dejavu-core and fonts-liberation.
+ * Trains the MRZ character classifier (models/mrz-ocrb.json) on rendered lines degraded like
+ * photos (mrz-training-lines.ts), cut by the reader's own segmenter; seeded, no fixture image.
+ * Needs fonts-ocr-b, fonts-dejavu-core and fonts-liberation.
  *
  *   npm run train:mrz [-- --lines 4000 --epochs 10 --hidden 256 --garbage 0.3 --seed 1]
  */
