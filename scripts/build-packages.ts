@@ -25,7 +25,7 @@ interface PackageBuild {
   script?: { entry: string; file: string };
 }
 
-export const PACKAGES = {
+const PACKAGES = {
   // Node 18: global fetch and node:crypto randomUUID, nothing newer.
   sdk: { dir: 'sdk', platform: 'node', target: ['node18'], cjs: true },
   // Browsers of the journey itself (apps/journey/src/build.ts); a browser package, so no CommonJS:
@@ -44,7 +44,7 @@ interface WorkspaceManifest {
 }
 
 /** packages/<name>/dist, where the package is built. */
-export const distOf = (name: PackageName): string => join(ROOT, 'packages', PACKAGES[name].dir, 'dist');
+const distOf = (name: PackageName): string => join(ROOT, 'packages', PACKAGES[name].dir, 'dist');
 
 /** Builds one package into its dist folder and returns that folder. */
 export async function buildPackage(name: PackageName): Promise<string> {

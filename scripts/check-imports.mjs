@@ -14,7 +14,7 @@ const IMPORT =
   /(?:^|[\s;{}])(import|export)(\s+type)?\s[^'";]*?\sfrom\s*['"]([^'"\s,]+)['"]|(?:^|[\s;{}])import\s*['"]([^'"\s,]+)['"]|(?:^|[^.\w$])(import|require|require\.resolve)\(\s*['"]([^'"\s,]+)['"]\s*\)|@import\s+(?:url\()?['"]([^'"\s,]+)['"]|new URL\(\s*['"](\.[^'"\s,]+)['"],\s*import\.meta\.url/gm;
 
 /** The package an import specifier names, or null for a relative path, a node built-in or a URL. */
-export function packageOf(specifier) {
+function packageOf(specifier) {
   if (/^(?:\.|\/|node:|https?:|data:|#)/.test(specifier)) return null;
   const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
   return builtinModules.includes(name) ? null : name;
@@ -25,7 +25,7 @@ export function packageOf(specifier) {
  * and whether it is loaded lazily (`import()`), which the server's files may use for what only a
  * development checkout has.
  */
-export function importsOf(text) {
+function importsOf(text) {
   const found = [];
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   for (const m of code.matchAll(IMPORT)) {

@@ -5,7 +5,7 @@ import { negotiate } from '@fastify/accept-negotiator';
 import { DIST, isBuilt, type ManifestFile } from './dist.ts';
 import { siteFileFor } from './site-paths.ts';
 
-export { isBuilt, DIST } from './dist.ts';
+;
 
 interface SiteFile {
   type: string;

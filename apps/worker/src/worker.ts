@@ -44,7 +44,7 @@ export function startChecksPool(warm = true): WarmingChecks {
 }
 
 /** Whether the checks' models are loaded: `cold` until a warm-up ends, or when it failed (they then load with the first case). */
-export type ChecksWarmth = 'warming' | 'warm' | 'cold';
+type ChecksWarmth = 'warming' | 'warm' | 'cold';
 
 export interface RunningWorker {
   /** Lets the work in flight finish (deliveries sent and recorded, checks concluded), then frees the threads. */

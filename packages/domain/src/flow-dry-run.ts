@@ -10,7 +10,7 @@ import type { FlowDefinition } from './flow.ts';
  */
 
 export const DRY_RUN_OUTCOMES = ['approved', 'rejected', 'in_review', 'resubmission_requested'] as const;
-export type DryRunOutcome = (typeof DRY_RUN_OUTCOMES)[number];
+type DryRunOutcome = (typeof DRY_RUN_OUTCOMES)[number];
 export const DRY_RUN_MAX_CASES = 10_000;
 export const DRY_RUN_DEFAULT_CASES = 1_000;
 /** Case ids given per changed cell: enough to open a few and see why, not a list to page through. */
@@ -25,7 +25,7 @@ export interface DryRunCase {
   resubmissions: number;
 }
 
-export interface DryRunCell {
+interface DryRunCell {
   from: DryRunOutcome;
   to: DryRunOutcome;
   count: number;

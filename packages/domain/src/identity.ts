@@ -5,13 +5,13 @@
  */
 
 /** The fields compared between two identities, and how each is compared. */
-export const COMPARED_FIELDS = {
+const COMPARED_FIELDS = {
   surname: 'name',
   given_names: 'name',
   birth_date: 'date',
   nationality: 'code',
 } as const;
-export type ComparedField = keyof typeof COMPARED_FIELDS;
+type ComparedField = keyof typeof COMPARED_FIELDS;
 
 /** Any identity object: declared, entered or read (missing or empty values count as absent). */
 export type IdentityValues = Partial<Record<string, unknown>>;
@@ -134,7 +134,7 @@ export function datesAgree(a: string, b: string): boolean {
 }
 
 /** ISO 3166 codes: case and surrounding spaces do not matter. */
-export function codesAgree(a: string, b: string): boolean {
+function codesAgree(a: string, b: string): boolean {
   const x = a.trim().toUpperCase();
   return x !== '' && x === b.trim().toUpperCase();
 }
@@ -144,7 +144,7 @@ function present(values: IdentityValues | null | undefined, field: string): stri
   return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
 
-export type GapStatus = 'match' | 'mismatch' | 'missing';
+type GapStatus = 'match' | 'mismatch' | 'missing';
 
 /**
  * One compared field: the two paths compared (never the values), whether they agree, and which
@@ -157,7 +157,7 @@ export interface FieldGap {
   missing: string[];
 }
 
-export function fieldsAgree(field: ComparedField, a: string, b: string): boolean {
+function fieldsAgree(field: ComparedField, a: string, b: string): boolean {
   switch (COMPARED_FIELDS[field]) {
     case 'name':
       return namesAgree(a, b);

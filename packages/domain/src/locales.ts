@@ -6,10 +6,10 @@
 export const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'pl', 'ro', 'tr', 'ar', 'zh'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export const DEFAULT_LOCALE: Locale = 'en';
+const DEFAULT_LOCALE: Locale = 'en';
 
 /** Written right to left: the journey sets `dir="rtl"` and its layout mirrors. */
-export const RTL_LOCALES: readonly Locale[] = ['ar'];
+const RTL_LOCALES: readonly Locale[] = ['ar'];
 
 /**
  * The BCP 47 tag of each language where the bare code says less than the texts are: `pt` is
@@ -18,7 +18,7 @@ export const RTL_LOCALES: readonly Locale[] = ['ar'];
  */
 const TAGS: Partial<Record<Locale, string>> = { pt: 'pt-PT', zh: 'zh-Hans' };
 
-export const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
+const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
 
 /** The language of a session's `locale` (`de-CH` → `de`), English when the service does not speak it. */
 export function resolveLocale(wanted: string | null | undefined): Locale {

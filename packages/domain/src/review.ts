@@ -14,8 +14,6 @@ import { roleCan } from './operators.ts';
  */
 export const TASK_STATUSES = ['open', 'second_validation', 'escalated', 'closed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
-/** What the queue shows when no status is asked for. */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ['open', 'second_validation', 'escalated'];
 
 export const RISK_MIN = 0;
 export const RISK_MAX = 100;
@@ -23,7 +21,7 @@ export const RISK_MAX = 100;
 export const HIGH_RISK = 70;
 
 /** A lock lasts thirty minutes of inactivity; each call under the lock pushes the deadline. */
-export const LOCK_TTL_MS = 30 * 60_000;
+const LOCK_TTL_MS = 30 * 60_000;
 
 export interface TaskLock {
   lockedBy: string | null;
@@ -59,14 +57,6 @@ export interface QueuePosition {
   riskScore: number;
   dueAt: Date;
   id: string;
-}
-
-/** The queue order, fixed: highest risk first, then earliest due date, then id (a stable tie-break). */
-export function compareQueue(a: QueuePosition, b: QueuePosition): number {
-  if (a.riskScore !== b.riskScore) return b.riskScore - a.riskScore;
-  const due = a.dueAt.getTime() - b.dueAt.getTime();
-  if (due !== 0) return due;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
@@ -279,7 +269,7 @@ export interface ReviewAlert {
 }
 
 /** Thresholds of the alerts; each is a plain rule a supervisor can read. */
-export const ALERT_RULES = {
+const ALERT_RULES = {
   /** Overdue tasks: warning from 1, critical from 10. */
   overdueCritical: 10,
   /** More tasks opened than closed by at least this share, over at least 20 opened. */

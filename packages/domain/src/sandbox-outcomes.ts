@@ -12,8 +12,8 @@ export type SandboxForce =
   | { outcome: 'review' }
   | { outcome: 'resubmit'; steps: ResubmissionStepName[]; reasonCode: ReasonCode | null };
 
-export const SANDBOX_PREFIX = 'SANDBOX';
-export const SANDBOX_DEFAULT_REJECT_REASON: ReasonCode = 'suspected_fraud';
+const SANDBOX_PREFIX = 'SANDBOX';
+const SANDBOX_DEFAULT_REJECT_REASON: ReasonCode = 'suspected_fraud';
 
 /** The forced outcome a given name asks for, or null when it is not a (well-formed) test value. */
 export function parseSandboxValue(value: unknown): SandboxForce | null {

@@ -6,7 +6,7 @@
 import type { OverQuotaBehaviour } from './contract.ts';
 import type { UsageService } from './usage.ts';
 
-export type EventEnvironment = 'sandbox' | 'prod';
+type EventEnvironment = 'sandbox' | 'prod';
 
 /** What the event is about. Non-case objects carry null in the case fields so that every body has one shape. */
 export interface EventObject {
@@ -36,7 +36,7 @@ export interface EventDataByType {
 }
 
 /** The data of both quota events: the subscription's terms and the month's production units when sent. */
-export type QuotaEventData = {
+type QuotaEventData = {
   service: UsageService;
   /** The month, YYYY-MM (UTC). */
   period: string;

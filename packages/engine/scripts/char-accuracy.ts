@@ -14,7 +14,7 @@ export function charsRight(truth: string[], read: string[] | null): number {
 }
 
 /** Levenshtein distance (substitutions, insertions and deletions each cost one). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

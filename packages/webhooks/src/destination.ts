@@ -6,7 +6,7 @@ import { BlockList, isIP } from 'node:net';
  * to a public address only, checked at creation and at every send; the sandbox also allows http to
  * the local machine. WEBHOOK_ALLOW_PRIVATE_NETWORKS allows private addresses (https still required).
  */
-export type DestinationEnvironment = 'sandbox' | 'prod';
+type DestinationEnvironment = 'sandbox' | 'prod';
 
 export interface DestinationPolicy {
   environment: DestinationEnvironment;
@@ -82,7 +82,7 @@ export function isNonPublicAddress(address: string): boolean {
   return true; // not an address at all: refuse rather than guess
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
@@ -90,7 +90,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -126,7 +126,7 @@ export function checkEndpointUrl(raw: string, policy: DestinationPolicy): UrlChe
   return { ok: true, url };
 }
 
-export class DestinationRefusedError extends Error {
+class DestinationRefusedError extends Error {
   readonly code = 'ERR_DESTINATION_REFUSED';
   constructor(readonly hostname: string) {
     super(`${hostname} resolves to a non-public address`);

@@ -68,7 +68,7 @@ const MAX_PIXELS_FOR_FULL_RETRY = 1_500_000;
  * Pixels the variants may hand to zxing in all (the first pass always runs). A budget in pixels,
  * not milliseconds, bounds the cost and keeps the result independent of the machine's load.
  */
-export const BARCODE_PIXEL_BUDGET = 4_000_000;
+const BARCODE_PIXEL_BUDGET = 4_000_000;
 
 export interface BarcodeReading {
   barcodes: Barcode[];

@@ -49,7 +49,7 @@ export interface GlareMeasures {
 }
 
 /** Luminance treated as clipped by the camera. */
-export const SATURATION_LEVEL = 250;
+const SATURATION_LEVEL = 250;
 
 export function glareMeasures(grey: PixelImage, level = SATURATION_LEVEL): GlareMeasures {
   const { data, width: w, height: h } = grey;
