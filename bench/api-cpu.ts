@@ -179,7 +179,7 @@ async function main(): Promise<void> {
       // Each service on ports of its own (API, docs, journey), so that several run side by side.
       // The benchmark measures the service, not its rate limiter (docs/rate-limits.md): limits off.
       const env = { DATA_DIR: dir, DATABASE_URL: dbUrl, MASTER_KEY: generateMasterKey(), DOCS_URL: `http://127.0.0.1:${await freePort()}`, JOURNEY_URL: `http://127.0.0.1:${await freePort()}`, RATE_LIMIT_ENABLED: 'false' };
-      // Copies from before the composition root (issue 23) start from the API's own main.
+      // Copies from before the composition root (apps/server) start from the API's own main.
       const entry = existsSync(join(root, 'apps/server/src/main.ts')) ? 'apps/server/src/main.ts' : 'apps/api/src/main.ts';
       const server = await start(root, entry, env);
       const boot = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));

@@ -13,8 +13,8 @@
  * - the review metrics screen over a year (`/metrics?days=365`, BENCH_DECIDED decided tasks spread
  *   over the last 365 days besides the queue's), from navigation to its first chart drawn (no
  *   baseline: no plain page draws charts), median and p90 of BENCH_RUNS, cold apart.
- * Targets (issue 16): first row ≤ 1 s, case screen ≤ 1.5 s. Ends with one line of JSON.
- * - dry_run (issue 18): a flow's dry run over BENCH_DRY_RUN_CASES (10,000) decided cases on
+ * Targets: first row ≤ 1 s, case screen ≤ 1.5 s. Ends with one line of JSON.
+ * - dry_run: a flow's dry run over BENCH_DRY_RUN_CASES (10,000) decided cases on
  *   PostgreSQL, in seconds (bench/console/dry-run.ts); target ≤ 2 s.
  *
  * Environment: BENCH_SECTIONS ("screens,dry_run": either alone runs only that part),

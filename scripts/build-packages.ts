@@ -1,20 +1,8 @@
 /**
- * Builds the publishable packages into packages/<name>/dist: `npm run build:packages` (both),
- * `npm run build:sdk`, `npm run build:embed`. Each gets bundled JavaScript (esbuild), one bundled
- * type declaration file, its README, the repository's LICENSE and a package.json written for
- * integrators. `npm pack packages/<name>/dist` (or `npm publish packages/<name>/dist`) ships that
- * folder.
- *
- * Why a folder of its own rather than `files` in packages/<name>: inside the repository the
- * service, the tests and the benches import `@idv/sdk` and `@idv/embed` from their TypeScript
- * sources through the workspace links, and neither tsx nor Node pick an export condition the
- * repository could set for itself without every process passing `--conditions`. So the workspace
- * manifests keep pointing at src (and stay private, so they can never be published by mistake),
- * and the published manifests, pointing at the built files, are derived from them here.
- *
- * What a package uses of its sibling packages (the SDK: @idv/webhooks for verification and the
- * header names, @idv/domain for the event types) is bundled into the output: an installed package
- * has no dependency at all.
+ * Builds the publishable packages into packages/<name>/dist (`npm run build:packages`, `build:sdk`,
+ * `build:embed`): bundled JavaScript, one type declaration file, README, LICENSE and a package.json
+ * for integrators, with the sibling packages they use bundled in. A folder of its own because the
+ * workspace manifests point at src for the repository's own imports (and stay private).
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,7 +25,7 @@ interface PackageBuild {
   script?: { entry: string; file: string };
 }
 
-export const PACKAGES = {
+const PACKAGES = {
   // Node 18: global fetch and node:crypto randomUUID, nothing newer.
   sdk: { dir: 'sdk', platform: 'node', target: ['node18'], cjs: true },
   // Browsers of the journey itself (apps/journey/src/build.ts); a browser package, so no CommonJS:
@@ -56,7 +44,7 @@ interface WorkspaceManifest {
 }
 
 /** packages/<name>/dist, where the package is built. */
-export const distOf = (name: PackageName): string => join(ROOT, 'packages', PACKAGES[name].dir, 'dist');
+const distOf = (name: PackageName): string => join(ROOT, 'packages', PACKAGES[name].dir, 'dist');
 
 /** Builds one package into its dist folder and returns that folder. */
 export async function buildPackage(name: PackageName): Promise<string> {

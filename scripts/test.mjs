@@ -1,14 +1,8 @@
 #!/usr/bin/env node
 // Runs the whole suite on each database (PGlite and PostgreSQL) and prints one closing line
 // "N passed, N failed" over both. Usage: node scripts/test.mjs [pglite|postgres|all] [file filter]
-//
-// Each (file, database) pair is a job run by node in its own process (the file itself, its tests
-// reported by node:test's spec reporter: `node --test` would add a second process, with tsx
-// loaded again, to every job, about 0.2 s of CPU each); the jobs of both
-// databases share one pool, longest first, so the slow files (browsers, whole services, the fault
-// suite) start at once and the short ones fill the gaps, rather than each database's run ending on
-// its own tail. A file's output is printed whole when it ends, with its time; the slowest files
-// are listed at the end. TEST_CONCURRENCY sets the pool's size (default 3).
+// Each (file, database) pair runs in its own node process; all jobs share one pool, longest first,
+// so slow files start at once and short ones fill the gaps. TEST_CONCURRENCY sets the pool's size.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -26,7 +26,7 @@ import { detPoints, pairDistances, ratesAt, roundRates, spread, thresholdAtFmr, 
 const LFW = join(FIXTURES_DIR, 'faces', 'lfw-dev');
 export const DET_FMRS = [1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 1e-1];
 
-export interface LfwFace {
+interface LfwFace {
   path: string;
   person: string;
   /** 0 or 1: the half of the people this photo's person falls in. */

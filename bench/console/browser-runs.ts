@@ -42,7 +42,7 @@ const MARKS_SCRIPT = (sides: number) => `(() => {
 })();`;
 
 /** Signs in once through the console and the development provider's real pages; returns the cookies. */
-export async function signIn(browser: Browser, stack: Stack): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
+async function signIn(browser: Browser, stack: Stack): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

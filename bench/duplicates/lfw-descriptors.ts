@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyseFaces, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, loadFaceModels } from '../../packages/engine/src/index.ts';
@@ -16,7 +15,7 @@ import { analyseFaces, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, loadFaceMode
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const LFW_DEV = process.env.LFW_DEV_DIR ?? resolve(ROOT, '..', 'shared', 'fixtures', 'faces', 'lfw-dev');
+const LFW_DEV = process.env.LFW_DEV_DIR ?? resolve(ROOT, '..', 'shared', 'fixtures', 'faces', 'lfw-dev');
 
 export interface LfwFace {
   path: string;
@@ -32,13 +31,9 @@ export interface LfwTemplates {
   cache_key: string;
 }
 
+/** The recognition model and the engine's face sources (human's detector changes with its locked version). */
 function modelFingerprint(): string {
-  const require = createRequire(join(ROOT, 'packages', 'engine', 'package.json'));
-  const dirs = [
-    join(dirname(require.resolve('@vladmandic/human')), '..', 'models'),
-    join(dirname(require.resolve('@vladmandic/face-api')), '..', 'model'),
-    join(ROOT, 'packages', 'engine', 'src', 'faces'),
-  ];
+  const dirs = [join(ROOT, 'packages', 'engine', 'models', 'face-recognition'), join(ROOT, 'packages', 'engine', 'src', 'faces')];
   const h = createHash('sha256').update(`${FACE_TEMPLATE_VERSION}:${FACE_TEMPLATE_LENGTH}`);
   for (const dir of dirs) {
     if (!existsSync(dir)) continue;

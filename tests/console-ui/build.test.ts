@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
-import { buildConsole, firstScreenGzipBytes, loadConsoleAssets } from '../../apps/console/src/build.ts';
+import { buildConsole, firstScreenGzipBytes, loadConsoleAssets, writeConsoleAssets } from '../../apps/console/src/build.ts';
+import { loadAssets } from '../../apps/console/src/load-assets.ts';
+import { withTempDir } from '../helpers/temp-dir.ts';
 import { installAssets } from '../../apps/console/src/server/assets.ts';
 
 /** The console's web app as the console server serves it: built in memory, hashed, no inline code. */
@@ -85,3 +87,12 @@ test('assets go out compressed at build: brotli or gzip from Accept-Encoding, Va
     await app.close();
   }
 });
+
+test('npm run build:console writes the build that loadAssets() serves, byte for byte with its encodings', () =>
+  withTempDir('idv-console-dist-', async (dir) => {
+    const built = await loadConsoleAssets();
+    writeConsoleAssets(built, dir);
+    const read = await loadAssets(dir);
+    assert.deepEqual([...read.keys()].sort(), [...built.keys()].sort());
+    for (const [path, a] of built) assert.deepEqual(read.get(path), a, path);
+  }));

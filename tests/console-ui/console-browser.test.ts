@@ -16,19 +16,6 @@ let h: ConsoleHarness;
 let reviewer: { login: string; password: string };
 const { audits, capture } = screenAudits();
 
-/**
- * The whole page as a screen that tall would show it: Chromium's full-page capture leaves what is
- * fixed to the screen (the phone's action bar, a dialog's backdrop) where the first screen ends,
- * over the content, and drops the touch emulation while it captures.
- */
-async function shoot(page: Page, name: string, viewport: 'phone' | 'desktop'): Promise<void> {
-  const size = page.viewportSize()!;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`) });
-  await page.setViewportSize(size);
-}
-
 /** Whether the element shows whole on the screen as it is scrolled now. */
 async function onScreen(page: Page, locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();

@@ -7,7 +7,7 @@ import { realisticReports, seedDecidedCases } from '../helpers/flows.ts';
 import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
- * The Flows screen of issue 18 in Debian's Chromium, signed in through the development provider:
+ * The Flows screen in Debian's Chromium, signed in through the development provider:
  * an administrator edits the standard flow (a face threshold and double validation, in the form,
  * the JSON following), dry-runs it on past decided cases, saves it as a new version, activates it,
  * and a case opened afterwards through the API uses that version; a supervisor reads and dry-runs

@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createFlowVersion } from '@idv/db';
 import { LOCALES, STANDARD_FLOW } from '@idv/domain';
@@ -11,7 +10,7 @@ import { createEndpoint } from '../helpers/webhooks.ts';
 import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
- * The proof of issue 16 in Debian's Chromium, through the development provider's real sign-in
+ * The console's review proof in Debian's Chromium, through the development provider's real sign-in
  * pages, one started stack for the file and one browser context per operator:
  * a sandbox case ("Sandbox Review") that went through the real journey and checks, reviewed and
  * approved with its webhook; double validation; an escalation decided by a supervisor; a support

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { MasterKeyring } from '@idv/vault';
 import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
 import { PieceBlobs } from '@idv/case-data';
 import { createDevIdp, type DevIdp } from '../../apps/dev-idp/src/index.ts';
-import { loadConsoleAssets } from '../../apps/console/src/build.ts';
+import { loadAssets } from '../../apps/console/src/load-assets.ts';
 import { createConsoleServer } from '../../apps/console/src/server/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
@@ -89,7 +89,7 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
   const dispatcher = options.worker || options.webhooks ? new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen }) : undefined;
   await dispatcher?.start();
   const console_ = await createConsoleServer({
-    assets: await loadConsoleAssets(),
+    assets: await loadAssets(),
     apiBaseUrl: `http://127.0.0.1:${apiPort}`,
     consoleCredential: consoleKey.secret,
     oidc: { issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, scopes: '' },

@@ -65,6 +65,9 @@ before(async () => {
     IDP_URL: `http://127.0.0.1:${await freePort()}`,
     LOG_LEVEL: 'warn',
     MASTER_KEY: generateMasterKey(),
+    // No worker, as in the handoff's browser suite: this file's subject is the journey up to the
+    // case reaching processing, and checks running on its cases would only take CPU from Chromium.
+    RUN_WORKER: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   // The fake camera shows a real identity card photo (fixture) in a 1280×720 frame; the

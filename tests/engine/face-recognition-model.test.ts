@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { InferenceSession } from 'onnxruntime-node';
 import { RECOGNITION_LENGTH, RECOGNITION_MODEL } from '../../packages/engine/src/faces/recognition-descriptor.ts';
 import { loadFaceModels } from '../../packages/engine/src/faces/models.ts';
 
@@ -14,7 +13,7 @@ test('the recognition model in the repository is the file its README names', () 
 test('the face models load once per thread, the recognition model taking an aligned 112-px crop to 512 values', async () => {
   const [a, b] = await Promise.all([loadFaceModels(), loadFaceModels()]);
   assert.equal(a, b, 'one load, shared');
-  const session = a.recognition as InferenceSession;
+  const session = a.recognition;
   assert.deepEqual(session.inputNames, ['input']);
   const input = (session as unknown as { inputMetadata: { shape: number[] }[] }).inputMetadata[0]!;
   assert.deepEqual(input.shape, [1, 3, 112, 112]);

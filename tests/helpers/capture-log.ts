@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /** One moment of a capture screen, as the page logged it. */
-export interface CaptureEvent {
+interface CaptureEvent {
   /** The screen's title (its h1) at that moment. */
   screen: string;
   /** Its camera started showing frames, or its photo took itself. */
@@ -28,12 +28,9 @@ export interface CaptureLog {
 type LoggingWindow = { captureLog: CaptureEvent[] };
 
 /**
- * Has the journey's page keep a log of its capture screens: when each one's camera starts playing
- * and when its photo takes itself, with the screen's title and hint. A screen can start its camera,
- * take its photo and move on while the test is busy (a screenshot of the screen before, on a
- * loaded machine), so a test reads this log rather than polling for a state that may have come and
- * gone. `onCameraPlays` is called as each screen's camera plays, with its title (to feed the next
- * screen's camera at once). Call before the page opens the journey.
+ * Has the journey's page log its capture screens (camera playing, photo taken, title and hint), so
+ * a test reads what happened rather than polling for a state that may have come and gone.
+ * `onCameraPlays` runs as each screen's camera plays. Call before the page opens the journey.
  */
 export async function recordCaptures(page: Page, onCameraPlays: (screen: string) => unknown = () => {}): Promise<CaptureLog> {
   await page.exposeFunction('cameraPlays', onCameraPlays);

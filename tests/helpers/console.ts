@@ -29,7 +29,7 @@ export interface ConsoleStack {
   close(): Promise<void>;
 }
 
-export const TEST_ASSETS: ConsoleAssets = new Map([
+const TEST_ASSETS: ConsoleAssets = new Map([
   ['/index.html', { body: Buffer.from('<!doctype html><title>console</title><p>console app</p>'), contentType: 'text/html; charset=utf-8', immutable: false }],
   ['/assets/app-0123abcd.js', { body: Buffer.from('console.log(1)'), contentType: 'text/javascript; charset=utf-8', immutable: true }],
 ]);

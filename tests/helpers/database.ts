@@ -12,13 +12,9 @@ export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * A real, empty, migrated database for one test file: PGlite in a new data directory seeded from
- * the migrated snapshot, or a fresh database created on the PostgreSQL server (dropped again,
- * with the directory, by `drop`).
- * PGlite opens the data directory on disk as a service does, rather than loading the snapshot
- * into memory: the tarball is then extracted by tar instead of copied file by file into PGlite's
- * in-memory file system, about 1 s of CPU less for every test file (startTestApp 4.4 -> 3.5 s,
- * measured on this machine), for about 0.1 s more over 300 requests.
+ * A real, empty, migrated database for one test file: PGlite on a new data directory extracted from
+ * the migrated snapshot (tar is cheaper than loading it into memory), or a fresh database created
+ * on the PostgreSQL server; `drop` removes it.
  */
 export async function freshDatabase(): Promise<{ database: Database; url: string | null; drop: () => Promise<void> }> {
   if (TEST_DB === 'pglite') {
@@ -84,12 +80,9 @@ const TEMPLATE_LOCK = 7_414_022;
 let template: Promise<string> | null = null;
 
 /**
- * A migrated, empty database on the server, named after the migrations, that the test files'
- * databases are created from (CREATE DATABASE … TEMPLATE): PostgreSQL copies its files instead
- * of every file's database running the migrations (about 0.3 s of the server's CPU and 1 s of
- * wall each, measured on this machine). Made by the first file that needs it (built under
- * another name and renamed, so that a file stopped halfway leaves no half-migrated template),
- * again after a new migration; the migrations still run at each opening and find nothing to do.
+ * A migrated, empty database on the server, named after the migrations, from which each file's
+ * database is created (CREATE DATABASE … TEMPLATE copies files instead of migrating again). Built
+ * under another name and renamed, so a file stopped halfway leaves no half-migrated template.
  */
 function migratedTemplate(): Promise<string> {
   template ??= (async () => {
@@ -135,14 +128,11 @@ let snapshot: Promise<string> | null = null;
 const SNAPSHOT_SETTINGS = { shared_buffers: '16MB' };
 
 /**
- * A migrated, empty PGlite data directory as a tarball, shared by every test file's database
- * (freshDatabase) and the seeded DATA_DIRs of started services: starting PGlite from it costs a
- * fraction of initialising and migrating a new one (about 2.4 s of CPU instead of 9 s, measured
- * on this machine under load), paid by each of the suite's many files. It is kept in .tmp/ under a name made of the migrations', PGlite's versions
- * and SNAPSHOT_SETTINGS, so a new migration or PGlite makes a new one; each file's database is
- * still its own.
+ * A migrated, empty PGlite data directory as a tarball in .tmp/, shared by every file's database
+ * and the started services' DATA_DIRs (a fraction of migrating a new one). Its name holds the
+ * migrations', PGlite's and SNAPSHOT_SETTINGS' versions, so a change makes a new one.
  */
-export function migratedSnapshot(): Promise<string> {
+function migratedSnapshot(): Promise<string> {
   snapshot ??= (async () => {
     const hash = createHash('sha256').update(migrationsHash());
     hash.update(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));

@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildDocsSite, createDocsServer, loadDocsSite, writeDocsSite, type DocsSite } from '@idv/docs';
+import { createDocsServer, loadDocsSite, type DocsSite } from '@idv/docs';
+import { buildDocsSite, writeDocsSite } from '@idv/docs/build';
 
 /** The documentation site built once into a folder of the test's own (never apps/docs/dist, which a started service may be reading), served on a free port. */
 export interface ServedDocs {

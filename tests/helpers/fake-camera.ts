@@ -45,7 +45,7 @@ function writeY4m(frames: Buffer[], width: number, height: number, path: string)
  * range: full-range values (Y 0–255) came out stretched, a photo's white paper at 231 clipped to
  * 250 and its black crushed (tests/e2e/journey-browser.test.ts measures what the browser shows).
  */
-export function i420(rgb: Buffer, width: number, height: number): Buffer {
+function i420(rgb: Buffer, width: number, height: number): Buffer {
   const ySize = width * height;
   const cw = width >> 1;
   const ch = height >> 1;

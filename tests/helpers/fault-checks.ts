@@ -2,12 +2,9 @@ import type { FaultService } from './fault-service.ts';
 import type { LoadRecord } from './fault-load.ts';
 
 /**
- * What must hold after each fault, read from the database and the receiver once the service has
- * settled (every check job concluded, every delivery succeeded), or at the deadline:
- * every acknowledged creation stored exactly once, every finished journey decided exactly once
- * (one case.decided event), every decision's webhook delivered at least once, no job left pending
- * (stuck), the usage counts of 201 written, and the requests caught in an outage answered 503 in
- * the error shape with Retry-After, none 500.
+ * What must hold after each fault, once the service has settled or at the deadline: every
+ * acknowledged creation stored once, every finished journey decided once with its webhook
+ * delivered, no job stuck, the usage of 201 written, and outage answers 503 with Retry-After, none 500.
  */
 export interface FaultCounts {
   acknowledged: number;
@@ -82,7 +79,7 @@ async function measure(svc: FaultService, rec: LoadRecord): Promise<Omit<FaultCo
 }
 
 /** The usage counts of 201 written so far for the demo client. */
-export async function usage201(svc: FaultService): Promise<number> {
+async function usage201(svc: FaultService): Promise<number> {
   const [{ n }] = await svc.cluster.query<{ n: string }>('SELECT coalesce(sum(calls), 0) AS n FROM api_usage_daily WHERE client_id = $1 AND status_code = 201', [svc.creds.client_id]);
   return Number(n);
 }

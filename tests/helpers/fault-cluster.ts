@@ -7,16 +7,13 @@ import pg from 'pg';
 import { freePort } from './processes.ts';
 
 /**
- * A PostgreSQL cluster of its own for the fault suite (tests/faults, bench:faults): `initdb` into a
- * temporary directory, its own port on 127.0.0.1 and its unix socket in that directory, started
- * and stopped with `pg_ctl`. Stopping it disturbs nothing else (never the shared server on 5432).
- * initdb refuses to run as root, so as root the binaries run as the `postgres` OS user (runuser)
- * with the directory given to it. `destroy()` stops the server (immediate) and removes the
- * directory, whatever state it is in.
+ * A PostgreSQL cluster of its own for the fault suite (initdb in a temporary directory, its own
+ * port and socket, pg_ctl), so stopping it disturbs nothing else. As root the binaries run as the
+ * `postgres` user (initdb refuses root). `destroy()` stops it and removes the directory.
  */
 
 const run = promisify(execFile);
-export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 export interface FaultCluster {
   /** postgres://postgres@127.0.0.1:<port>/postgres */

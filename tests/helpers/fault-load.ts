@@ -4,15 +4,12 @@ import type { FaultService } from './fault-service.ts';
 import { fixture, IMAGES } from './journey.ts';
 
 /**
- * The mixed load of the fault suite, as integrators and people send it over real HTTP: signed case
- * creations (each with its Idempotency-Key, retried with the same key on 503, on a refused
- * connection and on 409 idempotency_request_in_progress, as the error pages say), journeys with
- * real photos finished, and decisions on the cases the checks sent to review. Requests are spread
- * over the APIs running (a load balancer's job). Everything answered is recorded, so that the
- * checks after a scenario can compare what was acknowledged with what is stored.
+ * The fault suite's mixed load over real HTTP, spread over the running APIs: signed case creations
+ * (retried with their Idempotency-Key as the error pages say), finished journeys, and decisions on
+ * reviewed cases. Every answer is recorded, to compare what was acknowledged with what is stored.
  */
 
-export interface Outage503 {
+interface Outage503 {
   status: number;
   code: string;
   retryAfter: string | null;
@@ -115,7 +112,7 @@ async function call(
 }
 
 /** A signed creation; recorded as acknowledged when answered 201. */
-export async function createCase(svc: FaultService, rec: LoadRecord, ref: string, deadline: number): Promise<string | null> {
+async function createCase(svc: FaultService, rec: LoadRecord, ref: string, deadline: number): Promise<string | null> {
   const res = await call(svc, rec, 'POST', '/v1/cases', { body: { flow_name: 'standard', country: 'FR', external_ref: ref }, signed: true, deadline });
   if (res?.status !== 201) {
     if (res) rec.unexpected.push(`create ${ref}: ${res.status} ${JSON.stringify(res.json ?? null).slice(0, 200)}`);

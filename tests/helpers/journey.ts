@@ -136,7 +136,7 @@ export async function journeyToDocumentPhoto(api: string, token: string, givenNa
 }
 
 /** Real fixture photos of the passport, the selfie and both liveness challenges, then the finish. */
-export async function sendStandardPhotos(api: string, token: string): Promise<void> {
+async function sendStandardPhotos(api: string, token: string): Promise<void> {
   const call = journeyCaller(api, token);
   for (const [kind, path] of [['document_front', IMAGES.passport], ['selfie', IMAGES.selfie], ['liveness_turn_left', IMAGES.turnLeft], ['liveness_turn_right', IMAGES.turnRight]] as const) {
     await call('PUT', `/pieces/${kind}`, undefined, fixture(path));

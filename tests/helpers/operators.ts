@@ -19,7 +19,7 @@ import { issueKey } from './tenants.ts';
  * a JWKS over real HTTP on 127.0.0.1, and ID tokens signed with the private half. The service
  * verifies them exactly as it would a production provider's.
  */
-export interface TestIdp {
+interface TestIdp {
   issuer: string;
   jwksUrl: string;
   audience: string;
@@ -30,7 +30,7 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
-export async function startTestIdp(): Promise<TestIdp> {
+async function startTestIdp(): Promise<TestIdp> {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const forger = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key-1', alg: 'RS256', use: 'sig' };

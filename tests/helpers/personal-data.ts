@@ -110,7 +110,7 @@ export async function recordReading(t: ReviewTestApp, caseId: string, read: Pers
 }
 
 /** A face template of the engine's length from a seed (not a real face: numbers of the usual size). */
-export function faceTemplate(seed: string): number[] {
+function faceTemplate(seed: string): number[] {
   const out: number[] = [];
   for (let i = 0; out.length < FACE_TEMPLATE_LENGTH; i++) {
     const block = createHash('sha256').update(`${seed}:${i}`).digest();

@@ -8,14 +8,9 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * A port nobody listens on right now, chosen below the kernel's ephemeral range, and reserved for
- * this process until it ends. A port from that range (what `listen(0)` hands out) is also given to
- * outgoing connections, and the suite makes many: one found free could be taken by a client socket
- * before the service started on it binds it (EADDRINUSE, seen in CI). Below the range only a
- * listener asking for that very port can take it, but test files running side by side did pick the
- * same one (EADDRINUSE again, seen in CI): a service takes seconds to start and bind what it was
- * given, and a port checked free in one file could be checked free in another meanwhile. So each
- * port handed out is first claimed by creating a file named for it, which only one process can do.
+ * A port nobody listens on, below the kernel's ephemeral range (where outgoing connections could
+ * take it first), claimed by creating a file named for it so that test files running side by side
+ * never get the same one. Reserved until this process ends.
  */
 export async function freePort(): Promise<number> {
   const high = ephemeralLow();

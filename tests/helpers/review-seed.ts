@@ -2,12 +2,9 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor, type Tenant } from '@idv/db';
 
 /**
- * `count` decided cases and their closed review tasks, spread evenly over the `days` days before
- * `now` (opened some hours before their decision, some decided after their due date; outcomes
- * approve, reject and resubmit in turn, a few closed without decision), in two INSERT … SELECT
- * generate_series statements: the history the review metrics read. Ids keep the id shape and
- * never meet those of bench/review-tasks-seed.ts. For the console's browser tests and
- * bench:console.
+ * `count` decided cases and their closed review tasks over the `days` days before `now`, in two
+ * INSERT … SELECT generate_series statements: the history the review metrics read (the console's
+ * browser tests, bench:console). Ids never meet those of bench/review-tasks-seed.ts.
  */
 export async function seedDecidedTasks(db: Executor, tenant: Tenant, now: Date, count: number, days: number, prefix = 'd'): Promise<void> {
   const [flow] = await queryRows<{ id: string }>(db, sql`SELECT id FROM flows WHERE client_id = ${tenant.clientId} AND environment = ${tenant.environment} LIMIT 1`);

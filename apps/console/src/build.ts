@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
+import { DIST, encodedFile, type ManifestEntry } from './dist.ts';
 import { precompress } from './precompress.ts';
 import type { ConsoleAssets } from './server/assets.ts';
 
@@ -119,6 +121,21 @@ export async function loadConsoleAssets(): Promise<ConsoleAssets> {
   return (await buildConsole()).assets;
 }
 
+/** Writes the build into `dir` (replacing what was there) with a manifest.json that loadAssets() reads. */
+export function writeConsoleAssets(assets: ConsoleAssets, dir = DIST): void {
+  rmSync(dir, { recursive: true, force: true });
+  const manifest: ManifestEntry[] = [];
+  for (const [path, a] of assets) {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, a.body);
+    const encodings = Object.entries(a.encoded ?? {}) as [ManifestEntry['encoded'][number], Buffer][];
+    for (const [encoding, bytes] of encodings) writeFileSync(encodedFile(file, encoding), bytes);
+    manifest.push({ path, contentType: a.contentType, immutable: a.immutable, encoded: encodings.map(([e]) => e) });
+  }
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 1));
+}
+
 /** Gzip bytes of what the first screen downloads (JS and CSS), for the report and the benchmark. */
 export function firstScreenGzipBytes(report: ConsoleBuildReport): { js: number; css: number } {
   let js = 0;
@@ -138,9 +155,10 @@ export function consoleBuildId(assets: ConsoleAssets): string {
   return hash.digest('hex').slice(0, 12);
 }
 
-// `tsx apps/console/src/build.ts` prints the sizes.
+// `tsx apps/console/src/build.ts` (npm run build:console) writes dist/ and prints the sizes.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const report = await buildConsole();
+  writeConsoleAssets(report.assets);
   const sizes = firstScreenGzipBytes(report);
-  console.log(JSON.stringify({ build: consoleBuildId(report.assets), first_screen_gzip: sizes, files: [...report.assets.keys()] }));
+  console.log(JSON.stringify({ build: consoleBuildId(report.assets), dir: DIST, first_screen_gzip: sizes, files: [...report.assets.keys()] }));
 }

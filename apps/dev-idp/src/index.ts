@@ -39,7 +39,7 @@ export interface DevIdp {
 }
 
 export const DEFAULT_IDP_URL = 'http://localhost:8084';
-export const DEFAULT_CLIENT_ID = 'idv-console';
+const DEFAULT_CLIENT_ID = 'idv-console';
 
 const MAX_FORM_BYTES = 4_096;
 

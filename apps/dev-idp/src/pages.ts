@@ -16,7 +16,7 @@ button.secondary{background:#e2e6ec;color:#1b1f24;margin-top:.75rem}
 
 export const STYLESHEET_PATH = '/dev-idp/style.css';
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
+import { DIST, ROOT, type ManifestFile } from './dist.ts';
 import { layout, type NavGroup } from './layout.ts';
 import { renderMarkdown, type RenderContext } from './markdown.ts';
 import { errorPages, homePage, notFoundPage, referencePage, searchPage, webhookEventsPage, type GeneratedPage } from './pages.ts';
@@ -12,9 +13,6 @@ import { SEARCH_OPTIONS, type SearchDocument } from './search-options.ts';
 import { markdownSources, markdownTitle, readSource } from './sources.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '..', '..', '..');
-/** Where `npm run docs:build` writes the site (gitignored); the docs server serves it. */
-export const DIST = join(HERE, '..', 'dist');
 
 /** What the build writes: site path → bytes; hashed assets never change and are cached for good. */
 export interface BuiltSite {
@@ -157,14 +155,6 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
   return { files, reference: { page: '/reference.html', scripts: [searchJsPath, ...generatedScripts] }, searchIndex: indexPath, dropped, unmarked, ms: performance.now() - started };
 }
 
-export interface ManifestFile {
-  path: string;
-  immutable: boolean;
-  etag: string;
-  /** A .gz beside the file (compressible and worth it). */
-  gzip: boolean;
-}
-
 const COMPRESSIBLE = /\.(html|css|js|json|txt|svg)$/;
 
 /**
@@ -193,25 +183,6 @@ export function writeDocsSite(site: BuiltSite, dir = DIST): void {
     rmSync(staging, { recursive: true, force: true });
   }
   rmSync(old, { recursive: true, force: true });
-}
-
-/** Newest modification time among what the site is built from. */
-export function newestSource(root = ROOT): number {
-  let newest = 0;
-  const walk = (p: string) => {
-    if (!existsSync(p)) return;
-    const st = statSync(p);
-    if (st.isDirectory()) for (const name of readdirSync(p)) walk(join(p, name));
-    else newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const p of ['docs', 'bench/README.md', 'openapi/openapi.json', 'apps/docs/src', 'packages/domain/src/error-catalogue.ts', 'packages/domain/src/webhook-events.ts', 'packages/webhooks/src']) walk(join(root, p));
-  return newest;
-}
-
-/** Whether `dir` holds a build at least as new as its sources. */
-export function isBuilt(dir = DIST): boolean {
-  const manifest = join(dir, 'manifest.json');
-  return existsSync(manifest) && statSync(manifest).mtimeMs >= newestSource();
 }
 
 // `tsx apps/docs/src/build.ts` (npm run docs:build) writes dist/.

@@ -2,7 +2,7 @@
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export interface NavItem {
+interface NavItem {
   title: string;
   url: string;
 }
@@ -11,7 +11,7 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-export interface Assets {
+interface Assets {
   css: string;
   search: string;
 }

@@ -19,7 +19,7 @@ export function slugify(text: string): string {
 }
 
 /** A part of a page under one heading, for the search index. */
-export interface Section {
+interface Section {
   anchor: string | null;
   heading: string;
   text: string;

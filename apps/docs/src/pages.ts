@@ -50,7 +50,7 @@ export function errorPages(): GeneratedPage[] {
 }
 
 /** The secret the example deliveries are signed with, so a reader can check a verifier against them. */
-export const EXAMPLE_WEBHOOK_SECRET = 'whsec_docs_example_only';
+const EXAMPLE_WEBHOOK_SECRET = 'whsec_docs_example_only';
 
 export function webhookEventsPage(): GeneratedPage {
   const sections: GeneratedPage['sections'] = [];

@@ -1,17 +1,11 @@
 /**
  * The convention that keeps the site's code samples true (docs/docs-site.md, "Executed samples"):
- * a fenced block in a shell or TypeScript/JavaScript language carries `exec` (run by
- * tests/docs/samples.test.ts against a started service) or `no-exec` (shown only: a fragment with
- * placeholders, or a command that starts or changes the service itself). A block with neither
- * fails the build, so no sample escapes by being forgotten. Options of an executed TypeScript
- * block: `file=<name>.ts` (the name it is saved under, as the page tells the reader) and
- * `background` (a server left running until the page's last sample has run).
- * A line `<!-- exec: journey -->` stands where the reader completes the journey in a browser
- * (the test does it there with fixture photos), `<!-- exec: wait-output <text> -->` where the
- * reader waits for a background sample to print the text. Neither is rendered.
+ * every shell or TypeScript/JavaScript block says `exec` (run by tests/docs/samples.test.ts) or
+ * `no-exec`, or the build fails. Executed TypeScript takes `file=<name>.ts` and `background`; the
+ * comments `<!-- exec: journey -->` and `<!-- exec: wait-output <text> -->` mark the reader's steps.
  */
-export const SHELL_LANGS = ['sh', 'bash', 'shell'];
-export const SCRIPT_LANGS = ['ts', 'typescript', 'js', 'javascript'];
+const SHELL_LANGS = ['sh', 'bash', 'shell'];
+const SCRIPT_LANGS = ['ts', 'typescript', 'js', 'javascript'];
 
 export interface FenceInfo {
   lang: string;

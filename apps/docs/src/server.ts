@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { negotiate } from '@fastify/accept-negotiator';
-import { DIST, buildDocsSite, isBuilt, writeDocsSite, type ManifestFile } from './build.ts';
+import { DIST, isBuilt, type ManifestFile } from './dist.ts';
 import { siteFileFor } from './site-paths.ts';
 
-export { buildDocsSite, writeDocsSite, isBuilt, DIST } from './build.ts';
+;
 
 interface SiteFile {
   type: string;
@@ -31,11 +31,15 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Reads the built site from `dir`, building it first when it is missing or older than its sources
- * (a fresh clone's `npm start`: about a second), so the docs always match the checkout.
+ * Reads the built site from `dir` (`npm run build`, which `npm start` runs first). A development
+ * checkout whose build is missing or older than its sources builds it first (about a second),
+ * with the build's development dependencies.
  */
 export async function loadDocsSite(dir = DIST): Promise<DocsSite> {
-  if (dir === DIST && !isBuilt(dir)) writeDocsSite(await buildDocsSite(), dir);
+  if (dir === DIST && !isBuilt(dir)) {
+    const { buildDocsSite, writeDocsSite } = await import('./build.ts');
+    writeDocsSite(await buildDocsSite(), dir);
+  }
   try {
     return readSite(dir);
   } catch {

@@ -62,21 +62,20 @@ const tfjsForFaceApi: Plugin = {
 };
 
 /**
- * Brotli's best quality for the app's own files (small, on the first screen's path); a fast one
- * for the face step's large files (tfjs, its WebAssembly, the weights): measured on them, quality
- * 11 costs about 15 s of CPU at every start for 7% less (433 KB instead of 463 KB), quality 5
- * about 0.4 s.
+ * Brotli's best quality for the app's own small files; a fast one for the face step's large files
+ * (tfjs, its WebAssembly, the weights), where quality 11 costs seconds of CPU for a few percent.
  */
 const brotliQuality = (bytes: number) => (bytes > 64 * 1024 ? 5 : 11);
 
-function asset(path: string, body: Buffer, immutable: boolean): Asset {
+/** An asset, compressed now unless its encodings are given (a build read back from dist/). */
+function asset(path: string, body: Buffer, immutable: boolean, encoded?: { gzip: Buffer; br: Buffer }): Asset {
   const ext = path.slice(path.lastIndexOf('.'));
   return {
     path,
     type: TYPES[ext] ?? 'application/octet-stream',
     body,
-    gzip: gzipSync(body, { level: 9 }),
-    br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzip: encoded?.gzip ?? gzipSync(body, { level: 9 }),
+    br: encoded?.br ?? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     immutable,
   };
 }
@@ -148,7 +147,11 @@ interface Manifest {
 /** Writes the built files and a manifest to apps/journey/dist (a production install without esbuild serves these). */
 export function writeJourneyAssets(assets: JourneyAssets, dir = DIST): void {
   mkdirSync(join(dir, 'assets'), { recursive: true });
-  for (const a of assets.files.values()) writeFileSync(join(dir, a.path), a.body);
+  for (const a of assets.files.values()) {
+    writeFileSync(join(dir, a.path), a.body);
+    writeFileSync(join(dir, `${a.path}.gz`), a.gzip);
+    writeFileSync(join(dir, `${a.path}.br`), a.br);
+  }
   const manifest: Manifest = {
     app: assets.app,
     loader: assets.loader,
@@ -185,7 +188,12 @@ export async function loadJourneyAssets(dir = DIST): Promise<JourneyAssets> {
   if (!existsSync(manifestPath) || statSync(manifestPath).mtimeMs < newestSource()) return buildJourneyAssets();
   const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const files = new Map<string, Asset>();
-  for (const f of m.files) files.set(f.path, asset(f.path, readFileSync(join(dir, f.path)), f.immutable));
+  for (const f of m.files) {
+    const file = join(dir, f.path);
+    // The encodings written beside each file: compressing again would cost every start ~0.3 s of CPU.
+    const encoded = existsSync(`${file}.br`) && existsSync(`${file}.gz`) ? { gzip: readFileSync(`${file}.gz`), br: readFileSync(`${file}.br`) } : undefined;
+    files.set(f.path, asset(f.path, readFileSync(file), f.immutable, encoded));
+  }
   return { files, app: m.app, loader: m.loader, css: m.css, embedScript: m.embedScript, appImports: m.appImports, faceStep: m.faceStep ?? [] };
 }
 

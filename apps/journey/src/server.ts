@@ -22,13 +22,10 @@ const LOGO = /^\/brand\/(cli_[0-9a-hjkmnp-tv-z]{26})\/(sandbox|prod)\/([0-9a-f]{
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Serves the journey on the port of JOURNEY_URL: `/` (the journey), `/p/<code>` (a handoff's
- * short link, opened on a phone: the same page), `/embed` (the frame address
- * of the spec, a loader that moves to the client's frame), `/embed/<client>/<environment>` (the
- * framed journey, `frame-ancestors` from that client's origins), the hashed assets (gzip or
- * brotli, cached for good), `/embed.js` (the integrator script) and `/brand/<client>/<environment>/<sha256>`
- * (the client's logo, by the hash of its bytes: cached for good, served from the journey's own
- * origin so that its CSP stays `img-src 'self'`).
+ * Serves the journey on the port of JOURNEY_URL: `/` and `/p/<code>` (the journey, a handoff's
+ * short link), `/embed` and `/embed/<client>/<environment>` (the framed journey, `frame-ancestors`
+ * from the client's origins), the hashed assets, `/embed.js` (the integrator script) and the
+ * client's logo under `/brand/…` by its hash, from this origin so the CSP stays `img-src 'self'`.
  */
 export function createJourneyServer(options: JourneyServerOptions): Server {
   const { assets, apiBaseUrl } = options;

@@ -5,7 +5,7 @@ import { createDocsServer, loadDocsSite } from '@idv/docs';
 import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
 
 /** What a companion server is made from: the configuration read once and the database opened once. */
-export interface CompanionParts {
+interface CompanionParts {
   config: Config;
   db: Db;
 }

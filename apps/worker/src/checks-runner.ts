@@ -84,13 +84,10 @@ const SYSTEM = 'system';
 export type JobOutcome = PolicyDecision['outcome'] | 'skipped' | 'failed' | 'lost';
 
 /**
- * The automated checks of finished journeys: claims jobs (SKIP LOCKED, a lease), opens the round's
- * pieces and the person's data under the case keys, runs the engine in the thread pool, finds
- * duplicates among the client's other cases, applies the flow's policy, and writes everything in
- * ONE transaction: reports and duplicates on the case, the reading (sealed), the decision with its
- * events, the job done. Crash before that commit: the lease lapses and the job runs again from
- * the start. Re-run after it: the job is done (or the claim token no longer matches) and nothing
- * is written, so one round gives one decision and one event.
+ * The automated checks of finished journeys: claims jobs (SKIP LOCKED, a lease), runs the engine on
+ * the round's opened pieces, finds duplicates, applies the flow's policy, and writes it all in ONE
+ * transaction. A crash before that commit lets the lease lapse and the job run again; a re-run
+ * after it writes nothing, so one round gives one decision and one event.
  */
 export class ChecksRunner {
   private readonly now: () => Date;

@@ -32,12 +32,10 @@ export interface SweepReport {
 const DEFAULT_INTERVAL_MS = 10 * 60_000;
 
 /**
- * Applies each flow's retention policy: `retention.images_days` after a case closed (decided,
- * expired or abandoned) its images are deleted (`pieces[].available` turns false, the blob file
- * goes), and `retention.data_days` after it closed all its personal data is erased as by
- * `POST /v1/cases/{id}/erasure` (keys destroyed, `case.personal_data_erased` sent), with actor
- * `system`. Work is done in small transactions; blobs are deleted after each commit. Several
- * workers may sweep at once: a row already handled by another is skipped.
+ * Applies each flow's retention policy after a case closed: its images go after
+ * `retention.images_days`, all its personal data after `retention.data_days` (erased as by
+ * `POST /v1/cases/{id}/erasure`, actor `system`). Small transactions, blobs deleted after each
+ * commit; several workers may sweep at once.
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | null = null;

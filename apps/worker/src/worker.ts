@@ -29,12 +29,9 @@ export interface WarmingChecks {
 }
 
 /**
- * Creates the checks pool and starts loading its models on every thread now, in the background.
- * A process that will run checks calls it before anything else of its startup (opening the
- * database, building the API): measured on the shared 2-core machine, the warm-up started after
- * the API listened took 15 to 18 s, and the first case, sent as soon as /readyz answered, waited
- * for it (3.4 times a warm case). Started first, it loads while the main thread opens the
- * database and builds the API.
+ * Creates the checks pool and starts loading its models on every thread, in the background. Call
+ * it first in a process that runs checks: the models then load while the database opens and the
+ * API is built, instead of the first case waiting for them (bench/README.md, bench:checks).
  */
 export function startChecksPool(warm = true): WarmingChecks {
   const pool = new ChecksPool();
@@ -47,7 +44,7 @@ export function startChecksPool(warm = true): WarmingChecks {
 }
 
 /** Whether the checks' models are loaded: `cold` until a warm-up ends, or when it failed (they then load with the first case). */
-export type ChecksWarmth = 'warming' | 'warm' | 'cold';
+type ChecksWarmth = 'warming' | 'warm' | 'cold';
 
 export interface RunningWorker {
   /** Lets the work in flight finish (deliveries sent and recorded, checks concluded), then frees the threads. */

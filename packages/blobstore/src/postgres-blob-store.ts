@@ -8,26 +8,11 @@ export const CHUNK_BYTES = 256 * 1024;
 const CHUNKS_PER_STATEMENT = 4;
 
 /**
- * Blobs in the database itself (BLOB_STORE=postgres): a `blobs` row per blob and its bytes in
- * `blob_chunks` rows of 256 KiB (packages/db schema), so that several machines share images
- * through PostgreSQL alone. Same semantics as the file store:
- *
- * - put is one transaction (the blob row upserted, its old chunks deleted, the new ones inserted):
- *   a crash or a failed statement leaves the old blob or the new one, never half. Concurrent puts
- *   of one id queue on the blob row's lock; the last to commit wins, whole;
- * - get is one statement, so it reads one snapshot: never chunks of two different puts; it runs in
- *   the caller's transaction when given one (a download reads the blob in the transaction that
- *   journals it);
- * - delete removes the row, and its chunks with it (ON DELETE CASCADE).
- *
- * Put and delete run on their own: callers write and delete blobs outside their transactions (a
- * put before the rows that name it, a delete after the commit that forgot it), as with files.
- *
- * How bytes cross depends on the driver. node-postgres sends a Buffer parameter in binary and
- * parses bytea results natively: 2.5 times faster puts than hexadecimal text, twice faster gets
- * (2 MiB, measured beside bench:vault). On PGlite bytes cross as hexadecimal text
- * (`decode`/`encode`, converted by Buffer's native code), since PGlite's own bytea serialiser and
- * parser go byte by byte in JavaScript.
+ * Blobs in the database itself (BLOB_STORE=postgres): a `blobs` row per blob, its bytes in
+ * `blob_chunks` rows of 256 KiB, with the file store's semantics: a put is one transaction (old or
+ * new blob, never half; the last put to commit wins), a get is one statement (one snapshot, in the
+ * caller's transaction when given), a delete cascades to the chunks. Bytes cross as binary
+ * parameters on node-postgres and as hexadecimal text on PGlite, whose bytea codec is slow.
  */
 export class PostgresBlobStore implements BlobStore {
   private readonly binary: boolean;

@@ -23,7 +23,7 @@ export const PURPOSE = {
 } as const;
 
 /**
- * Before issue 7, a few values were sealed with the master keyring (`v1.<key id>.<…>`, associated
+ * Before per-case keys, a few values were sealed with the master keyring (`v1.<key id>.<…>`, associated
  * data as below). They still open, and `npm run admin -- keys rewrap` re-seals them under the case
  * keys; case-key values are plain base64 and never contain a dot.
  */

@@ -8,7 +8,7 @@
 /** The journey's text colours drawn on the background (ink, muted, danger, ok in styles.css). */
 export const JOURNEY_TEXT_COLORS = { ink: '#1b1f24', muted: '#4a5360', danger: '#b3261e', ok: '#146c2e' } as const;
 /** The label of a primary button is drawn in whichever of these reads better on the primary colour. */
-export const BUTTON_LABEL_COLORS = ['#ffffff', JOURNEY_TEXT_COLORS.ink] as const;
+const BUTTON_LABEL_COLORS = ['#ffffff', JOURNEY_TEXT_COLORS.ink] as const;
 
 export const DEFAULT_APPEARANCE = { primaryColor: '#0b57d0', backgroundColor: '#ffffff' } as const;
 export const AA_TEXT_CONTRAST = 4.5;
@@ -25,7 +25,7 @@ export const LOGO_LIMITS = {
 const HEX = /^#[0-9a-f]{6}$/;
 
 /** sRGB relative luminance (WCAG 2.x definition). */
-export function relativeLuminance(hex: string): number {
+function relativeLuminance(hex: string): number {
   const channel = (i: number) => {
     const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
@@ -50,7 +50,7 @@ export interface AppearanceInput {
   background_color: string;
 }
 
-export interface Appearance {
+interface Appearance {
   displayName: string | null;
   primaryColor: string;
   backgroundColor: string;

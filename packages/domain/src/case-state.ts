@@ -18,7 +18,7 @@ export type CaseState = (typeof CASE_STATES)[number];
 export const CASE_STATUSES = ['created', 'collecting', 'processing', 'review', 'decided', 'abandoned', 'expired'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
-export const CLOSED_STATES: readonly CaseState[] = ['approved', 'rejected', 'expired', 'abandoned'];
+const CLOSED_STATES: readonly CaseState[] = ['approved', 'rejected', 'expired', 'abandoned'];
 
 export function statusOf(state: CaseState, journeyStarted: boolean): CaseStatus {
   switch (state) {

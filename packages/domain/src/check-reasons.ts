@@ -16,7 +16,7 @@ export const CHECK_TYPES = [
   'questionnaire',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
-export type CheckStatus = 'ok' | 'attention' | 'failed';
+type CheckStatus = 'ok' | 'attention' | 'failed';
 
 const r = (check: CheckType, label: string) => ({ check, label });
 

@@ -15,10 +15,6 @@ import type { UsageService } from './usage.ts';
 export const OVER_QUOTA_BEHAVIOURS = ['block', 'allow', 'notify'] as const;
 export type OverQuotaBehaviour = (typeof OVER_QUOTA_BEHAVIOURS)[number];
 
-export function isOverQuotaBehaviour(value: string): value is OverQuotaBehaviour {
-  return (OVER_QUOTA_BEHAVIOURS as readonly string[]).includes(value);
-}
-
 /**
  * Services whose quota may block. A refusal must come before the act, on a request the client
  * can retry later: opening a case is one. A review is an operator's work already under way, a

@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
 export const MAX_SERIES_DAYS = 400;
 
 /** The UTC day of an instant, `YYYY-MM-DD`. */
-export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * The UTC days from the day of `from` to the day of `to`, both included, oldest first (`YYYY-MM-DD`).

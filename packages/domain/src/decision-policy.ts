@@ -4,20 +4,11 @@ import { RISK_MAX, RISK_MIN, RESUBMISSION_STEPS, type ReasonCode, type Resubmiss
 import type { SandboxForce } from './sandbox-outcomes.ts';
 
 /**
- * The flow's policy: check reports in, one outcome out. Pure; the checks runner applies it.
- *
- * Order of precedence (docs/checks.md, "The decision"):
- * 1. a sandbox test value forces the outcome (sandbox only; the caller passes it);
- * 2. a definitive refusal that no retake can change (expired, under age, document not accepted,
- *    specimen outside the sandbox) rejects;
- * 3. a capture problem (document photo unusable, face not found on the selfie…), whether its check
- *    says failed or attention, asks the person
- *    to retake the step(s) concerned, up to `decision.max_resubmissions` times; past that the case
- *    goes to review (a person decides rather than the machine refusing on bad photos);
- * 4. any other failure rejects with the reason code that names it;
- * 5. attention: the questionnaire always sends to review (a declared risk is a compliance
- *    question, not fraud); any other attention follows `decision.on_attention`;
- * 6. otherwise the case is approved.
+ * The flow's policy: check reports in, one outcome out (pure; the checks runner applies it). In
+ * order (docs/checks.md, "The decision"): a sandbox value forces the outcome; a refusal no retake
+ * can change rejects; a capture problem asks for a retake, up to `decision.max_resubmissions`, then
+ * review; another failure rejects; the questionnaire's attention goes to review, any other follows
+ * `decision.on_attention`; otherwise approved.
  */
 
 export type PolicyDecision =

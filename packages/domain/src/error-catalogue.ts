@@ -3,7 +3,7 @@
  * responses from this table, and the documentation site renders one page per code from it, so a
  * code can never exist without its documentation.
  */
-export type ErrorType =
+type ErrorType =
   | 'validation_error'
   | 'authentication_error'
   | 'permission_error'

@@ -1,11 +1,7 @@
 /**
- * The failures in a row of a background loop (usage flush, webhook claims, check claims,
- * retention): a loop that meets a database restarting must neither stop nor flood the log. The
- * first failure of a streak logs one warning, the later ones nothing; the first success after
- * it logs one line saying how long it lasted. Each failure asks for a longer wait before the next
- * try (doubling from `baseMs` up to `maxMs`), so an outage costs a few statements, not a spin.
- * Only the error's name and code are logged: a wrapped query error's message carries the query's
- * parameters, which may be personal data.
+ * The failures in a row of a background loop (usage flush, claims, retention) meeting a restarting
+ * database: one warning at the first failure, one line at the recovery, a doubling wait between
+ * tries. Only the error's name and code are logged: a query error's message may carry personal data.
  */
 export interface StreakLog {
   warn(obj: object, msg: string): void;

@@ -4,19 +4,13 @@ import { regradeFaceMatch } from './face-grading.ts';
 import type { FlowDefinition } from './flow.ts';
 
 /**
- * The dry run of a draft flow: the stored check reports of past cases decided again under the
- * draft, beside what the version each case ran under decides on the same reports. Pure: the
- * caller reads the reports (never an image, never personal data) and hands them in.
- *
- * What the draft can change without running the checks again: the decision policy (`decision`),
- * through `decideCase`, the very function the checks runner applies; and the face thresholds
- * (`checks.face_*`), by grading the stored distance again (`regradeFaceMatch`). Anything the engine
- * decides from the images or the person's data (minimum age, documents accepted, liveness) keeps
- * the verdict stored in the report.
+ * The dry run of a draft flow: past cases' stored check reports decided again under the draft,
+ * beside what their own version decided (pure; no image, no personal data). The draft can change
+ * the decision policy and the face thresholds; what the engine decided from images keeps its verdict.
  */
 
 export const DRY_RUN_OUTCOMES = ['approved', 'rejected', 'in_review', 'resubmission_requested'] as const;
-export type DryRunOutcome = (typeof DRY_RUN_OUTCOMES)[number];
+type DryRunOutcome = (typeof DRY_RUN_OUTCOMES)[number];
 export const DRY_RUN_MAX_CASES = 10_000;
 export const DRY_RUN_DEFAULT_CASES = 1_000;
 /** Case ids given per changed cell: enough to open a few and see why, not a list to page through. */
@@ -31,7 +25,7 @@ export interface DryRunCase {
   resubmissions: number;
 }
 
-export interface DryRunCell {
+interface DryRunCell {
   from: DryRunOutcome;
   to: DryRunOutcome;
   count: number;

@@ -1,20 +1,17 @@
 /**
- * Comparison of identities (what the client declared, what the person entered, what was read
- * from the document) with domain normalisation, as pure functions. The spec: "accent and case
- * differences are not mismatches", and the gap between declared and read values is computed by
- * the service. Names written in a machine-readable zone follow ICAO 9303 part 3: upper case A–Z
- * only, `<` as separator, national characters transliterated (Ü → UE, ß → SS, Ø → OE…), and some
- * issuers simply drop the accent (Ü → U); both readings are accepted as the same name.
+ * Comparison of identities (declared, entered, read from the document) where accent and case
+ * differences are no mismatch. MRZ names follow ICAO 9303 (Ü → UE, ß → SS…) and some issuers just
+ * drop the accent (Ü → U): both read as the same name.
  */
 
 /** The fields compared between two identities, and how each is compared. */
-export const COMPARED_FIELDS = {
+const COMPARED_FIELDS = {
   surname: 'name',
   given_names: 'name',
   birth_date: 'date',
   nationality: 'code',
 } as const;
-export type ComparedField = keyof typeof COMPARED_FIELDS;
+type ComparedField = keyof typeof COMPARED_FIELDS;
 
 /** Any identity object: declared, entered or read (missing or empty values count as absent). */
 export type IdentityValues = Partial<Record<string, unknown>>;
@@ -137,7 +134,7 @@ export function datesAgree(a: string, b: string): boolean {
 }
 
 /** ISO 3166 codes: case and surrounding spaces do not matter. */
-export function codesAgree(a: string, b: string): boolean {
+function codesAgree(a: string, b: string): boolean {
   const x = a.trim().toUpperCase();
   return x !== '' && x === b.trim().toUpperCase();
 }
@@ -147,7 +144,7 @@ function present(values: IdentityValues | null | undefined, field: string): stri
   return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
 
-export type GapStatus = 'match' | 'mismatch' | 'missing';
+type GapStatus = 'match' | 'mismatch' | 'missing';
 
 /**
  * One compared field: the two paths compared (never the values), whether they agree, and which
@@ -160,7 +157,7 @@ export interface FieldGap {
   missing: string[];
 }
 
-export function fieldsAgree(field: ComparedField, a: string, b: string): boolean {
+function fieldsAgree(field: ComparedField, a: string, b: string): boolean {
   switch (COMPARED_FIELDS[field]) {
     case 'name':
       return namesAgree(a, b);

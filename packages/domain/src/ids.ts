@@ -5,7 +5,7 @@ import { randomFillSync } from 'node:crypto';
  * Crockford base32 in lower case. Lexical order is creation order (to the millisecond), which
  * lets an id serve as the pagination cursor.
  */
-export const ID_PREFIXES = [
+const ID_PREFIXES = [
   'cli', 'case', 'ses', 'key', 'whe', 'dlv', 'evt', 'op', 'tsk', 'grt', 'pc', 'req', 'flw', 'jrn', 'job', 'dec', 'cor', 'rev', 'sub', 'hof',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];

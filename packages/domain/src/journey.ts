@@ -16,11 +16,6 @@ import { resolveLocale } from './locales.ts';
  */
 
 export type FlowStep = FlowDefinition['steps'][number];
-/** Screens named in browser messages (spec section 6): the flow's steps, then check, uploading and help. */
-export const JOURNEY_SCREENS = ['consent', 'applicant', 'questionnaire', 'document', 'face', 'check', 'uploading', 'help'] as const;
-export type JourneyScreen = (typeof JOURNEY_SCREENS)[number];
-export const JOURNEY_END_REASONS = ['declined', 'expired', 'invalid_link', 'later'] as const;
-export type JourneyEndReason = (typeof JOURNEY_END_REASONS)[number];
 
 export type LivenessChallenge = (typeof LIVENESS_CHALLENGES)[number];
 export const PIECE_KINDS = [
@@ -134,7 +129,7 @@ export function requiredPieces(def: FlowDefinition, p: Pick<JourneyProgress, 'do
   return kinds;
 }
 
-export function stepDone(def: FlowDefinition, p: JourneyProgress, step: FlowStep): boolean {
+function stepDone(def: FlowDefinition, p: JourneyProgress, step: FlowStep): boolean {
   const has = (k: PieceKind) => p.pieces.includes(k);
   switch (step) {
     case 'consent':
@@ -198,7 +193,7 @@ export function pieceExpectation(
 
 // ------------------------------------------------------------------ entered data and answers
 
-export type ApplicantField = (typeof APPLICANT_FIELDS)[number];
+type ApplicantField = (typeof APPLICANT_FIELDS)[number];
 export interface FieldProblem {
   field: string;
   message: string;

@@ -1,19 +1,15 @@
 /**
- * The languages the person's side speaks: the journey's texts, the default questionnaire's, the
- * API's `locale` field and the console's link issuing all read this one list. It imports nothing,
- * so that the journey's bundle can take it without the rest of the domain (`@idv/domain/locales`).
- *
- * A session's `locale` is a language with an optional region (`de-CH`); the language picks the
- * texts, and a language not listed falls back to English (a client may pass a browser's language
- * as it is).
+ * The languages the person's side speaks, read by the journey, the default questionnaire, the API's
+ * `locale` and the console. It imports nothing, so the journey's bundle takes it alone
+ * (`@idv/domain/locales`). A language with a region (`de-CH`) uses the language; an unknown one, English.
  */
 export const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'pl', 'ro', 'tr', 'ar', 'zh'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export const DEFAULT_LOCALE: Locale = 'en';
+const DEFAULT_LOCALE: Locale = 'en';
 
 /** Written right to left: the journey sets `dir="rtl"` and its layout mirrors. */
-export const RTL_LOCALES: readonly Locale[] = ['ar'];
+const RTL_LOCALES: readonly Locale[] = ['ar'];
 
 /**
  * The BCP 47 tag of each language where the bare code says less than the texts are: `pt` is
@@ -22,7 +18,7 @@ export const RTL_LOCALES: readonly Locale[] = ['ar'];
  */
 const TAGS: Partial<Record<Locale, string>> = { pt: 'pt-PT', zh: 'zh-Hans' };
 
-export const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
+const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
 
 /** The language of a session's `locale` (`de-CH` → `de`), English when the service does not speak it. */
 export function resolveLocale(wanted: string | null | undefined): Locale {

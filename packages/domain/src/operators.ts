@@ -1,11 +1,7 @@
 /**
- * Operators and their clearances, as pure rules. The service does not authenticate operators (the
- * console does, with an identity provider); it holds what each operator may see and do, and reads
- * it from storage on every call.
- *
- * A clearance is a role, a set of countries and a sensitivity level. A task (or a case) is within
- * a clearance when its country is one of the operator's countries (or the operator holds `*`,
- * every country) and its sensitivity is at most the operator's level.
+ * Operators and their clearances, as pure rules (the console authenticates operators; the service
+ * reads what each may see and do on every call). A task is within a clearance when its country is
+ * one of the operator's (or `*`) and its sensitivity at most the operator's level.
  */
 export const OPERATOR_ROLES = ['administrator', 'supervisor', 'reviewer', 'support'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
@@ -15,7 +11,6 @@ export const SENSITIVITY_LEVELS = ['standard', 'sensitive', 'restricted'] as con
 export type Sensitivity = (typeof SENSITIVITY_LEVELS)[number];
 
 export const OPERATOR_STATUSES = ['invited', 'active', 'revoked'] as const;
-export type OperatorStatus = (typeof OPERATOR_STATUSES)[number];
 
 /** `*` alone means every country; otherwise ISO 3166-1 alpha-2 codes. */
 export const ALL_COUNTRIES = '*';
@@ -35,7 +30,7 @@ export function coversCountry(clearance: Pick<Clearance, 'countries'>, country: 
   return clearance.countries.includes(ALL_COUNTRIES) || clearance.countries.includes(country);
 }
 
-export function coversSensitivity(clearance: Pick<Clearance, 'sensitivity'>, level: Sensitivity): boolean {
+function coversSensitivity(clearance: Pick<Clearance, 'sensitivity'>, level: Sensitivity): boolean {
   return sensitivityRank(level) <= sensitivityRank(clearance.sensitivity);
 }
 
@@ -99,7 +94,7 @@ export function normaliseCountries(countries: readonly string[]): string[] {
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 
 /** How long a re-authentication proves the operator present (spec: "recently re-authenticated"). */
-export const REAUTH_MAX_AGE_S = 300;
+const REAUTH_MAX_AGE_S = 300;
 
 /**
  * Whether an identity token's `auth_time` is recent at `nowS` (both Unix seconds). A time in the

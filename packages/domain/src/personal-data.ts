@@ -16,9 +16,6 @@ export function unmaskNeedsReauth(others: number, caseAlreadyCounted: boolean): 
   return !caseAlreadyCounted && others >= UNMASK_FREE_CASES;
 }
 
-/** The sources of a person's identity a response can name by path (`declared.surname`…). */
-export const IDENTITY_SOURCES = ['declared', 'entered', 'document', 'corrected', 'answers'] as const;
-export type IdentitySource = (typeof IDENTITY_SOURCES)[number];
 
 const FIELD_PATH = /^(declared|entered|document|corrected|answers)(\.[a-z][a-z0-9_]{0,39}(\.[a-z][a-z0-9_]{0,39})?)?$/;
 
@@ -42,7 +39,6 @@ export const ACCESS_ACTIONS = {
   'piece.downloaded': 'downloaded',
 } as const;
 export type AccessAction = keyof typeof ACCESS_ACTIONS;
-export type AccessKind = (typeof ACCESS_ACTIONS)[AccessAction];
 export const ACCESS_ACTION_LIST = Object.keys(ACCESS_ACTIONS) as AccessAction[];
 
 // ---------------------------------------------------------------- support access
@@ -71,7 +67,6 @@ export const ERASURE_CATEGORIES = [
   'review_comments',
   'corrections',
 ] as const;
-export type ErasureCategory = (typeof ERASURE_CATEGORIES)[number];
 
 /** What an erasure keeps. */
 export const ERASURE_KEEPS = ['case', 'steps', 'verdicts', 'decisions', 'journal'] as const;

@@ -8,17 +8,12 @@ import { roleCan } from './operators.ts';
  */
 
 /**
- * TaskStatus, the values of the queue's `status` filter:
- * - `open`: waiting for a decision (claimed or not: the lock is shown beside the status);
- * - `second_validation`: under double validation, one operator has decided and a different one
- *   must give the same outcome;
- * - `escalated`: the two operators disagreed; a supervisor (or administrator) decides;
- * - `closed`: concluded (by operators, by a key, or the case left review otherwise).
+ * TaskStatus, the queue's `status` filter: `open` (waiting for a decision), `second_validation`
+ * (one operator decided, a different one must agree), `escalated` (they disagreed: a supervisor
+ * decides), `closed` (concluded, or the case left review).
  */
 export const TASK_STATUSES = ['open', 'second_validation', 'escalated', 'closed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
-/** What the queue shows when no status is asked for. */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ['open', 'second_validation', 'escalated'];
 
 export const RISK_MIN = 0;
 export const RISK_MAX = 100;
@@ -26,7 +21,7 @@ export const RISK_MAX = 100;
 export const HIGH_RISK = 70;
 
 /** A lock lasts thirty minutes of inactivity; each call under the lock pushes the deadline. */
-export const LOCK_TTL_MS = 30 * 60_000;
+const LOCK_TTL_MS = 30 * 60_000;
 
 export interface TaskLock {
   lockedBy: string | null;
@@ -62,14 +57,6 @@ export interface QueuePosition {
   riskScore: number;
   dueAt: Date;
   id: string;
-}
-
-/** The queue order, fixed: highest risk first, then earliest due date, then id (a stable tie-break). */
-export function compareQueue(a: QueuePosition, b: QueuePosition): number {
-  if (a.riskScore !== b.riskScore) return b.riskScore - a.riskScore;
-  const due = a.dueAt.getTime() - b.dueAt.getTime();
-  if (due !== 0) return due;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
@@ -282,7 +269,7 @@ export interface ReviewAlert {
 }
 
 /** Thresholds of the alerts; each is a plain rule a supervisor can read. */
-export const ALERT_RULES = {
+const ALERT_RULES = {
   /** Overdue tasks: warning from 1, critical from 10. */
   overdueCritical: 10,
   /** More tasks opened than closed by at least this share, over at least 20 opened. */

@@ -1,20 +1,10 @@
 import { REASON_CODES, RESUBMISSION_STEPS, type ReasonCode, type ResubmissionStepName } from './review.ts';
 
 /**
- * Sandbox test values: integrators exercise every outcome without real documents. In the sandbox
- * environment only, a given name of the form `SANDBOX <OUTCOME> [...]` — declared by the client
- * when it creates the case, or entered by the person in the journey — forces the decision. The
- * checks still run and their real reports are stored (with `sandbox_forced` added); the case
- * moves and the events are sent exactly as for a real decision. In production these values are
- * ordinary names and mean nothing (see docs/sandbox.md).
- *
- * - `Sandbox Approve`
- * - `Sandbox Reject [reason_code]` (a rejection reason of REASON_CODES; default suspected_fraud)
- * - `Sandbox Review`
- * - `Sandbox Resubmit [document] [face] [reason_code]` (default both steps; a resubmission reason)
- *
- * Case, spaces, hyphens and underscores between the words do not matter
- * (`sandbox-reject document_expired`).
+ * Sandbox test values (docs/sandbox.md): in the sandbox only, a given name `Sandbox Approve`,
+ * `Sandbox Reject [reason]`, `Sandbox Review` or `Sandbox Resubmit [document] [face] [reason]`
+ * (case, spaces, hyphens and underscores aside) forces the decision; the checks still run and
+ * store their reports (with `sandbox_forced`). In production these are ordinary names.
  */
 export type SandboxForce =
   | { outcome: 'approve' }
@@ -22,8 +12,8 @@ export type SandboxForce =
   | { outcome: 'review' }
   | { outcome: 'resubmit'; steps: ResubmissionStepName[]; reasonCode: ReasonCode | null };
 
-export const SANDBOX_PREFIX = 'SANDBOX';
-export const SANDBOX_DEFAULT_REJECT_REASON: ReasonCode = 'suspected_fraud';
+const SANDBOX_PREFIX = 'SANDBOX';
+const SANDBOX_DEFAULT_REJECT_REASON: ReasonCode = 'suspected_fraud';
 
 /** The forced outcome a given name asks for, or null when it is not a (well-formed) test value. */
 export function parseSandboxValue(value: unknown): SandboxForce | null {

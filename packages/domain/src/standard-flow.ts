@@ -1,12 +1,10 @@
 import type { FlowDefinition } from './flow.ts';
 
 /**
- * The demo flow created on first start; its questionnaire speaks every language of LOCALES (a
- * test holds it to that). It uses every journey step so that each later capability
- * (journey, checks, review) can be exercised on it. Face thresholds are distances between
- * descriptors, set from the impostor distribution of faces from the wild (bench:checks, faces_lfw,
- * chosen on half of lfw-dev's people): a match at most 1 in 10,000 different-person pairs, the
- * review band up to 1 in 1,000 (docs/face-match.md).
+ * The demo flow created on first start, using every journey step; its questionnaire speaks every
+ * language of LOCALES (a test holds it to that). Its face thresholds are distances set from the
+ * impostor distribution of faces from the wild: a match at most 1 in 10,000 different-person
+ * pairs, the review band up to 1 in 1,000 (docs/face-match.md).
  */
 export const STANDARD_FLOW: FlowDefinition = {
   steps: ['consent', 'applicant', 'questionnaire', 'document', 'face'],

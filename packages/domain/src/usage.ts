@@ -1,14 +1,7 @@
 /**
- * What the service meters, the way identity verification is billed: for what the provider does,
- * never for calls or attempts (docs/usage.md says where each unit is recorded).
- *
- * - verification: a case whose first journey round reaches processing (the checks run); a case
- *   abandoned, expired or never started costs nothing.
- * - review: a review task concluded by a person (approve, reject or resubmit); a task closed
- *   because the case left review otherwise was not a review.
- * - resubmission: each later journey round that reaches processing (the checks run again).
- * - erasure: a case whose personal data is erased on request (retention's own erasures are not
- *   a service the client asked for and are not metered).
+ * What the service meters: work done, never calls (docs/usage.md): a verification when a case's
+ * first round reaches the checks, a review concluded by a person, each later resubmission that
+ * reaches the checks, and an erasure the client asked for.
  */
 export const USAGE_SERVICES = ['verification', 'review', 'resubmission', 'erasure'] as const;
 export type UsageService = (typeof USAGE_SERVICES)[number];

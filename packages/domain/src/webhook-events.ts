@@ -1,15 +1,12 @@
 /**
- * The webhook event catalogue: every event the service sends, when, and the shape of its body.
- * GET /v1/webhook-events renders this table and endpoint creation validates subscriptions
- * against it, so an event cannot be documented without existing or exist without documentation.
- *
- * Bodies carry identifiers, codes and timestamps only, never personal data: a receiver that
- * needs more reads the case through the API with its key.
+ * The webhook event catalogue: every event, when it is sent and its body's shape. GET
+ * /v1/webhook-events renders it and subscriptions are validated against it. Bodies carry
+ * identifiers, codes and timestamps only, never personal data.
  */
 import type { OverQuotaBehaviour } from './contract.ts';
 import type { UsageService } from './usage.ts';
 
-export type EventEnvironment = 'sandbox' | 'prod';
+type EventEnvironment = 'sandbox' | 'prod';
 
 /** What the event is about. Non-case objects carry null in the case fields so that every body has one shape. */
 export interface EventObject {
@@ -39,7 +36,7 @@ export interface EventDataByType {
 }
 
 /** The data of both quota events: the subscription's terms and the month's production units when sent. */
-export type QuotaEventData = {
+type QuotaEventData = {
   service: UsageService;
   /** The month, YYYY-MM (UTC). */
   period: string;

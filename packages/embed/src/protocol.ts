@@ -1,11 +1,7 @@
 /**
- * The messages the framed journey and the embedding page exchange (spec section 6), defined once:
- * the journey (apps/journey) sends exactly these, and the integrator script (and the published
- * `@idv/embed` package) parses exactly these. No message carries a result or personal data: read
- * the case server-side (or wait for the case.decided webhook) for the outcome.
- *
- * This file has no DOM code and no side effect, so the journey's bundle takes from it only the
- * few constants it uses.
+ * The messages the framed journey and the embedding page exchange (spec section 6), defined once
+ * for the journey and the integrator script. None carries a result or personal data. No DOM code
+ * and no side effect, so the journey's bundle takes only the constants it uses.
  */
 
 /** Version of the handshake: the journey says hello with it and waits for an init with the same. */

@@ -1,13 +1,7 @@
 /**
- * How OCR reads are scored, by the MRZ benchmark (bench/checks/mrz.ts) and the model evaluation
- * (eval-mrz-lstm.ts) alike, so that their figures compare.
- *
- * Characters right: each line's length less its edit distance to the line read (at least zero),
- * the usual character accuracy of OCR (one minus the character error rate). A character dropped
- * or added costs one, not the rest of the line; a line not read at all counts none. (Until
- * 2026-11-21 both compared position by position; the bench's check meant to give a read of the
- * wrong length nothing compared the number of lines instead, so such reads got the characters
- * that happened to line up, while the evaluation gave them none.)
+ * Characters right, as the MRZ benchmark (bench/checks/mrz.ts) counts them: each line's length
+ * less its edit distance to the line read (one minus the character error rate), so a character
+ * dropped or added costs one, not the rest of the line; a line not read counts none.
  */
 export function charsRight(truth: string[], read: string[] | null): number {
   if (!read) return 0;
@@ -20,7 +14,7 @@ export function charsRight(truth: string[], read: string[] | null): number {
 }
 
 /** Levenshtein distance (substitutions, insertions and deletions each cost one). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -1,15 +1,7 @@
 /**
- * Trains the MRZ character classifier (packages/engine/models/mrz-ocrb.json) from MRZ-like lines
- * rendered mostly with the OCR-B font (Debian fonts-ocr-b, families "OCR B" and its sharp cut "OCR B
- * S"), an eighth in other sans faces (Debian fonts-dejavu-core, fonts-liberation) as cheaper printers give,
- * each glyph centred in its cell at pitches of 0.68 to 1.45 cap heights, and degraded like phone
- * photos and scans (mrz-training-lines.ts): paper tint and pattern, ink level, thin and bold
- * strokes, glyphs stretched or condensed apart from the pitch, tight and loose crops, scale down to
- * 8 px capitals enlarged blockily, small rotation and shear, blur, ink bleed, binarisation, noise,
- * JPEG. The cells are cut by the reader's own segmenter (segment.ts), so training sees exactly what
- * reading sees; a share of each line is also cut half a pitch off, as the "no glyph" class. Seeded:
- * the same seed gives the same model. The committed model: the defaults below (about 35 minutes on
- * a shared 2-core machine). No fixture image is ever used for training.
+ * Trains the MRZ character classifier (models/mrz-ocrb.json) on rendered lines degraded like
+ * photos (mrz-training-lines.ts), cut by the reader's own segmenter; seeded, no fixture image.
+ * Needs fonts-ocr-b, fonts-dejavu-core and fonts-liberation.
  *
  *   npm run train:mrz [-- --lines 4000 --epochs 10 --hidden 256 --garbage 0.3 --seed 1]
  */

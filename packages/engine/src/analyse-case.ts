@@ -1,6 +1,6 @@
 import { challengeKind, type CheckReport, type LivenessChallenge } from '@idv/domain';
-import { combineParts, finishDocumentPart, finishFacePart, wantsDocument, wantsFaces, wantsPrintedZone, type FaceReadings } from './case-finish.ts';
-import type { CaseAnalysis, CaseInput, DocumentPart, DocumentReading, FacePart, FacesFound, PrintedOcr } from './case-types.ts';
+import { wantsDocument, wantsPrintedZone } from './case-finish.ts';
+import type { CaseInput, DocumentReading, FacesFound, PrintedOcr } from './case-types.ts';
 import { parseAamva } from './document/aamva.ts';
 import { readBarcodes } from './document/barcodes.ts';
 import { decodeImage, type DecodedImage } from './document/decode.ts';
@@ -16,16 +16,10 @@ import { timedTask } from './pool/thread-cpu.ts';
 import type { DocumentFields, MrzReading } from './types.ts';
 import { exerciseCases } from './warm-exercise.ts';
 
-export { combineParts, confirmedByPrintedZone } from './case-finish.ts';
+export { confirmedByPrintedZone } from './case-finish.ts';
 
-/**
- * The image work of one case, as tasks that need nothing from one another: the document
- * (quality, machine-readable zone, barcode), the printed zone's OCR, and the faces of each image.
- * The pool (pool/checks-pool.ts) runs them side by side on its threads; `case-finish.ts` then
- * judges what depends on several (the MRZ report on the printed zone, liveness on the selfie).
- * `analyseCase` runs all of it on one thread (tests, tools), reading the printed zone only beside
- * an MRZ reading and from the front the quality check already decoded and located.
- */
+// The image work of one case as independent tasks (document, printed zone, faces of each image),
+// which the pool runs side by side; case-finish.ts then judges what depends on several.
 
 /** Issuers whose cards carry an AAMVA PDF417 barcode (driving licences and state identity cards). */
 const AAMVA_COUNTRIES = ['US', 'CA'];
@@ -132,31 +126,6 @@ export async function readFaces(image: Uint8Array, maxSide?: number): Promise<Fa
 /** The document portrait is read at up to this many pixels (longer side). */
 export const PORTRAIT_MAX_SIDE = 1024;
 
-export async function analyseDocumentPart(input: CaseInput): Promise<DocumentPart> {
-  const started = Date.now();
-  if (!wantsDocument(input)) return finishDocumentPart(input, null, null, Date.now() - started);
-  const { reading, front } = await readDocument(input);
-  let passes: OcrPass[] | null = null;
-  if (reading.mrz && wantsPrintedZone(input) && front?.decoded) {
-    // The front as decoded and located by the quality check: neither is done twice.
-    const straightened = await straightenForOcr(front.decoded, { documentCorners: front.location?.corners });
-    const first = await firstOcrPass(straightened);
-    passes = [first, ...(await secondOcrPasses(straightened, first, reading.mrz))];
-  }
-  return finishDocumentPart(input, { ...reading, timing: { ms: 0, cpuMs: null } }, passes, Date.now() - started);
-}
-
-export async function analyseFacePart(input: CaseInput): Promise<FacePart> {
-  const started = Date.now();
-  if (!wantsFaces(input)) return finishFacePart(input, null, Date.now() - started);
-  const portrait = (await readFaces(input.pieces.document_front!, PORTRAIT_MAX_SIDE)).faces;
-  const selfie = (await readFaces(input.pieces.selfie!)).faces;
-  const challenges: FaceReadings['challenges'] = {};
-  // Challenges are judged against one usable selfie face: without it they are not read.
-  if (selfie?.length === 1) for (const [c, bytes] of challengeImages(input)) challenges[c] = (await readFaces(bytes)).faces;
-  return finishFacePart(input, { portrait, selfie, challenges }, Date.now() - started);
-}
-
 /** The flow's challenge images that were sent, by challenge. */
 export function challengeImages(input: CaseInput): [LivenessChallenge, Uint8Array][] {
   const out: [LivenessChallenge, Uint8Array][] = [];
@@ -165,14 +134,6 @@ export function challengeImages(input: CaseInput): [LivenessChallenge, Uint8Arra
     if (bytes) out.push([c, bytes]);
   }
   return out;
-}
-
-/** Everything on the calling thread, one part after the other. */
-export async function analyseCase(input: CaseInput): Promise<CaseAnalysis> {
-  const started = Date.now();
-  const doc = await analyseDocumentPart(input);
-  const face = await analyseFacePart(input);
-  return combineParts(input, doc, face, Date.now() - started);
 }
 
 /**

@@ -2,17 +2,10 @@ import type { CheckReason, CheckReport } from '@idv/domain';
 import type { MrzReading } from './types.ts';
 
 /**
- * The `mrz` check report of a reading (or of none):
- * - no zone found: failed, `mrz_not_found` (a retake of the document is asked);
- * - check digits still failing after the reader's votes and corrections: failed, `mrz_unreadable`
- *   and `mrz_check_digit_failed` (most often a photo problem: a retake, then review);
- * - check digits passing but a confidence under the reader's acceptance level: failed,
- *   `mrz_unreadable` (letters sharing a check value, or names, were not settled), unless the
- *   printed zone confirms the names;
- * - an issuing state or nationality that is no ICAO code: attention, `mrz_invalid_code`;
- * - a specimen code (UTO): failed outside the sandbox (`mrz_specimen`), informational inside;
- * - characters fixed by check-digit correction: informational `mrz_corrected`.
- * Measures: confidence (0–1), corrections, whether check digits hold and codes are valid.
+ * The `mrz` check report of a reading (or of none): failed when no zone is found, when check
+ * digits still fail, or when confidence stays under the acceptance level unless the printed zone
+ * confirms the names; attention for a code that is not ICAO's; a specimen code fails outside the
+ * sandbox; corrections are informational. The reasons are listed in docs/checks-document.md.
  */
 export function mrzReport(reading: MrzReading | null, sandbox: boolean, minConfidence: number, confirmedByPrintedZone = false): CheckReport {
   if (!reading) return { type: 'mrz', status: 'failed', reasons: ['mrz_not_found'], measures: { found: 0 } };

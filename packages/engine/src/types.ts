@@ -1,5 +1,3 @@
-import type { CheckReport } from '@idv/domain';
-
 /**
  * The engine's contract: image bytes and declared data in, readings and check reports out. No
  * HTTP, no database, no key: the worker decrypts pieces, calls the engine, and stores what it
@@ -63,4 +61,4 @@ export interface FaceAnalysis {
   score: number;
 }
 
-export type { CheckReport };
+;

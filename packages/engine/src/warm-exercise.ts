@@ -5,21 +5,10 @@ import { generateDocument } from './generator/generate.ts';
 import { randomIdentity } from './generator/identity.ts';
 
 /**
- * Made-up cases for the warm-up to run once through a thread's tasks. Loading the models is not
- * enough: measured after a load, the first case still took 1.8 times a later one (each kernel,
- * wasm function and tesseract's recogniser is slow the first time it runs). Documents from the
- * project's own generator and a face drawn here (`drawnFace`): no fixture is needed in production
- * and no personal data is involved.
- *
- * Two documents, because the MRZ reader's paths differ by format: a passport page (front only,
- * two lines of 44) and an identity card whose zone is on its back (three lines of 30, read first).
- * With the passport alone, the first case sent with an identity card still took 1.5–1.6 times a
- * later one on a fast machine, its document task twice the CPU (570 against 330 ms).
- *
- * The drawn face is the passport's portrait (printed small and grey there, where the detector
- * does not find it) and a selfie, where it does: what runs after detection (the face mesh,
- * anti-spoofing, liveness, the descriptor) runs only on a face, and with a plain grey portrait
- * the first real case's face tasks still took twice the CPU of a later one's.
+ * Made-up cases the warm-up runs once through a thread's tasks: loading the models is not enough,
+ * each kernel is slow the first time it runs. Two documents because the MRZ reader's paths differ
+ * by format (passport, identity card read from its back); the drawn face is found in the selfie,
+ * so what runs after detection is warmed too. Generated, so no fixture or personal data is needed.
  */
 export interface ExerciseCases {
   passport: CaseInput;

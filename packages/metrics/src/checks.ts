@@ -8,7 +8,7 @@ const SECONDS_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120];
  * `printed_zone`, `printed_zone_second`, `face_portrait`, `face_selfie`, `face_<challenge>`),
  * from the timings the engine returns with each analysis.
  */
-export const checkTaskDuration = new Histogram({
+const checkTaskDuration = new Histogram({
   name: 'idv_check_task_duration_seconds',
   help: 'Automated checks: wall time of each engine task, by task',
   labelNames: ['task'] as const,

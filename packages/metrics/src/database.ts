@@ -22,7 +22,7 @@ export function watchDatabase(database: Watched): () => void {
   };
 }
 
-export const metricsQueryFailures = new Counter({
+const metricsQueryFailures = new Counter({
   name: 'idv_metrics_query_failures_total',
   help: 'Scrapes whose queue statement failed or took over 1 s (the queue gauges are then absent)',
   registers: [registry],
@@ -62,17 +62,18 @@ function queueGauge(name: string, help: string, pick: (s: QueueStats) => number)
   });
 }
 
-export const checkJobsWaiting = queueGauge('idv_check_jobs_waiting', 'Check jobs pending and not claimed (due or waiting for a retry)', (s) => s.checkJobsWaiting);
-export const checkJobsRunning = queueGauge('idv_check_jobs_running', 'Check jobs claimed under a live lease (being analysed)', (s) => s.checkJobsRunning);
-export const outboxBacklog = queueGauge('idv_webhook_outbox_backlog', 'Webhook deliveries not yet delivered nor given up (pending or retrying)', (s) => s.outboxBacklog);
-export const outboxOldest = queueGauge(
+// The gauges register themselves and read their values at each scrape (collect).
+queueGauge('idv_check_jobs_waiting', 'Check jobs pending and not claimed (due or waiting for a retry)', (s) => s.checkJobsWaiting);
+queueGauge('idv_check_jobs_running', 'Check jobs claimed under a live lease (being analysed)', (s) => s.checkJobsRunning);
+queueGauge('idv_webhook_outbox_backlog', 'Webhook deliveries not yet delivered nor given up (pending or retrying)', (s) => s.outboxBacklog);
+queueGauge(
   'idv_webhook_outbox_oldest_age_seconds',
   'Age of the oldest webhook delivery not yet delivered (0 when none waits)',
   (s) => s.outboxOldestSeconds,
 );
 
 /** The database connections (PostgreSQL: the pg Pool; PGlite: its one thread), by state. */
-export const databaseConnections = new Gauge({
+new Gauge({
   name: 'idv_db_pool_connections',
   help: 'Database connections by state: in_use, idle, waiting (queries waiting for a connection)',
   labelNames: ['state'] as const,

@@ -9,7 +9,7 @@ export type BackgroundLoop = (typeof LOOPS)[number];
  * Failures of the background loops (a round that threw and was caught, logged and retried): a
  * loop that keeps failing shows here before anything piles up.
  */
-export const loopFailures = new Counter({
+const loopFailures = new Counter({
   name: 'idv_background_loop_failures_total',
   help: 'Background loop failures (caught, logged, retried) by loop',
   labelNames: ['loop'] as const,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { watchDatabase } from './database.ts';
 import { collectProcessMetrics, registry } from './registry.ts';
 
-export interface MetricsServer {
+interface MetricsServer {
   port: number;
   close(): Promise<void>;
 }
@@ -13,7 +13,7 @@ export interface MetricsServer {
  * API: the API's port can be public while this one stays on the internal network. A plain
  * node:http server: nothing of the API's (authentication, rate limits) applies to the scraper.
  */
-export async function startMetricsServer(port: number, host: string): Promise<MetricsServer> {
+async function startMetricsServer(port: number, host: string): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics') {

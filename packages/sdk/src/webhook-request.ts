@@ -15,17 +15,10 @@ export interface VerifyRequestOptions extends VerifyOptions {
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 /**
- * Verifies a webhook request in a route of Express, Fastify or node:http, where the usual mistake
- * is to verify a body the framework has already parsed (the signature covers the bytes as sent,
- * which `JSON.stringify(req.body)` does not give back). It takes:
- *
- * - `req.body` as a Buffer or string: Express with `express.raw({ type: 'application/json' })` on
- *   the webhook route; Fastify with a content-type parser `{ parseAs: 'buffer' }`;
- * - a request whose stream nobody has read (no body parser on the route, plain node:http): the
- *   body is read here, up to `maxBytes`.
- *
- * A body already parsed into an object is refused with a TypeError that says how to keep the raw
- * bytes. Otherwise it is verifyWebhook: WebhookVerificationError when the delivery is not genuine.
+ * Verifies a webhook request in an Express, Fastify or node:http route from its raw bytes: a Buffer
+ * or string body (`express.raw({ type: 'application/json' })`, Fastify's `parseAs: 'buffer'`), or
+ * an unread stream, read here up to `maxBytes`. A body already parsed into an object is refused
+ * with a TypeError saying how to keep the bytes (the signature covers them, not the JSON).
  */
 export async function verifyWebhookRequest(req: WebhookRequest, secret: string | readonly string[], options: VerifyRequestOptions = {}): Promise<VerifiedWebhook> {
   const raw = await rawBodyOf(req, options.maxBytes ?? DEFAULT_MAX_BYTES);

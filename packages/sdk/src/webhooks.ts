@@ -1,11 +1,8 @@
 /**
- * Receiving webhooks: verify each delivery before trusting it. The same code signs deliveries in
- * the service's dispatcher, so the two cannot disagree on the scheme.
+ * Receiving webhooks, with the dispatcher's own signing code: pass the raw body bytes as received,
+ * then deduplicate on deliveryId (a delivery may arrive more than once).
  *
  *   const { deliveryId, event } = verifyWebhook(rawBody, req.headers, process.env.WEBHOOK_SECRET);
- *
- * Pass the raw body bytes exactly as received (before any JSON parsing), then deduplicate on
- * deliveryId: a delivery may arrive more than once.
  */
 export {
   verifyWebhook,

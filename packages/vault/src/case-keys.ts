@@ -8,7 +8,7 @@ import type { KeyWrapper } from './key-wrapper.ts';
  * "portrait unsealed under a key distinct from the data key"). Destroying a case's wrapped keys
  * makes every copy of its data unreadable, backups included (crypto-shredding).
  */
-export const KEY_CLASSES = ['data', 'biometric'] as const;
+const KEY_CLASSES = ['data', 'biometric'] as const;
 export type KeyClass = (typeof KEY_CLASSES)[number];
 
 export interface WrappedCaseKey {

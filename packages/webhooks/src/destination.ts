@@ -2,15 +2,11 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where the service may send webhooks (server-side request forgery). In production an endpoint
- * must be https on a public address: loopback, private, link-local, unique-local, carrier-grade
- * NAT, documentation, multicast and reserved ranges are refused, at creation and again at every
- * send (a name may resolve elsewhere later). The sandbox also accepts http, but only to the
- * local machine, for development. A self-hosted installation whose receivers live on its own
- * private network can allow private addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS); https stays
- * required in production.
+ * Where the service may send webhooks (against server-side request forgery): in production https
+ * to a public address only, checked at creation and at every send; the sandbox also allows http to
+ * the local machine. WEBHOOK_ALLOW_PRIVATE_NETWORKS allows private addresses (https still required).
  */
-export type DestinationEnvironment = 'sandbox' | 'prod';
+type DestinationEnvironment = 'sandbox' | 'prod';
 
 export interface DestinationPolicy {
   environment: DestinationEnvironment;
@@ -86,7 +82,7 @@ export function isNonPublicAddress(address: string): boolean {
   return true; // not an address at all: refuse rather than guess
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
@@ -94,7 +90,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -130,7 +126,7 @@ export function checkEndpointUrl(raw: string, policy: DestinationPolicy): UrlChe
   return { ok: true, url };
 }
 
-export class DestinationRefusedError extends Error {
+class DestinationRefusedError extends Error {
   readonly code = 'ERR_DESTINATION_REFUSED';
   constructor(readonly hostname: string) {
     super(`${hostname} resolves to a non-public address`);

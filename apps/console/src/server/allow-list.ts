@@ -1,13 +1,8 @@
 /**
- * What the console proxies to the service: the operator-bound routes of the spec's "Operators
- * (console)" and "Review (console)" sections, case search, and the client's settings the console
- * administers (docs/operators.md, "The client's settings through the console"). Anything else
- * (other integration routes, `POST /v1/operators/resolve`, which the console server calls itself)
- * answers 404, so a stolen
- * (console)" and "Review (console)" sections, plus case search, and the client's usage and contract
- * (read by administrators and supervisors). Anything else (integration routes,
- * `POST /v1/operators/resolve`, which the console server calls itself) answers 404, so a stolen
- * session can do no more than the operator could in the app. Paths are the service's, below /v1.
+ * What the console proxies to the service: the operator-bound routes, review, case search, and the
+ * client's settings, usage and contract the console administers (docs/operators.md). Anything else
+ * answers 404, so a stolen session can do no more than the operator could in the app. Paths are
+ * the service's, below /v1.
  */
 const ID = '[A-Za-z0-9_]{1,64}';
 const FLOW = '[a-z][a-z0-9_-]{0,63}';

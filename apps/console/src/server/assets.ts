@@ -1,7 +1,7 @@
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-export type Encoding = 'br' | 'gzip';
+type Encoding = 'br' | 'gzip';
 
 /**
  * The web app's files, as `loadConsoleAssets()` of apps/console/src/build.ts gives them (the

@@ -15,7 +15,7 @@ import { DEFAULT_ABSOLUTE_MS, DEFAULT_IDLE_MS, Sessions } from './sessions.ts';
 import { ConsoleStateStore } from './state-store.ts';
 
 export type { ConsoleAssets } from './assets.ts';
-export type { OidcSettings } from './oidc.ts';
+;
 
 export interface ConsoleServerOptions {
   /** The web app (loadConsoleAssets() of apps/console/src/build.ts). */

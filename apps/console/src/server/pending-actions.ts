@@ -28,7 +28,7 @@ export interface ActionResult {
 const ACTION_TTL_MS = 15 * 60_000;
 const RESULT_TTL_MS = 10 * 60_000;
 
-export const sessionKey = (session: Session) => ConsoleStateStore.keyOf('session', session.id);
+const sessionKey = (session: Session) => ConsoleStateStore.keyOf('session', session.id);
 
 export async function keepPendingAction(ctx: ConsoleContext, session: Session, action: Omit<PendingAction, 'sessionKey'>): Promise<string> {
   const id = newOpaqueId();

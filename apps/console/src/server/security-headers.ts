@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** The contract's CSP: no inline script or style, no framing, forms only to the console and the provider. */
-export function contentSecurityPolicy(idpOrigin: string): string {
+function contentSecurityPolicy(idpOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

@@ -44,4 +44,3 @@ export function useActionOutcome(): ActionOutcome | undefined {
   return useContext(Context);
 }
 
-export const hasPendingAction = () => startActionId !== null;

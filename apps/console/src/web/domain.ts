@@ -5,15 +5,15 @@
  */
 import { REASON_CODES, REASON_CODE_LIST } from '../../../../packages/domain/src/review.ts';
 
-export { REASON_CODES, REASON_CODE_LIST, CORRECTABLE_FIELDS, RESUBMISSION_STEPS, TASK_STATUSES, HIGH_RISK } from '../../../../packages/domain/src/review.ts';
+export { REASON_CODES, CORRECTABLE_FIELDS, RESUBMISSION_STEPS, TASK_STATUSES } from '../../../../packages/domain/src/review.ts';
 export type { ReasonCode, CorrectableField, TaskStatus } from '../../../../packages/domain/src/review.ts';
-export { CHECK_REASONS, CHECK_TYPES } from '../../../../packages/domain/src/check-reasons.ts';
+export { CHECK_REASONS } from '../../../../packages/domain/src/check-reasons.ts';
 export type { CheckReason, CheckType } from '../../../../packages/domain/src/check-reasons.ts';
-export { AA_TEXT_CONTRAST, LOGO_LIMITS, MAX_DISPLAY_NAME, checkAppearance, contrastRatio, buttonLabelColor, JOURNEY_TEXT_COLORS } from '../../../../packages/domain/src/appearance.ts';
+export { AA_TEXT_CONTRAST, LOGO_LIMITS, MAX_DISPLAY_NAME, checkAppearance, contrastRatio, buttonLabelColor } from '../../../../packages/domain/src/appearance.ts';
 export { OPERATOR_ROLES, SENSITIVITY_LEVELS } from '../../../../packages/domain/src/operators.ts';
 export type { OperatorRole, Sensitivity } from '../../../../packages/domain/src/operators.ts';
 export { USAGE_SERVICES } from '../../../../packages/domain/src/usage.ts';
-export type { UsageService } from '../../../../packages/domain/src/usage.ts';
+
 /** The reasons a rejection may give, and those a resubmission may give (the service's own split). */
 export const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');
 export const RESUBMIT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'resubmit');

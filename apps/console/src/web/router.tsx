@@ -13,15 +13,10 @@ import { RoleGate } from './shell/role-gate.tsx';
 import { DEFAULT_METRICS_WINDOW, currentPeriod, isPeriod, metricsWindowOf, type MetricsWindow } from './screens/oversight/search-params.ts';
 
 /**
- * The console's routes, in code. The queue is the first screen and ships in the entry; the case
- * screen, the record, search, support and every administration screen are chunks of their own,
- * fetched when reached. A new screen adds a route here (inside a RoleGate) and a line in
- * shell/navigation.ts with its roles.
- *
- * A screen's loader starts its calls (and fetches its chunk) at navigation, beside the session's
- * read, without waiting: the screen shows its own loading state and finds the answers in the query
- * cache. Loaders never run on hover (no defaultPreload): the case screen's read is journaled as a
- * consultation, which only opening the case may cause.
+ * The console's routes. The queue ships in the entry; every other screen is a chunk fetched when
+ * reached (a new screen: a route here inside a RoleGate, a line in shell/navigation.ts). Loaders
+ * start their calls at navigation without waiting, and never on hover: opening a case is journaled
+ * as a consultation.
  */
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -201,7 +196,7 @@ const originsRoute = createRoute({
   ),
 });
 
-// Oversight screens (issue 18), each a chunk of its own; the chart library comes with the charts' screens only.
+// Oversight screens, each a chunk of its own; the chart library comes with the charts' screens only.
 const OperatorsScreen = lazyRouteComponent(() => import('./screens/oversight/operators.tsx'), 'OperatorsScreen');
 const operatorsRoute = createRoute({
   getParentRoute: () => appRoute,

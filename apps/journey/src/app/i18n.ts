@@ -28,7 +28,7 @@ const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
  * refused in production) and the link asks for it (`/?locale=en-XA#<token>`); it is never a
  * session's language.
  */
-export const PSEUDO_LOCALE = 'en-XA';
+const PSEUDO_LOCALE = 'en-XA';
 const pseudoWanted = () =>
   document.documentElement.dataset.pseudoLocale === 'on' && new URLSearchParams(location.search).get('locale') === PSEUDO_LOCALE;
 

@@ -1,9 +1,5 @@
 import { PROTOCOL_VERSION, type InitMessage, type JourneyMessage } from '@idv/embed/protocol';
 
-// The messages are defined once, in packages/embed, for the journey that sends them and the
-// integrator script (and published package) that reads them.
-export type { JourneyMessage };
-
 /** Where the journey reports its progress: the verified parent page, or nowhere (not framed). */
 export interface Parent {
   post(message: JourneyMessage): void;
@@ -14,12 +10,9 @@ export const noParent: Parent = { post: () => {} };
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /**
- * The handshake of the framed journey. `service:hello` goes to the parent, addressed to each
- * allowed origin in turn (the browser delivers it only to the one the parent really has; where
- * the browser tells the ancestor's origin, only to that one), never to `*`. The journey shows
- * nothing until a `service:init` with `version: 1` comes from the parent window itself, from an
- * allowed origin as attested by the browser. Every later message goes to that origin only.
- * Resolves null when no valid answer comes: the caller shows a refusal and sends nothing.
+ * The handshake of the framed journey: `service:hello` to each allowed origin (never `*`); nothing
+ * shows until a `service:init` with `version: 1` comes from the parent window from an allowed
+ * origin, and every later message goes to that origin only. Null when no valid answer comes.
  */
 export function handshake(allowed: readonly string[]): Promise<Parent | null> {
   const parentWindow = window.parent;

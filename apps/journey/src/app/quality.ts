@@ -21,7 +21,7 @@ export interface Region {
   h: number;
 }
 
-export const THRESHOLDS = { dark: 55, bright: 0.3, blurry: 0.3, far: 0.3 };
+const THRESHOLDS = { dark: 55, bright: 0.3, blurry: 0.3, far: 0.3 };
 
 export function grey(rgba: Uint8ClampedArray, width: number, height: number): Float32Array {
   const out = new Float32Array(width * height);
@@ -29,7 +29,7 @@ export function grey(rgba: Uint8ClampedArray, width: number, height: number): Fl
   return out;
 }
 
-export function measure(g: Float32Array, width: number, height: number, region: Region): Measures {
+function measure(g: Float32Array, width: number, height: number, region: Region): Measures {
   const x0 = Math.max(1, Math.floor(region.x * width));
   const y0 = Math.max(1, Math.floor(region.y * height));
   const x1 = Math.min(width - 1, Math.ceil((region.x + region.w) * width));
@@ -94,7 +94,7 @@ export function measure(g: Float32Array, width: number, height: number, region: 
   return { mean, saturated: saturated / n, sharpness: lapVariance / (variance + 1), fill };
 }
 
-export function hintOf(m: Measures): Hint {
+function hintOf(m: Measures): Hint {
   if (m.mean < THRESHOLDS.dark) return 'dark';
   if (m.saturated > THRESHOLDS.bright) return 'bright';
   if (m.fill < THRESHOLDS.far) return 'far';

@@ -49,7 +49,7 @@ export interface JourneyFrame {
 }
 
 /** Where the journey stands, as the desktop following a phone sees it (no data, no piece). */
-export interface JourneyPosition {
+interface JourneyPosition {
   status: JourneyState['status'];
   step: FlowStep | 'check' | null;
 }

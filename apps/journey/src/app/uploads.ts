@@ -1,7 +1,7 @@
 import { ApiFailure, type Api } from './api.ts';
 import type { JourneyState, PieceKind } from './types.ts';
 
-export type UploadStatus = 'waiting' | 'sending' | 'sent' | 'failed';
+type UploadStatus = 'waiting' | 'sending' | 'sent' | 'failed';
 
 export interface UploadEntry {
   blob: Blob;

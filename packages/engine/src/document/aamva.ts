@@ -12,7 +12,7 @@ import type { DocumentFields } from '../types.ts';
 /** The compliance indicator and file type that open every AAMVA payload (`@` LF RS CR `ANSI `). */
 const HEADER = /@[\s\S]{0,3}?(ANSI |AAMVA)(\d{6})(\d{2})?(\d{2})?(\d{2})?/;
 
-export function isAamva(text: string): boolean {
+function isAamva(text: string): boolean {
   return HEADER.test(text.slice(0, 40));
 }
 

@@ -14,7 +14,7 @@ function plainNumber(v: string): string {
   return v.toUpperCase().replace(/[<\s-]/g, '');
 }
 
-export function fieldAgrees(field: Compared, a: string, b: string): boolean {
+function fieldAgrees(field: Compared, a: string, b: string): boolean {
   switch (field) {
     case 'surname':
     case 'given_names':
@@ -27,7 +27,7 @@ export function fieldAgrees(field: Compared, a: string, b: string): boolean {
 }
 
 /** The fields on which the two readings disagree (names of fields, never values). */
-export function differingFields(a: DocumentFields, b: DocumentFields): { compared: Compared[]; differing: Compared[] } {
+function differingFields(a: DocumentFields, b: DocumentFields): { compared: Compared[]; differing: Compared[] } {
   const compared: Compared[] = [];
   const differing: Compared[] = [];
   for (const f of COMPARED) {

@@ -4,13 +4,9 @@ import { warpDocument, type Point } from './locate.ts';
 import { loadZxingReader } from './zxing.ts';
 
 /**
- * Reads the 2-D barcodes a document may carry (PDF417 on AAMVA licences and many ID cards, QR on
- * newer ones) with zxing-wasm, on pixels decoded by sharp (EXIF applied). The first pass reads
- * the photo as it is; only when it finds nothing are variants tried, within a pixel budget: the
- * straightened document (when its corners are known), straightened crops of barcode-like patches
- * (zxing reads PDF417 rows badly once they tilt a few degrees; it tries 90° turns itself), and,
- * on images small enough for a second whole pass, another binarizer with denoising (uneven
- * light) and an enlarged copy (small modules).
+ * Reads a document's 2-D barcodes (PDF417, QR) with zxing-wasm. Only when the photo as it is gives
+ * nothing are variants tried, within a pixel budget: the straightened document, straightened
+ * barcode-like patches (zxing reads tilted PDF417 badly), another binarizer and an enlarged copy.
  */
 export interface Barcode {
   format: string; // zxing's name: 'PDF417', 'QRCode', 'DataMatrix', 'Aztec'
@@ -72,7 +68,7 @@ const MAX_PIXELS_FOR_FULL_RETRY = 1_500_000;
  * Pixels the variants may hand to zxing in all (the first pass always runs). A budget in pixels,
  * not milliseconds, bounds the cost and keeps the result independent of the machine's load.
  */
-export const BARCODE_PIXEL_BUDGET = 4_000_000;
+const BARCODE_PIXEL_BUDGET = 4_000_000;
 
 export interface BarcodeReading {
   barcodes: Barcode[];

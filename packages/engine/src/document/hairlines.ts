@@ -2,31 +2,16 @@ import type { DecodedImage } from './decode.ts';
 import { withInk } from './ink-mat.ts';
 
 /**
- * Ink left by the local threshold that cannot be print, taken out before the first OCR pass: the
- * hairlines of guilloches (the fine wavy security lines of identity documents, which the
- * threshold breaks into pieces tens of pixels long and one pixel thick) and lone specks.
- * Tesseract's sparse-text layout takes each such piece for a line of text and runs its recogniser
- * on it: on the document bench's 34 pages it found 41 "lines" a page, of which about 18 hold text.
- *
- * Each connected piece of ink is judged by its box (at OCR_WIDTH, 1000 px, the print of a field
- * is 2–5 px thick and a character's box at most about 40 px):
- * - a hairline is long (HAIRLINE_MIN_LENGTH px or more on one side) and thin (its area over its
- *   box's width plus height, about a line's thickness, under HAIRLINE_MAX_THICKNESS): removed.
- *   No letter is that thin over that length; a label's slash may be, and labels are not compared;
- * - a speck has at most SPECK_MAX_AREA pixels (a full stop has about ten): removed;
- * - a tangle is longer than any character (TANGLE_MIN_LENGTH): print a guilloche runs through,
- *   or several characters joined by one. Only its one-pixel strokes are removed (a 2 × 2
- *   opening), which frees the print and keeps it: removing the hairlines around it but not the
- *   one through it made tesseract lose a document number it had read (2 of 30 generated pages).
- *
- * Measured alternating per page on 94 pages (the document bench's 34 and 60 other generated ones),
- * the whole printed-zone reading: CPU 10% lower (43.3 → 39.1 s), second readings 17 → 12 (whole
- * pages again 7 → 4), decisive fields agreeing 465 → 466. It costs about 8 ms a page.
+ * Ink left by the local threshold that cannot be print, removed before the first OCR pass:
+ * tesseract takes each guilloche hairline for a line of text. By its box, a piece is a hairline
+ * (long and thin: removed), a speck (tiny: removed) or a tangle (longer than any character: only
+ * its one-pixel strokes are opened away, which frees the print it runs through). bench/README.md
+ * gives what it saves.
  */
-export const HAIRLINE_MIN_LENGTH = 12;
-export const HAIRLINE_MAX_THICKNESS = 1.5;
-export const SPECK_MAX_AREA = 2;
-export const TANGLE_MIN_LENGTH = 60;
+const HAIRLINE_MIN_LENGTH = 12;
+const HAIRLINE_MAX_THICKNESS = 1.5;
+const SPECK_MAX_AREA = 2;
+const TANGLE_MIN_LENGTH = 60;
 
 const PAPER = 255;
 

@@ -36,12 +36,12 @@ const FRAME_FILLING = 0.85;
 /** …unless it runs out of the frame on two adjacent sides only, up to this share (cut at a corner). */
 const CORNER_CUT_MAX_AREA = 0.97;
 /** Documents are 1.42 (passport page, ID-2) to 1.59 (ID-1) long over wide; perspective adds a little. */
-export const ASPECT_RANGE: [number, number] = [1.25, 1.8];
+const ASPECT_RANGE: [number, number] = [1.25, 1.8];
 /** Least share of the frame's text strokes inside an outline for it to be the document. */
 const MIN_TEXT_INSIDE = 0.6;
 const MIN_TEXT_INSIDE_CUT = 0.9;
 /** Least share of text-like strokes for a frame-filling document (calibrated on the specimens). */
-export const MIN_TEXT_DENSITY = 0.01;
+const MIN_TEXT_DENSITY = 0.01;
 
 export async function locateDocument(grey: DecodedImage): Promise<DocumentLocation | null> {
   if (grey.channels !== 1) throw new Error('locateDocument needs a grey image');
@@ -93,7 +93,7 @@ export async function locateDocument(grey: DecodedImage): Promise<DocumentLocati
   }
 }
 
-export interface BordersTouched {
+interface BordersTouched {
   left: boolean;
   right: boolean;
   top: boolean;
@@ -107,7 +107,7 @@ export interface BordersTouched {
  * a card running along two borders, or along one with a shape no document has, is cut off; an
  * outline filling the frame is a scan, unless it leaves the frame on two adjacent sides only.
  */
-export function judgeFraming(area: number, borders: BordersTouched, aspect: number): 'outline' | 'cut' | 'frame' {
+function judgeFraming(area: number, borders: BordersTouched, aspect: number): 'outline' | 'cut' | 'frame' {
   const adjacentPair = borders.count === 2 && (borders.left || borders.right) && (borders.top || borders.bottom);
   if (area >= FRAME_FILLING) return adjacentPair && area < CORNER_CUT_MAX_AREA ? 'cut' : 'frame';
   if (borders.count >= 2) return 'cut';

@@ -3,14 +3,9 @@ import type { RecognizeResult, Worker, WorkerParams } from 'tesseract.js';
 import { countModelLoad } from '../model-loads.ts';
 
 /**
- * The tesseract.js workers of this thread, created on first use and reused: creating one loads the
- * wasm core and the English model (seconds), reading a page then costs a fraction of that. Each
- * worker is a thread of its own; there are OCR_WORKERS of them so that the two halves of a page
- * (page-cut.ts) and the lines read again are read at once, queued on tesseract.js's scheduler,
- * which hands each job to the first idle worker. The model is tessdata_fast's English LSTM, kept
- * in `models/tessdata-fast` (its README says where it comes from and what it measured against the
- * `4.0.0_best_int` model used before: a quarter less CPU, the same fields); `cacheMethod: 'none'`:
- * nothing is written or fetched.
+ * The tesseract.js workers of this thread, created on first use (loading the wasm core and the
+ * model takes seconds) and reused. OCR_WORKERS of them read a page's two halves and the re-read
+ * lines at once. The model is tessdata_fast's English (models/tessdata-fast); nothing is fetched.
  */
 export const OCR_WORKERS = 2;
 
@@ -29,14 +24,8 @@ export function englishModelPath(): string {
 async function createOcrWorker(): Promise<Worker> {
   const { createWorker, OEM, PSM } = await import('tesseract.js');
   const created = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishModelPath(), cacheMethod: 'none', gzip: true });
-  // Straightened images carry no useful resolution tag: tell tesseract the scale. Sparse text
-  // (page segmentation 11) suits a card's scattered labels and values: measured on 10 generated
-  // documents, 47 of 50 decisive fields found against 42 with automatic layout (3) and 38 with
-  // one block (6), and faster. Tesseract's own diagnostics go to /dev/null. No second reading of
-  // each doubtful line inverted (white print on dark, `tessedit_do_invert`): a document's fields
-  // are dark on light, and the doubtful lines are mostly background patterns and the portrait.
-  // Measured on the document bench's 34 documents, alternating with and without in one run: the
-  // first pass's tesseract CPU 17% lower (649 against 784 ms per document), the same fields found.
+  // Straightened images carry no useful resolution tag: tell tesseract the scale. Sparse text suits
+  // a card's scattered fields; no inverted second reading (a document's fields are dark on light).
   await created.setParameters({ user_defined_dpi: '300', tessedit_pageseg_mode: PSM.SPARSE_TEXT, tessedit_do_invert: '0', debug_file: '/dev/null' } as Partial<WorkerParams>);
   return created;
 }

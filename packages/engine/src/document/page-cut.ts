@@ -4,46 +4,33 @@ import { cropImage } from './crop.ts';
 import { withInk } from './ink-mat.ts';
 
 /**
- * Where a page is cut in two, so that two tesseract workers read its halves at once
- * (ocr-worker.ts). Tesseract reads a page in one thread: on two cores the printed zone was a
- * case's longest task, and with two cases in flight the one that left the second core idle.
- *
- * A cut runs between lines of print, never through one (a line cut in two is read as noise).
- * Lines are found on the thresholded page: the ink is smeared sideways by JOIN_WIDTH px, which
- * joins the letters and words of a line into one piece; then opened by BRIDGE_HEIGHT px upright,
- * which breaks the thin dashes a guilloche leaves between a line and the portrait (a birth date
- * joined so to the portrait was once taken for part of the picture and cut through). A piece
- * LINE_MIN_HEIGHT to LINE_MAX_HEIGHT px tall may be a line, and no cut crosses its rows; taller
- * pieces (the portrait, a frame) and lower ones (dashes) may be cut.
- *
- * Of the rows that can be cut, the one chosen shares the reading most evenly (`chooseCut`): a
- * line costs tesseract's LSTM about its width once scaled to the network's height, so it counts
- * as its width over its height. A page with no cut leaving MIN_SHARE of that on each side is read
- * whole. Should a cut still run through a line, the line is read again from the grey page like
- * any missed value (printed-zone.ts's second pass), which reads the page whole.
+ * Where a page is cut in two so that two tesseract workers read its halves at once (tesseract reads
+ * a page on one thread). A cut runs between lines of print, found by smearing ink sideways and
+ * opening it upright; of the possible rows, the one sharing the reading most evenly is chosen. A
+ * page with no fair cut is read whole; a line cut anyway is read again by the second pass.
  */
 
 /**
  * Letters and words of a line are at most this far apart at OCR_WIDTH (1000 px). At 25 px a date
  * joined the portrait through the dash between them.
  */
-export const JOIN_WIDTH = 15;
+const JOIN_WIDTH = 15;
 /** Ink thinner than this, upright, after the smear: a dash, not print. */
-export const BRIDGE_HEIGHT = 7;
+const BRIDGE_HEIGHT = 7;
 /** A piece of ink at most this tall may be (part of) a line of print: the MRZ's letters are about 40 px. */
-export const LINE_MAX_HEIGHT = 64;
+const LINE_MAX_HEIGHT = 64;
 /**
  * Nor less tall: a label's smallest line is about 12 px. Lower pieces are the dashes a guilloche
  * leaves after the threshold, strewn over the page; cutting one leaves two shorter dashes.
  */
-export const LINE_MIN_HEIGHT = 8;
+const LINE_MIN_HEIGHT = 8;
 /** Neither half may hold less than this share of the page's lines (by their cost). */
 export const MIN_SHARE = 0.2;
 /** Rows kept free of ink on each side of a cut, so no descender or accent is shaved. */
 const CLEARANCE = 2;
 
 /** The boxes of the pieces of ink of a thresholded page that may be lines of print. */
-export function lineBoxes(binary: DecodedImage): Promise<Box[]> {
+function lineBoxes(binary: DecodedImage): Promise<Box[]> {
   return withInk(binary, 'lineBoxes', (cv, ink, mat) => {
     const smeared = mat(new cv.Mat());
     cv.dilate(ink, smeared, mat(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(JOIN_WIDTH, 1))));

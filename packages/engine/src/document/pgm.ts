@@ -1,15 +1,9 @@
 import type { DecodedImage } from './decode.ts';
 
 /**
- * A grey image as a binary PGM file (P5) with a frame of `margin` pixels: how the OCR is handed
- * its pages. Tesseract's image library reads PGM by copying its bytes; a PNG had first to be
- * compressed (sharp, as RGB: its white frame made the grey page three channels) and then
- * inflated (leptonica's zlib, in wasm). Measured alternating: the same text to the character on 12
- * generated pages, and over 94 pages (the document bench's 34 and 60 other generated ones) the
- * whole printed-zone reading's CPU 42.4 → 39.5 s (7%), the same passes and fields.
- *
- * The frame is white, or (`copy`) each side's edge pixels repeated outwards, as sharp's
- * `extendWith: 'copy'` makes it.
+ * A grey image as a binary PGM file (P5) with a frame of `margin` pixels, white or (`copy`) its
+ * edges repeated: how the OCR gets its pages, since tesseract reads PGM by copying bytes where a
+ * PNG costs a compression and an inflation.
  */
 export function framedPgm(image: DecodedImage, margin: number, frame: 'white' | 'copy'): Buffer {
   if (image.channels !== 1) throw new Error('framedPgm needs a grey image');

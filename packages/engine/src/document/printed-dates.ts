@@ -31,7 +31,7 @@ export function normaliseOcrText(text: string): string {
 }
 
 /** Patterns that match `iso` (YYYY-MM-DD) as printed; the day and month may drop a leading 0. */
-export function datePatterns(iso: string): RegExp[] {
+function datePatterns(iso: string): RegExp[] {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   if (!m) return [];
   const [, yyyy, mm, dd] = m as unknown as [string, string, string, string];

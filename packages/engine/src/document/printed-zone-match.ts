@@ -67,11 +67,9 @@ export function unconfused(text: string): string {
 }
 
 /**
- * OCR tolerance, measured on generated documents (one misread character is the commonest miss:
- * 8 read as 2, Ö as 6, a dropped letter). Names of at least this many letters agree within one
- * edit (the MRZ's ICAO digraphs folded too: OEZTUERK against a printed ÖZTÜRK read 6ZTURK),
- * document numbers within one edit. Dates stay exact: a changed digit of
- * a birth date is precisely what a forger changes, and the MRZ's own check digits guard numbers.
+ * OCR tolerance: one misread character is the commonest miss, so names of at least this many
+ * letters and document numbers agree within one edit. Dates stay exact: a changed digit is what a
+ * forger changes, and the MRZ's check digits already guard its numbers.
  */
 const MIN_TOLERANT_LENGTH = 6;
 

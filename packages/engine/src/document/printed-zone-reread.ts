@@ -2,13 +2,9 @@ import search from 'approx-string-match';
 import { isMrzLike, unconfused, type PrintedField } from './printed-zone-match.ts';
 
 /**
- * Which lines of the first OCR pass the second pass reads again, as pure functions. The first
- * pass (on a thresholded copy) finds the page's lines; when it misreads a decisive field (a date
- * `19.12.2080` for 2030, a number with two characters wrong, a date split in two), the value is
- * nearly always on a line it found, misread. The lines closest to the MRZ's value (an approximate
- * substring match: where to look, never whether it agrees) are cropped from the grey copy and
- * read again alone, at a fraction of the page's cost; the page is still read whole when they are
- * not enough (`secondOcrPasses`).
+ * Which lines of the first OCR pass are read again: a misread decisive field is nearly always on a
+ * line the first pass found, so the lines nearest the MRZ's value are cropped from the grey copy
+ * and read alone; the page is read whole again only when that is not enough.
  */
 
 /** A rectangle in the straightened document's pixels, right and bottom edges excluded. */
@@ -76,18 +72,11 @@ export function lineDistance(missed: MissedField, line: string): number {
 }
 
 /** Lines further than this from every missed value are not read again. */
-export const MAX_LINE_DISTANCE = 0.65;
+const MAX_LINE_DISTANCE = 0.65;
 /** At most this many lines per missed field (the closest). */
-export const LINES_PER_FIELD = 2;
+const LINES_PER_FIELD = 2;
 
-/**
- * Lines of a row this many line heights apart or closer are read again together. A value the first
- * pass split may have lost its middle: on the worn specimen `image-js/id1.jpg` it found `06` and
- * `1965` 2.6 heights apart and not the `12` between them; with one height the crop held `1965`
- * alone and the page had to be read whole again (about 250 ms). Over 84 pages (generated seeds
- * 0–79 and the 4 specimens) three heights changed nothing else: the same fields found, the same
- * pages read whole again.
- */
+/** Lines of a row this many line heights apart or closer are read again together (a split value may have lost its middle). */
 const ROW_GAP = 3;
 
 /**

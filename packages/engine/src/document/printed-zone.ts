@@ -36,7 +36,7 @@ export interface ReadPrintedZoneOptions {
  * Width the document is straightened to for OCR (print 2–3 mm high becomes 15–35 px). Measured on
  * generated documents: 1000 px agreed on more fields than 1400 (finer background patterns).
  */
-export const OCR_WIDTH = 1000;
+const OCR_WIDTH = 1000;
 /** Fewer letters and digits than this outside the MRZ: the printed zone was not read. */
 const MIN_CHARACTERS = 20;
 
@@ -59,15 +59,10 @@ const MARGIN = 16;
 export interface OcrTextOptions {
   /** Keep where the lines are (tesseract's TSV). */
   lines?: boolean;
-  /**
-   * The margin's pixels: white (a page, or anything thresholded), or the image's edges repeated
-   * (`copy`, a grey crop of a few lines). Tesseract thresholds a grey image itself (Otsu, over
-   * the whole image): around a crop 40 px high a white frame is half the pixels, the threshold
-   * falls between the frame and the tinted background, and the background becomes ink. Measured
-   * on the specimens' second readings: 5 of 9 crops read nothing with a white frame, none with
-   * the edges repeated; over 114 pages (the document bench's 34 and 80 other generated ones) 5
-   * pages read whole a second time instead of 7, the same fields found.
-   */
+    /**
+     * The margin's pixels: white, or the image's edges repeated (`copy`, for a grey crop: tesseract
+     * thresholds over the whole image, and a white frame around a thin crop turns its background to ink).
+     */
   frame?: 'white' | 'copy';
 }
 
@@ -127,13 +122,9 @@ export async function straightenForOcr(input: Uint8Array | DecodedImage, options
 }
 
 /**
- * First pass on a locally thresholded copy (tints and most of the guilloches removed), the better
- * single pass measured, without the hairlines and specks the threshold leaves (`dropHairlines`:
- * 10% less CPU, fewer second readings, the same fields). It needs no MRZ, so it can run beside
- * the MRZ reader. It keeps where its lines are, for a second pass. Where the page can be cut
- * between its lines, its two halves are read at once on the thread's two OCR workers
- * (page-cut.ts); the grey page of a second reading is always read whole, since tesseract
- * thresholds a grey image over all of it and two halves came out differently (fields were lost).
+ * First pass on a locally thresholded copy without its hairlines and specks; it needs no MRZ, so it
+ * runs beside the reader, and keeps where its lines are for a second pass. A page that can be cut
+ * between lines is read in two halves at once (page-cut.ts); a grey page is always read whole.
  */
 export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass> {
   const binary = await dropHairlines(await localThreshold(straightened));
@@ -141,7 +132,7 @@ export async function firstOcrPass(straightened: DecodedImage): Promise<OcrPass>
 }
 
 /** The decisive fields the MRZ holds that a reading does not show. */
-export function missedFields(pass: OcrPass, mrz: MrzReading | null): PrintedField[] {
+function missedFields(pass: OcrPass, mrz: MrzReading | null): PrintedField[] {
   const agreement = agreementWithMrz(pass.text, mrz?.fields ?? null);
   return PRINTED_FIELDS.filter((f) => agreement[f] === 'differ');
 }

@@ -1,10 +1,7 @@
 /**
- * Image quality measures as pure functions of grey pixels (no model, no opencv, no Node API):
- * sharpness as the variance of the Laplacian, and glare as saturated pixels and their largest
- * connected blob. The caller measures the document at a fixed width, so figures do not depend on
- * the camera's resolution. The journey runs these same functions on the phone to choose the
- * moment of an automatic capture (`@idv/engine/quality-measures`), so the device and the
- * document_quality check measure alike.
+ * Image quality measures as pure functions of grey pixels (Laplacian variance, glare), measured at
+ * a fixed width. The journey runs the same functions on the phone (`@idv/engine/quality-measures`),
+ * so automatic capture and the document_quality check agree.
  */
 
 /** Grey or RGB pixels, row-major, no padding (a decoded image, or a canvas's pixels made grey). */
@@ -52,7 +49,7 @@ export interface GlareMeasures {
 }
 
 /** Luminance treated as clipped by the camera. */
-export const SATURATION_LEVEL = 250;
+const SATURATION_LEVEL = 250;
 
 export function glareMeasures(grey: PixelImage, level = SATURATION_LEVEL): GlareMeasures {
   const { data, width: w, height: h } = grey;

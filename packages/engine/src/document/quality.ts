@@ -4,13 +4,8 @@ import { locateDocument, warpDocument, type DocumentLocation, type Point } from 
 import { glareMeasures, laplacianVariance } from './quality-measures.ts';
 
 /**
- * The document_quality check: can the photo be read at all? Decoding, resolution, sharpness,
- * glare, and whether the whole document is in the frame. Every failure asks the person to take
- * the photo again (the pipeline maps them to a resubmission), none refuses the case.
- *
- * Thresholds were calibrated on the specimen fixtures (all pass), on generated phone photos (all
- * pass), and on variants made from both with sharp (blurred, glared, shrunk, cut: all fail); the
- * figures are in docs/checks-document.md.
+ * The document_quality check: decoding, resolution, sharpness, glare, and the whole document in the
+ * frame. Every failure asks for a new photo. The thresholds' calibration is in docs/checks-document.md.
  */
 export const QUALITY_THRESHOLDS = {
   /** Fewest pixels along the document's long side (specimens go down to 250). */

@@ -10,7 +10,7 @@ import { issuingAlpha2 } from './issuing-country.ts';
  */
 
 /** The oldest age accepted as plausible. */
-export const MAX_PLAUSIBLE_AGE = 130;
+const MAX_PLAUSIBLE_AGE = 130;
 /** ICAO's fictitious state on specimen documents: accepted as the chosen country in the sandbox only. */
 const SPECIMEN_ISSUER = 'UTO';
 

@@ -25,9 +25,9 @@ export interface FaceFinding extends FaceAnalysis {
  * plausible (score ≥ 0.5) and its box is too (box score ≥ 0.5). A real face with a low box score
  * but a confident mesh (box 0.36, score 1.00 in a group photo) is kept by the first rule.
  */
-export const SURE_FACE_SCORE = 0.9;
-export const MIN_FACE_SCORE = 0.5;
-export const MIN_BOX_SCORE = 0.5;
+const SURE_FACE_SCORE = 0.9;
+const MIN_FACE_SCORE = 0.5;
+const MIN_BOX_SCORE = 0.5;
 const isFace = (f: HumanFace) =>
   f.mesh?.length > 0 && (f.score >= SURE_FACE_SCORE || (f.score >= MIN_FACE_SCORE && f.boxScore >= MIN_BOX_SCORE));
 
@@ -45,7 +45,7 @@ export async function analyseFaces(image: Uint8Array, options: AnalyseOptions = 
   return analyseRgb(models, rgb);
 }
 
-export async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFinding[]> {
+async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFinding[]> {
   const { human, humanTf } = models;
   const humanInput = humanTf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
   let result;

@@ -1,7 +1,7 @@
 import { openImage } from '../document/decode.ts';
 
 /** Longest side given to the face models: enough for a portrait on a document photo, and bounded cost. */
-export const FACE_MAX_SIDE = 640;
+const FACE_MAX_SIDE = 640;
 
 export interface RgbImage {
   data: Uint8Array;

@@ -32,7 +32,7 @@ const HUMAN_MODELS = join(HUMAN_DIST, '..', 'models') + '/';
 
 // The bundle's types are wide and partly browser-only; the engine uses a narrow surface.
 type Tf = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-export type HumanInstance = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type HumanInstance = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export interface FaceModels {
   human: HumanInstance;
@@ -42,7 +42,7 @@ export interface FaceModels {
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
-export const HUMAN_CONFIG = {
+const HUMAN_CONFIG = {
   backend: 'wasm',
   wasmPath: pathToFileURL(WASM_DIR).href,
   wasmPlatformFetch: true,

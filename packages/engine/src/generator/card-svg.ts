@@ -2,19 +2,17 @@ import type { DocumentFields } from '../types.ts';
 import type { Rng } from './rng.ts';
 
 /**
- * The SVG of a flat document (librsvg renders it through sharp), in millimetres: a tinted card
- * with a guilloche pattern, printed labels and values in DejaVu Sans (what a printed-zone OCR
- * reads), the portrait, and the MRZ in OCR-B on ICAO's 2.54 mm character grid. TD1 is an ID-1
- * card (85.6×54 mm) whose MRZ really sits on the back: here the front and the MRZ share one face,
- * so one image carries everything. TD3 is a passport data page (125×88 mm).
+ * The SVG of a flat document in millimetres (rendered by sharp): tinted card, guilloche, labels and
+ * values in DejaVu Sans, the portrait, and the MRZ in OCR-B on ICAO's grid. A TD1 card carries its
+ * MRZ on the same face here, so one image holds everything; TD3 is a passport data page.
  */
-export interface CardGeometry {
+interface CardGeometry {
   widthMm: number;
   heightMm: number;
   pxPerMm: number;
 }
 
-export const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
+const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
   TD1: { widthMm: 85.6, heightMm: 54, pxPerMm: 16 },
   TD3: { widthMm: 125, heightMm: 88, pxPerMm: 11.2 },
 };
@@ -143,7 +141,7 @@ function guilloche(W: number, H: number, hue: number, rng: Rng): string {
 }
 
 /** Dates as printed in the visual zone: `DD.MM.YYYY`. */
-export function printedDate(iso: string | undefined): string {
+function printedDate(iso: string | undefined): string {
   if (!iso) return '';
   const [y, m, d] = iso.split('-');
   return `${d}.${m}.${y}`;

@@ -22,7 +22,7 @@ const GIVEN_NAMES = [
   'Karl-Heinz', 'Marie-Claire', 'Pål', 'Åsa', 'Zsófia', 'Gábor', 'Nikola', 'Miloš', 'Amélie', 'Quentin',
 ];
 /** Issuing states: real ICAO codes (Germany is `D`) and the specimen code UTO. */
-export const GENERATOR_COUNTRIES = [
+const GENERATOR_COUNTRIES = [
   'UTO', 'FRA', 'D', 'ESP', 'ITA', 'NLD', 'BEL', 'POL', 'SWE', 'GBR', 'USA', 'CAN', 'PRT', 'AUT', 'IRL', 'CHE',
   'NOR', 'DNK', 'FIN', 'GRC', 'CZE', 'EST', 'LUX', 'HRV', 'ROU', 'HUN', 'ISL', 'TUR', 'MEX', 'BRA',
 ] as const;

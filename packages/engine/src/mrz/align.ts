@@ -1,16 +1,8 @@
 /**
- * Places a line's N character centres where the glyphs are, without a rigid grid.
- *
- * The classifier's window slides along the line's band in small steps (a tenth of the band
- * height), once; at each step it gives the probability that a glyph is centred there and which
- * character it is. For a length N, dynamic programming then picks N centres, spaced about one
- * pitch apart (the pitch follows from the ink's extent and N), the first and last near the ends of
- * the ink, that maximise the summed log-probability of a glyph being centred at each. Spacing may
- * vary from cell to cell (printers that do not keep to the grid), at a small cost, around a pitch
- * that may itself grow steadily along the line (`slope`: a line seen at a slant).
- *
- * The scan does not depend on N, so every plausible N costs only its dynamic programme: the
- * reader tries them all and keeps the one whose centres fit best.
+ * Places a line's N character centres where the glyphs are, without a rigid grid: the classifier
+ * scans the band once, then dynamic programming picks N centres about a pitch apart (the pitch may
+ * vary a little, and grow along a slanted line) that maximise the glyph-centred probability. The
+ * scan does not depend on N, so the reader can try every plausible N cheaply.
  */
 import { CLASS_COUNT, classifyCellsOnRuntime, type MrzClassifier } from './classifier.ts';
 import { windowFeatures, type GreyImage, type LineBand } from './segment.ts';

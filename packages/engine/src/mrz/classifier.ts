@@ -1,14 +1,8 @@
 /**
- * The per-character classifier of MRZ cells: a small multilayer perceptron (one hidden ReLU
- * layer, softmax over the 37 MRZ characters and one more class, "no glyph centred here") on the
- * CELL_W×CELL_H cells cut by segment.ts. Its weights are trained by
- * packages/engine/scripts/train-mrz.ts from lines rendered with the OCR-B font and committed in
- * packages/engine/models/mrz-ocrb.json. Loaded once per thread.
- *
- * Why the extra class: a classifier that only ever saw well-cut cells is as sure of itself on a
- * cell straddling two glyphs (a grid with one cell too many or too few) as on a good one, so its
- * surety cannot choose the grid. Trained on straddling cells as "no glyph", it says how well a
- * grid fits, and the reader picks the line's length and grid by it.
+ * The per-character classifier of MRZ cells: a one-hidden-layer perceptron over the 37 MRZ
+ * characters plus "no glyph centred here", trained by scripts/train-mrz.ts (weights in
+ * models/mrz-ocrb.json). The extra class says how well a grid fits, which the reader uses to pick
+ * a line's length and grid: without it the classifier is as sure on a straddling cell as on a good one.
  */
 import { readFile } from 'node:fs/promises';
 import type { InferenceSession } from 'onnxruntime-node';
@@ -20,7 +14,7 @@ import { createCpuSession, runFloat } from '../onnx/session.ts';
 export const MRZ_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 export const CLASS_COUNT = MRZ_ALPHABET.length;
 /** The model's last output: the cell is not centred on one glyph (straddling, empty). */
-export const NO_GLYPH = CLASS_COUNT;
+const NO_GLYPH = CLASS_COUNT;
 export const MODEL_CLASSES = CLASS_COUNT + 1;
 
 export interface MlpWeights {
@@ -67,7 +61,7 @@ export function encodeModel(w: MlpWeights, training?: Record<string, unknown>): 
   };
 }
 
-export function decodeModel(m: StoredModel): MlpWeights {
+function decodeModel(m: StoredModel): MlpWeights {
   if (m.format !== 'mrz-ocrb-mlp-2' || m.alphabet !== MRZ_ALPHABET || m.inputs !== CELL_FEATURES || m.classes !== MODEL_CLASSES) {
     throw new Error('MRZ model does not match this reader (format, alphabet, classes or cell size)');
   }
@@ -88,10 +82,8 @@ export function decodeModel(m: StoredModel): MlpWeights {
 }
 
 /**
- * The classifier as the reader runs it: its weights, and the same network in an onnxruntime
- * session. The runtime multiplies a batch of cells by the hidden layer in vectorised native code,
- * about 25 times faster than the JavaScript loops of `classifyCells` (measured on 2,000 cells);
- * `classifyCells` stays the reference (training, and the test that both agree).
+ * The classifier as the reader runs it: its weights and the same network in an onnxruntime session
+ * (much faster on batches of cells); `classifyCells` stays the reference for training and tests.
  */
 export interface MrzClassifier {
   weights: MlpWeights;
@@ -114,7 +106,7 @@ export function loadMrzClassifier(): Promise<MrzClassifier> {
 }
 
 /** The network up to the output layer's scores (hidden ReLU layer, then the output layer): the softmax stays in `softmaxAt`. */
-export function classifierGraph(w: MlpWeights): Uint8Array {
+function classifierGraph(w: MlpWeights): Uint8Array {
   return writeOnnxModel({
     nodes: [
       { op: 'Gemm', inputs: ['cells', 'w1', 'b1'], outputs: ['hidden'], attributes: { transB: 1 } },

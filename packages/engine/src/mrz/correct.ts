@@ -3,21 +3,11 @@ import { charKinds, checksFor, detectLayout, type CheckSpec, type MrzLayout } fr
 import { checkPasses } from './verify.ts';
 
 /**
- * OCR confusion correction of MRZ text, in two steps:
- *
- * 1. Field types (positional, needs no check digit): dates and check digits hold only digits, so
- *    a letter there is the digit it looks like (O→0, I→1…); names, codes and sex hold only
- *    letters, so a digit there is the letter it looks like (0→O, 1→I…; for a country code, the
- *    letter that makes a valid code when exactly one does).
- * 2. Check digits, in fields that may hold letters and digits (document number, optional data):
- *    a letter↔digit confusion is corrected only when exactly one combination of single changes,
- *    one per failing check, makes every check digit and the composite pass. None or several: the
- *    text is returned as read (after step 1) and `ambiguous` says several fitted.
- *
- * Never letter↔letter: letters sharing a value modulo 10 (G/Q, A/K/U, B/L/V, E/O/Y, also
- * C/M/W, D/N/X, F/P/Z, H/R, I/S, J/T) give the same check digit, so a check digit cannot tell
- * them apart and any such "correction" would pass by construction. Such misreads must be caught
- * by the reader (voting across image variants) or by comparison with the printed zone.
+ * OCR confusion correction of MRZ text: first by field type (digits where only digits may stand,
+ * letters where only letters may), then by check digits in mixed fields, only when exactly one
+ * combination of single letter↔digit changes makes every check pass. Never letter↔letter: letters
+ * sharing a value modulo 10 (G/Q, A/K/U…) give the same check digit, so such a "correction" would
+ * pass by construction; those are for the reader's votes and the printed zone to settle.
  */
 
 /** Letters OCR takes for a digit, and the digit they stand for. */

@@ -1,26 +1,12 @@
 /**
- * The characters of a line whose format is not known, read with the one rule every MRZ field
- * keeps: letters sit beside letters (names, codes) and digits beside digits (numbers, dates). A
- * cell the classifier finds nearly as likely an O as a 0 (an S as a 5, a B as an 8) then takes the
- * kind of its neighbours: "L0PEZ" becomes "LOPEZ", "H000O014" becomes "H0000014".
- *
- * How: a Viterbi pass over the three kinds (digit, letter, filler) with a cost of KIND_CHANGE_COST
- * nats for each letter beside a digit; fillers neighbour anything for free (a field ends in them).
- * Within its kind each cell keeps the classifier's best character. A run of a kind is broken only
- * where the classifier is surer of it than the cost, so document numbers that mix letters and
- * digits ("C01X0006H1D", a random line "M9FP35V3B0RYS") keep them when it is sure of each.
- *
- * Where a line's format is known, the zone reader applies the field rules themselves instead
- * (correct.ts), which are stronger.
- *
- * Chosen on the 1,200 lines of fixtures/documents/mrz-lines outside the benchmark baseline's
- * subset, and confirmed on that subset (docs/checks-document.md): 1 nat beats 0.5 and 1.5 on both;
- * transition costs taken from the lines' own letter/digit/filler frequencies (fillers no longer
- * free) made more characters wrong than right.
+ * The characters of a line whose format is not known, with the one rule every MRZ field keeps:
+ * letters beside letters, digits beside digits ("L0PEZ" → "LOPEZ"). A Viterbi pass over the kinds
+ * charges KIND_CHANGE_COST nats per change (fillers are free), so mixed document numbers keep their
+ * kinds where the classifier is sure. The cost was chosen on mrz-lines (docs/checks-document.md).
  */
 import { CLASS_COUNT, MRZ_ALPHABET } from './classifier.ts';
 
-export const KIND_CHANGE_COST = 1;
+const KIND_CHANGE_COST = 1;
 
 const DIGIT = 0;
 const LETTER = 1;

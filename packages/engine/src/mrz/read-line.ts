@@ -1,17 +1,8 @@
 /**
- * Reads one MRZ line crop already located (line datasets, a reader handed single lines). Its
- * length is not known: the classifier's "no glyph centred" output says how well N centres fit the
- * ink (N too many or too few puts centres between glyphs somewhere). The line is scanned once
- * (align.ts) and every N plausible for the ink's extent and height is aligned on the scan, flat
- * and with pitches growing steadily along the line (a line seen at a slant: glyphs and gaps
- * shrink towards the far end, which one pitch cannot follow over 30 to 44 glyphs); the best fit
- * wins, the MRZ lengths (30, 36, 44) preferred in a near tie.
- *
- * The characters are the classifier's, decoded with the rule that letters neighbour letters and
- * digits digits (kind-context.ts), but without the field rules the zone reader applies (read.ts):
- * alone, a line does not say which line of which format it is, and datasets hold lines of no
- * format at all. Tried and dropped: decoding each line under every (format, line) hypothesis made
- * more lines wrong than right on mrz-lines, a check digit passing by chance one time in ten.
+ * Reads one located MRZ line crop of unknown length: every plausible length is aligned on one scan
+ * (align.ts), flat and slanted, and the best fit wins, the MRZ lengths preferred in a near tie.
+ * The characters get the letters-beside-letters rule (kind-context.ts) but no field rules: a lone
+ * line does not say which line of which format it is.
  */
 import { alignSlanted, alignedVotes, scanLine, type Alignment } from './align.ts';
 import { loadMrzClassifier } from './classifier.ts';

@@ -1,16 +1,8 @@
 /**
- * Reads the machine-readable zone of a document photo: locate the lines (locate.ts), cut each
- * into its character cells (segment.ts), classify every cell (classifier.ts) on several variants
- * of the crop (placement across the line, crop height, grid phase, and centres aligned to the
- * glyphs rather than to the rigid grid: align.ts), average the variants' probabilities per
- * character, restrict each position to what its field may hold, then parse and verify (parse.ts).
- *
- * Check digits correct only what they can prove: a failing check is repaired by the cheapest
- * change among the classifier's runner-up characters that makes every check pass, and only when no
- * other repair comes close. Letters that share a check value (G/Q, A/K/U, B/L/V, E/O/Y…) can never
- * be told apart by a check digit, nor can any name letter (names are not covered): such positions
- * are decided by the vote of the variants, and a position the vote does not settle leaves the
- * reading uncertain (`uncertain` positions, confidence capped below MRZ_ACCEPT_CONFIDENCE).
+ * Reads the machine-readable zone of a document photo: locate the lines, cut and classify cells on
+ * several variants of each crop, average the variants per character, restrict each position to
+ * its field, then parse and verify. Check digits repair only what they can prove; positions they
+ * cannot tell apart are decided by the variants' vote, and an unsettled vote caps the confidence.
  */
 import type { MrzReading } from '../types.ts';
 import { openImage } from '../document/decode.ts';
@@ -69,7 +61,7 @@ export async function decodeGrey(image: Uint8Array): Promise<GreyImage> {
 }
 
 /** The image turned a quarter clockwise. */
-export function rotateQuarter(g: GreyImage): GreyImage {
+function rotateQuarter(g: GreyImage): GreyImage {
   const { width, height, data } = g;
   const out = new Uint8Array(data.length);
   for (let y = 0; y < height; y++) {
@@ -78,7 +70,7 @@ export function rotateQuarter(g: GreyImage): GreyImage {
   return { data: out, width: height, height: width };
 }
 
-export function rotateHalf(g: GreyImage): GreyImage {
+function rotateHalf(g: GreyImage): GreyImage {
   const out = Uint8Array.from(g.data).reverse();
   return { data: out, width: g.width, height: g.height };
 }
@@ -485,13 +477,8 @@ function onlyCompositeFails(r: MrzReading): boolean {
 }
 
 /**
- * A reading that settles the photo's orientation: its check digits pass, or, read mostly sure,
- * every one but the composite's. A misprinted or misread composite (seen on a specimen card) does
- * not make a zone read upside down or at a quarter turn likelier, where each field passing by
- * chance is one in ten; but a zone read mostly uncertain can pass its fields by chance (empty
- * fields of `<` pass theirs: seen on a passport read upside down). Measured on `77_card-cmw.png`
- * (its composite fails, 3 of 90 characters uncertain): the flipped read and the other quarter
- * turns took about half of its 900 ms and found nothing.
+ * A reading that settles the photo's orientation: its check digits pass, or all but the composite
+ * while read mostly sure (a zone read mostly uncertain can pass its fields by chance).
  */
 function orientationSettled(d: Decoded): boolean {
   return d.reading.checkDigitsValid || (onlyCompositeFails(d.reading) && mostlySure(d));

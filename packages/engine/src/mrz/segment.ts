@@ -1,12 +1,7 @@
 /**
- * Cuts one machine-readable-zone line into exactly N character cells on its monospaced grid, and
- * turns each cell into the classifier's input. The same code cuts the training cells and the cells
- * read at run time, so the classifier learns exactly the cells it will see.
- *
- * A line image is a grey crop around one MRZ line (dark ink on light paper), roughly horizontal.
- * The grid is found from the column projection profile: the pitch and phase that put the fewest
- * ink pixels on cell boundaries while keeping all ink inside the N cells. Fixed division of the
- * ink extent would drift by the width difference of the first and last glyphs (`<` is narrow).
+ * Cuts one MRZ line into exactly N character cells on its monospaced grid and turns each into the
+ * classifier's input; training and reading share this code. The grid's pitch and phase are those
+ * that put the fewest ink pixels on cell boundaries (dividing the ink's extent would drift: `<` is narrow).
  */
 
 export interface GreyImage {
@@ -37,12 +32,12 @@ export interface LineGrid {
   inkEnd: number;
 }
 
-export const CELL_W = 16;
-export const CELL_H = 24;
+const CELL_W = 16;
+const CELL_H = 24;
 export const CELL_FEATURES = CELL_W * CELL_H;
 
 /** Otsu's threshold of a grey histogram. */
-export function otsuThreshold(data: Uint8Array): number {
+function otsuThreshold(data: Uint8Array): number {
   const hist = new Float64Array(256);
   for (let i = 0; i < data.length; i++) hist[data[i]!]++;
   const total = data.length;
@@ -340,7 +335,7 @@ export function findLineGrid(line: GreyImage, count: number, opts: GridOptions =
 }
 
 /** Left boundary of cell k (k = count is the right end of the last cell); k may be fractional. */
-export function cellBoundary(grid: LineGrid, k: number): number {
+function cellBoundary(grid: LineGrid, k: number): number {
   return grid.x0 + grid.pitch * k * (1 + (grid.curve * k) / grid.count);
 }
 
@@ -369,16 +364,9 @@ export type LineBand = Pick<LineGrid, 'centreA' | 'centreB' | 'bandHeight' | 'in
 const SUB = 3;
 
 /**
- * Classifier input for windows centred at the given columns of the band (see cellFeatures).
- *
- * Each output pixel is the mean of 3×3 bilinear samples on a regular lattice (CELL_W·3 columns,
- * CELL_H·3 rows); each column's and each row's pixel, fraction and outside-the-image test are
- * worked out once per window. A bilinear sample is linear in its four pixels, so the three
- * samples of an output row's lattice rows are blended down each image column first (one sum per
- * column under the window) and the column sums interpolated across at the lattice's three
- * columns: the same mean, a quarter of the multiplications of sampling each point on its own
- * (the aligned read calls this for hundreds of windows per line). Only the rounding differs: the
- * features agree with point-by-point sampling within float32 precision.
+ * Classifier input for windows centred at the given columns of the band (see cellFeatures). The
+ * 3×3 bilinear samples are blended down each column first, then across: the same mean with a
+ * quarter of the multiplications (equal within float32 precision), as this runs for hundreds of windows a line.
  */
 export function windowFeatures(line: GreyImage, band: LineBand, centres: ArrayLike<number>, shiftY = 0): Float32Array {
   const { data, width, height } = line;

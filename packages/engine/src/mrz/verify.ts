@@ -2,7 +2,7 @@ import { checkDigitMatches } from './check-digit.ts';
 import { checksFor, type CheckName, type CheckSpec, type MrzLayout } from './formats.ts';
 
 /** The characters a check digit covers. */
-export function checkedText(check: CheckSpec, text: string): string {
+function checkedText(check: CheckSpec, text: string): string {
   return check.over.map((span) => text.slice(span.start, span.start + span.length)).join('');
 }
 

@@ -1,15 +1,11 @@
 /**
- * Writes ONNX models (the `ModelProto` protobuf) from graphs built in code, so that onnxruntime
- * can run a model whose weights the repository keeps in another form (the MRZ classifier's JSON)
- * without a converter, a Python tool or a second copy of the weights on disk. Only what those
- * graphs use is written: float32 initialisers (and int64 ones, such as a Pad's pads), nodes with int, float, ints and string attributes,
- * float32 inputs and outputs whose dimensions are numbers or names. Field numbers are those of
- * onnx.proto (ONNX 1.x); the encoding is protobuf's wire format (varints, length-delimited,
- * fixed 32-bit).
+ * Writes ONNX models (protobuf wire format, onnx.proto's field numbers) from graphs built in code,
+ * so onnxruntime runs weights the repository keeps in another form without a converter or a
+ * second copy. Only what those graphs use is written.
  */
 
 /** Opset the graphs are written for (Gemm, Relu, Conv… as defined there). */
-export const ONNX_OPSET = 17;
+const ONNX_OPSET = 17;
 /** IR version 8 goes with opset 17. */
 const IR_VERSION = 8;
 const FLOAT = 1;
@@ -25,7 +21,7 @@ export interface OnnxNode {
   attributes?: Record<string, Attribute>;
 }
 
-export interface OnnxInitializer {
+interface OnnxInitializer {
   name: string;
   dims: number[];
   data: Float32Array | BigInt64Array;

@@ -6,13 +6,9 @@ import { binding, initOrt } from 'onnxruntime-node/dist/binding.js';
 import { CPU_SESSION_OPTIONS } from './session.ts';
 
 /**
- * An onnxruntime session run synchronously, for a model whose caller must have its result at once:
- * human calls each of its tfjs models with `model.execute()`, which returns tensors, inside its own
- * pipeline (faces/human-onnx.ts puts onnxruntime behind that call). onnxruntime-node's public
- * `InferenceSession.run` is a promise only because it defers the native call with `setImmediate`;
- * the native session under it, which the package exports as `binding` ("a simple synchronized
- * inference session"), runs on the calling thread and returns. The package's version is pinned
- * in package.json: this reaches below its public API, and a test loads a model through it.
+ * An onnxruntime session run synchronously, for human's `model.execute()` (faces/human-onnx.ts),
+ * which must return tensors at once. It uses the native session onnxruntime-node exports as
+ * `binding`, below its public API: the package's version is pinned, and a test loads a model through it.
  */
 export interface SyncSession {
   /** The model on one float32 input: each output's values and dimensions, in the model's order of outputs. */

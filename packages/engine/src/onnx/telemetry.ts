@@ -4,13 +4,9 @@ import { isMainThread } from 'node:worker_threads';
 export const ONNX_TELEMETRY_OFF = 'ORT_DISABLE_TELEMETRY';
 
 /**
- * onnxruntime's Linux build (1.30, in `onnxruntime-node`) sends usage events to Microsoft
- * (`mobile.events.data.microsoft.com`) unless the process's environment says not to: nothing of
- * a case would be in them, but a self-hosted service sends nothing anywhere. Seen on a machine
- * whose DNS never answers: the lookups held libuv's threads and the service took minutes to
- * listen. A worker thread's `process.env` is its own copy, read by no native code, so the
- * variable is set on the main thread (the real environment) before any thread starts; in a
- * thread this only checks that it was.
+ * onnxruntime's Linux build sends usage events to Microsoft unless the environment says not to; a
+ * self-hosted service sends nothing anywhere (and a host without DNS stalled on the lookups). Set
+ * on the main thread before any thread starts, since native code reads the real environment.
  */
 export function disableOnnxTelemetry(mainThread = isMainThread, env: Record<string, string | undefined> = process.env): void {
   if (mainThread) {

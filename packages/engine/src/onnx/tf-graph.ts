@@ -4,16 +4,13 @@ import { graphBuilder, writeOnnxModel, type OnnxNode } from './model-proto.ts';
 import { hwioToOihw } from './tf-layout.ts';
 
 /**
- * A tfjs graph model (`model.json` and its weight files, as human ships them) written as an ONNX
- * graph at load, so that onnxruntime runs it instead of tfjs's wasm backend: nothing is converted
- * ahead, nothing else is stored. TensorFlow's graphs are NHWC; onnxruntime's convolutions take
- * NCHW, so every four-dimensional value is kept NCHW inside the graph (weights reordered once)
- * and turned back to NHWC only where the graph flattens it (a Reshape) or hands it out. Only the
- * operations of the models the engine converts are written; any other is refused, so a changed
- * model file fails loudly at load rather than computing something else.
+ * A tfjs graph model written as an ONNX graph at load, so onnxruntime runs it instead of tfjs's
+ * wasm backend. Four-dimensional values are kept NCHW inside (weights reordered once) and turned
+ * back to NHWC only where the graph flattens or outputs them. Unknown operations are refused, so a
+ * changed model fails at load rather than computing something else.
  */
 
-export interface TfNode {
+interface TfNode {
   name: string;
   op: string;
   input?: string[];

@@ -24,18 +24,10 @@ export interface ChecksPoolOptions {
 }
 
 /**
- * A pool of worker threads running the engine, so that no image work touches the event loop of
- * the API or the worker. A case is split into independent tasks, queued longest first so that
- * the threads finish together: the document (quality, MRZ, barcode), the printed zone's OCR
- * (which needs no MRZ), and the faces of each image (portrait, selfie, each challenge). The
- * calling thread then judges what depends on several (case-finish.ts): on two cores a case takes
- * about half its CPU time rather than the time of its longest chain.
- *
- * The OCR has threads of its own: tesseract.js recognises in worker threads of its own (two per
- * OCR thread, which read a page's two halves at once: document/page-cut.ts), so the pool thread
- * that asked waits idle for most of the task (measured: 80 ms of thread CPU in 1.5 s). In the
- * main pool it would hold one of the two slots while the cores are already busy with tesseract,
- * and the faces would wait behind it.
+ * A pool of worker threads running the engine, off the API's and worker's event loops. A case's
+ * independent tasks are queued longest first so the threads finish together. The OCR has a pool of
+ * its own: tesseract.js recognises in threads of its own, and a pool thread waiting on it would
+ * hold a slot the faces need.
  */
 export class ChecksPool {
   private readonly pool: Piscina;

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * CPU time (user + system, ms) of the calling thread so far, from /proc/thread-self/stat (Linux;
- * null elsewhere). Node 20 has no per-thread CPU clock, and process.cpuUsage() counts every
- * thread, which says nothing about one task when several run at once. Clock ticks are 10 ms.
- * Work a task hands to another thread (tesseract.js runs in its own worker thread) is not counted.
+ * CPU time of the calling thread (ms, from /proc/thread-self/stat; null off Linux): Node 20 has no
+ * per-thread clock. Work handed to another thread (tesseract.js) is not counted.
  */
-export function threadCpuMs(): number | null {
+function threadCpuMs(): number | null {
   try {
     const stat = readFileSync('/proc/thread-self/stat', 'utf8');
     // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.

@@ -42,7 +42,7 @@ export async function fetchSession(): Promise<ConsoleSession> {
 }
 
 /** Where to go when there is no session: sign in, then come back here. */
-export function signInUrl(returnTo = currentReturnTo()): string {
+function signInUrl(returnTo = currentReturnTo()): string {
   return `/auth/login?return_to=${encodeURIComponent(returnTo)}`;
 }
 

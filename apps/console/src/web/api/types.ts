@@ -6,16 +6,12 @@ export type ReviewTaskItem = S['ReviewTaskItem'];
 export type ReviewTask = S['ReviewTask'];
 export type ReviewCase = S['ReviewCase'];
 export type ReviewSummary = S['ReviewSummary'];
-export type CaseRecord = S['CaseRecord'];
-export type Case = S['Case'];
 export type Check = S['Check'];
 export type Piece = S['Piece'];
 export type Unmasked = S['Unmasked'];
-export type FieldGap = S['FieldGap'];
 export type SupportGrant = S['SupportGrant'];
 export type DecisionRecorded = S['DecisionRecorded'];
 export type RevisionRecorded = S['RevisionRecorded'];
-export type SessionCreated = S['SessionCreated'];
 export type MaskedSubject = ReviewCase['subject'];
 export type JournalEntry = ReviewCase['journal'][number];
 export type CorrectionItem = ReviewCase['corrections'][number];
@@ -23,8 +19,7 @@ export type CorrectionItem = ReviewCase['corrections'][number];
 export type ApiKey = S['ApiKey'];
 export type WebhookEndpointListed = S['WebhookEndpointListed'];
 export type WebhookDelivery = S['WebhookDelivery'];
-export type WebhookEventTypeInfo = S['WebhookEventTypeInfo'];
-// Oversight screens (issue 18).
+// Oversight screens.
 export type Operator = S['Operator'];
 export type OperatorInvited = S['OperatorInvited'];
 export type ReviewMetrics = S['ReviewMetrics'];

@@ -17,7 +17,7 @@ export interface DaySeries {
   style: number;
 }
 
-export const SERIES_STYLES = [
+const SERIES_STYLES = [
   { color: '#0b5cad', dash: undefined },
   { color: '#b3261e', dash: [6, 3] },
   { color: '#1e7b45', dash: [2, 2] },

@@ -5,7 +5,7 @@ import { Empty, ErrorNotice, Loading } from './status.tsx';
 import { TableHead } from './table-head.tsx';
 
 /** A page of a cursor-paged list route of the service (reviews queue, case search). */
-export interface CursorPage<T> {
+interface CursorPage<T> {
   data: T[];
   has_more: boolean;
   next_cursor?: string | null;
@@ -25,7 +25,7 @@ export function useCursorPages() {
   };
 }
 
-export type CursorPages = ReturnType<typeof useCursorPages>;
+type CursorPages = ReturnType<typeof useCursorPages>;
 
 interface PagedTableProps<T> {
   query: UseQueryResult<CursorPage<T>>;

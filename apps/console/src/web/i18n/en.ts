@@ -403,7 +403,7 @@ export const en = {
   'appearance.preview.hidden': 'The preview shows once the colours keep every text readable.',
   'appearance.preview.logoNote': 'The current logo is shown on the journey itself.',
 
-  // Flows screen (issue 18): the client's flows, a version's form and JSON, diff, dry run, activation
+  // Flows screen: the client's flows, a version's form and JSON, diff, dry run, activation
   'nav.flows': 'Flows',
   'flows.title': 'Flows',
   'flows.intro': 'A flow says what a case asks of the person and how it is decided. New cases use the active version; running cases keep theirs.',
@@ -496,7 +496,7 @@ export const en = {
   'flows.diff.hunk': 'Around line {line}',
   'flows.diff.added': 'added:',
   'flows.diff.removed': 'removed:',
-  // ---- Oversight screens (issue 18): Operators, Support access, Review metrics, Usage and contract
+  // ---- Oversight screens: Operators, Support access, Review metrics, Usage and contract
   'nav.operators': 'Operators',
   'nav.supportAccess': 'Support access',
   'nav.metrics': 'Review metrics',

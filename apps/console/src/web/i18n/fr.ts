@@ -405,7 +405,7 @@ export const fr: Messages = {
   'appearance.preview.hidden': "L'aperçu s'affiche dès que les couleurs gardent tous les textes lisibles.",
   'appearance.preview.logoNote': 'Le logo actuel est visible sur le parcours lui-même.',
 
-  // Flows screen (issue 18): the client's flows, a version's form and JSON, diff, dry run, activation
+  // Flows screen: the client's flows, a version's form and JSON, diff, dry run, activation
   'nav.flows': 'Parcours',
   'flows.title': 'Parcours',
   'flows.intro': "Un parcours dit ce qu'un dossier demande à la personne et comment il est décidé. Les nouveaux dossiers suivent la version active ; les dossiers en cours gardent la leur.",
@@ -498,7 +498,7 @@ export const fr: Messages = {
   'flows.diff.hunk': 'Autour de la ligne {line}',
   'flows.diff.added': 'ajouté :',
   'flows.diff.removed': 'retiré :',
-  // ---- Écrans de supervision (issue 18) : Opérateurs, Accès du support, Indicateurs de revue, Consommation et contrat
+  // ---- Écrans de supervision : Opérateurs, Accès du support, Indicateurs de revue, Consommation et contrat
   'nav.operators': 'Opérateurs',
   'nav.supportAccess': 'Accès du support',
   'nav.metrics': 'Indicateurs de revue',

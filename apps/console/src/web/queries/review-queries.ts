@@ -9,7 +9,7 @@ import type { TaskStatus } from '../domain.ts';
  */
 
 /** The queue's page size. */
-export const QUEUE_PAGE = 20;
+const QUEUE_PAGE = 20;
 
 export const reviewsSummaryQuery = () => queryOptions({ queryKey: ['reviews-summary'], queryFn: () => ok(api.GET('/v1/reviews/summary')) });
 

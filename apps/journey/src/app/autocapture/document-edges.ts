@@ -16,7 +16,7 @@ export interface Quad {
   scores: [number, number, number, number];
 }
 
-export const EDGE_SEARCH = {
+const EDGE_SEARCH = {
   /** How far outside the guide an edge may lie, as a share of the guide's size across that side. */
   outside: 0.08,
   /** How far inside the guide an edge is searched (a smaller document gives "move closer"). */

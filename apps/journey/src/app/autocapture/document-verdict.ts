@@ -74,7 +74,7 @@ export function isGlare(b: GlareBlob, t = DOCUMENT_THRESHOLDS): boolean {
 }
 
 /** Width over height of a quad seen in a frame of the given aspect (mean of opposite sides). */
-export function quadAspect(quad: Quad, frameAspect: number): number {
+function quadAspect(quad: Quad, frameAspect: number): number {
   const [tl, tr, br, bl] = quad.corners;
   const len = (a: [number, number], b: [number, number]) => Math.hypot((a[0] - b[0]) * frameAspect, a[1] - b[1]);
   const w = (len(tl, tr) + len(bl, br)) / 2;

@@ -39,7 +39,7 @@ export function watchDocument(video: HTMLVideoElement, guide: () => Region, onLo
 }
 
 /** One look: the edges on a small grey copy, then, once the document is there, sharpness and glare on its inside. */
-export function lookAt(source: HTMLVideoElement, guide: Region, small: HTMLCanvasElement, detail: HTMLCanvasElement): DocumentLook {
+function lookAt(source: HTMLVideoElement, guide: Region, small: HTMLCanvasElement, detail: HTMLCanvasElement): DocumentLook {
   const vw = source.videoWidth;
   const vh = source.videoHeight;
   const width = EDGE_WIDTH;

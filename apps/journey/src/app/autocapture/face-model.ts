@@ -1,12 +1,7 @@
 /**
- * The on-device face detector, loaded only on the face step (its own chunk, fetched by a dynamic
- * import): face-api's tiny face detector (a Tiny-YOLO of 190 KB of 8-bit weights) and its tiny
- * 68-point landmark network (77 KB), run by tfjs on WebAssembly. Every file comes from the npm
- * packages and is served by the journey under a hashed name, cached for good; nothing is fetched
- * from elsewhere. The choice, measured (docs/journey.md): MediaPipe's runtime alone is several MB,
- * human's BlazeFace weights are 330 KB compressed before any runtime; these two networks with
- * tfjs's core and WebAssembly backend come to about 500 KB compressed, and tfjs's plain
- * JavaScript backend was 10 to 30 times slower on the same frames.
+ * The on-device face detector, loaded only on the face step (a chunk of its own): face-api's tiny
+ * face detector and 68-point landmark network on tfjs's WebAssembly backend, all served by the
+ * journey itself. Why these over MediaPipe or human's BlazeFace: the download (docs/journey.md).
  */
 import { FaceLandmark68TinyNet, TinyFaceDetector, TinyFaceDetectorOptions } from '@vladmandic/face-api/dist/face-api.esm-nobundle.js';
 import { io, ready, setBackend } from '@tensorflow/tfjs-core';

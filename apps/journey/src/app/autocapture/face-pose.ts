@@ -1,17 +1,13 @@
 /**
- * Head pose from the 68 landmarks, in the camera's own (unmirrored) frame, with the engine's
- * conventions (packages/engine: yaw grows as the person turns to their own left, pitch as they
- * look up). The nose tip stands in front of the eyes: as the head turns it moves sideways from
- * the eyes' middle, as the head tilts it moves along the face's vertical. Both offsets are taken
- * in the face's own axes (the eye line gives the roll, so a tilted phone is no turn) and divided
- * by the distance between the eyes; an arcsine turns the sideways one into degrees. The scale
- * (NOSE_DEPTH) and the thresholds that use these figures are measured on the fixtures against
- * the engine's own head pose (bench:journey).
+ * Head pose from the 68 landmarks, in the camera's unmirrored frame with the engine's conventions
+ * (yaw grows as the person turns to their left, pitch as they look up): the nose tip's offset from
+ * the eyes' middle, in the face's own axes (so a tilted phone is no turn), over the eye distance.
+ * NOSE_DEPTH and the thresholds are measured against the engine's head pose (bench:journey).
  */
 import type { Point } from './document-edges.ts';
 
 /** The nose tip's depth in front of the eyes, in eye distances. */
-export const NOSE_DEPTH = 0.6;
+const NOSE_DEPTH = 0.6;
 
 export interface FacePose {
   /** Degrees, positive when the person turns to their own left. */

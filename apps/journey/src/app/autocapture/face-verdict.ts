@@ -11,7 +11,7 @@ import type { Region } from '../quality.ts';
 export type FaceHint = 'dark' | 'no_face' | 'several' | 'centre' | 'far' | 'close' | 'straight' | 'turn' | 'steady' | 'ready';
 export type FaceTask = 'selfie' | 'turn_left' | 'turn_right' | 'look_up' | 'look_down';
 
-export const FACE_THRESHOLDS = {
+const FACE_THRESHOLDS = {
   dark: 55,
   /** The face box's height as a share of the oval's, within (the check wants at least 12% of the photo). */
   minHeight: 0.38,

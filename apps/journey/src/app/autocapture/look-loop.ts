@@ -1,5 +1,5 @@
 /** Pause between two looks at the live view: about seven looks a second when a look is quick. */
-export const LOOK_INTERVAL_MS = 120;
+const LOOK_INTERVAL_MS = 120;
 
 /**
  * Runs `look` on the live view again and again, one at a time (a slow phone simply looks less

@@ -92,13 +92,9 @@ function faceHint(hint: FaceHint, kind: PieceKind): string {
 let selfieBaseline: Baseline | null = null;
 
 /**
- * One photo: the live camera (rear for documents, front for the face) with its guide and hints,
- * then a preview to accept or retake. A file input replaces the camera only where the flow
- * allows it. `done` runs once the photo is accepted (it is then sent in the background).
- *
- * Where the handoff is offered (not on a phone) and the person has not chosen to stay, a device
- * without a usable camera (no camera API, the camera refused, no video device, or a camera that
- * does not open) moves to the handoff screen by itself instead of showing the error.
+ * One photo: the live camera with its guide and hints, then a preview to accept or retake (a file
+ * input where the flow allows it). `done` runs once the photo is accepted. Where the handoff is
+ * offered, a device without a usable camera moves to the handoff screen instead of an error.
  */
 export function captureScreen(j: JourneyView, kind: PieceKind, done: () => void): void {
   const step = isDocument(kind) ? 'document' : 'face';

@@ -4,18 +4,17 @@ import { Link } from '@tanstack/react-router';
 import { useActionOutcome } from '../../action-outcome.tsx';
 import { api, ok, reviewPieceUrl } from '../../api/client.ts';
 import type { DecisionRecorded, ReviewCase, Unmasked } from '../../api/types.ts';
-import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status.tsx';
+import { Notice, PageTitle } from '../../components/status.tsx';
 import { useShortcuts } from '../../components/shortcuts.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { checkReasonWords } from '../../i18n/reasons.ts';
 import { reviewCaseQuery } from '../../queries/review-queries.ts';
 import { useSession } from '../../session-context.tsx';
-import { Checks, Duplicates } from './checks.tsx';
+import { CaseEvidence, Facts, pendingOrFailed } from './case-parts.tsx';
 import { Corrections } from './corrections.tsx';
 import { DecisionPanel, DecisionRecordedNotice } from './decision.tsx';
 import { Decisions } from './decisions.tsx';
-import { CaseImages } from './images.tsx';
 import { Journal } from './journal.tsx';
 import { JourneyLinkPanel } from './journey-link.tsx';
 import { LockBar } from './lock-bar.tsx';
@@ -29,42 +28,22 @@ function Overview({ data }: { data: ReviewCase }) {
   return (
     <section className="panel" aria-labelledby="overview-title">
       <h2 id="overview-title">{t('case.overview')}</h2>
-      <dl className="facts">
-        <div>
-          <dt>{t('queue.col.status')}</dt>
-          <dd>{t(`status.${task.status}` as MessageKey)}</dd>
-        </div>
-        <div>
-          <dt>{t('case.risk')}</dt>
-          <dd>
-            <span className={task.risk_score >= 70 ? 'risk risk-high' : 'risk'}>{task.risk_score}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>{t('case.due')}</dt>
-          <dd>
-            {dateTime(task.due_at)} {task.overdue ? <span className="tag tag-alert">{t('queue.overdue')}</span> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('case.country')}</dt>
-          <dd>{task.country}</dd>
-        </div>
-        <div>
-          <dt>{t('case.sensitivity')}</dt>
-          <dd>{task.sensitivity}</dd>
-        </div>
-        <div>
-          <dt>{t('case.flow')}</dt>
-          <dd>
-            {c.flow_name} v{c.flow_version}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('case.state')}</dt>
-          <dd>{t(`state.${c.state}` as MessageKey)}</dd>
-        </div>
-      </dl>
+      <Facts
+        rows={[
+          [t('queue.col.status'), t(`status.${task.status}` as MessageKey)],
+          [t('case.risk'), <span className={task.risk_score >= 70 ? 'risk risk-high' : 'risk'}>{task.risk_score}</span>],
+          [
+            t('case.due'),
+            <>
+              {dateTime(task.due_at)} {task.overdue ? <span className="tag tag-alert">{t('queue.overdue')}</span> : null}
+            </>,
+          ],
+          [t('case.country'), task.country],
+          [t('case.sensitivity'), task.sensitivity],
+          [t('case.flow'), `${c.flow_name} v${c.flow_version}`],
+          [t('case.state'), t(`state.${c.state}` as MessageKey)],
+        ]}
+      />
       {task.reasons.length > 0 ? (
         <>
           <h3>{t('case.reasons')}</h3>
@@ -126,14 +105,7 @@ export function CaseScreen({ taskId }: { taskId: string }) {
   const closed = query.data?.task.status === 'closed';
   useShortcuts({ c: () => !closed && query.data && (lock.state === 'free' || lock.state === 'lost') && !lock.claim.isPending && lock.claim.mutate() });
   const title = t('case.title', { id: taskId.slice(-8) });
-  if (query.isPending) return <Loading />;
-  if (query.isError)
-    return (
-      <>
-        <PageTitle text={title}>{title}</PageTitle>
-        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      </>
-    );
+  if (query.isPending || query.isError) return pendingOrFailed(query, title);
   const data = query.data;
   const role = session.operator.role;
   const mayDecide = data.task.status !== 'escalated' || role === 'supervisor' || role === 'administrator';
@@ -152,17 +124,18 @@ export function CaseScreen({ taskId }: { taskId: string }) {
       {decided ? <DecisionRecordedNotice result={decided} /> : null}
       <LockBar lock={lock} closed={closed} />
       <div className="case-grid">
-        <div className="case-main">
-          <CaseImages pieces={data.case.pieces} urlOf={(piece) => reviewPieceUrl(taskId, piece)} />
-          <SubjectTable
-            subject={data.subject}
-            perField
-            initial={revealedOnReturn(outcome, taskId)}
-            reveal={(path) => ok(api.POST('/v1/reviews/{task_id}/unmask', { params: { path: { task_id: taskId }, query: path ? { field_path: path } : {} } }))}
-          />
-          <Checks checks={data.case.checks} />
-          <Duplicates ids={data.case.duplicates} />
-        </div>
+        <CaseEvidence
+          c={data.case}
+          urlOf={(piece) => reviewPieceUrl(taskId, piece)}
+          subject={
+            <SubjectTable
+              subject={data.subject}
+              perField
+              initial={revealedOnReturn(outcome, taskId)}
+              reveal={(path) => ok(api.POST('/v1/reviews/{task_id}/unmask', { params: { path: { task_id: taskId }, query: path ? { field_path: path } : {} } }))}
+            />
+          }
+        />
         <div className="case-side">
           <Overview data={data} />
           {!closed ? (

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, casePieceUrl, ok } from '../../api/client.ts';
-import { ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
+import { PageTitle } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { useSession } from '../../session-context.tsx';
-import { Checks, Duplicates } from './checks.tsx';
-import { CaseImages } from './images.tsx';
+import { CaseEvidence, Facts, pendingOrFailed } from './case-parts.tsx';
 import { Journal } from './journal.tsx';
 import { JourneyLinkPanel } from './journey-link.tsx';
 import { SubjectTable } from './subject.tsx';
@@ -25,14 +24,7 @@ export function RecordScreen({ caseId }: { caseId: string }) {
     staleTime: Infinity,
   });
   const title = t('case.recordTitle', { id: caseId.slice(-8) });
-  if (query.isPending) return <Loading />;
-  if (query.isError)
-    return (
-      <>
-        <PageTitle text={title}>{title}</PageTitle>
-        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      </>
-    );
+  if (query.isPending || query.isError) return pendingOrFailed(query, title);
   const { case: c, reviews, subject, journal } = query.data;
   const staff = session.operator.role !== 'support';
   return (
@@ -42,39 +34,23 @@ export function RecordScreen({ caseId }: { caseId: string }) {
         <span className="mono">{caseId}</span>
       </PageTitle>
       <div className="case-grid">
-        <div className="case-main">
-          <CaseImages pieces={c.pieces} urlOf={(piece) => casePieceUrl(caseId, piece)} />
-          <SubjectTable subject={subject} perField={false} reveal={() => ok(api.POST('/v1/cases/{case_id}/unmask', { params: { path: { case_id: caseId } } }))} />
-          <Checks checks={c.checks} />
-          <Duplicates ids={c.duplicates} />
-        </div>
+        <CaseEvidence
+          c={c}
+          urlOf={(piece) => casePieceUrl(caseId, piece)}
+          subject={<SubjectTable subject={subject} perField={false} reveal={() => ok(api.POST('/v1/cases/{case_id}/unmask', { params: { path: { case_id: caseId } } }))} />}
+        />
         <div className="case-side">
           <section className="panel" aria-labelledby="overview-title">
             <h2 id="overview-title">{t('case.overview')}</h2>
-            <dl className="facts">
-              <div>
-                <dt>{t('search.col.status')}</dt>
-                <dd>{t(`caseStatus.${c.status}` as MessageKey)}</dd>
-              </div>
-              <div>
-                <dt>{t('case.state')}</dt>
-                <dd>{t(`state.${c.state}` as MessageKey)}</dd>
-              </div>
-              <div>
-                <dt>{t('case.country')}</dt>
-                <dd>{c.country}</dd>
-              </div>
-              <div>
-                <dt>{t('case.flow')}</dt>
-                <dd>
-                  {c.flow_name} v{c.flow_version}
-                </dd>
-              </div>
-              <div>
-                <dt>{t('search.col.created')}</dt>
-                <dd>{dateTime(c.created_at)}</dd>
-              </div>
-            </dl>
+            <Facts
+              rows={[
+                [t('search.col.status'), t(`caseStatus.${c.status}` as MessageKey)],
+                [t('case.state'), t(`state.${c.state}` as MessageKey)],
+                [t('case.country'), c.country],
+                [t('case.flow'), `${c.flow_name} v${c.flow_version}`],
+                [t('search.col.created'), dateTime(c.created_at)],
+              ]}
+            />
             {staff && reviews.length > 0 ? (
               <ul className="list-links">
                 {reviews.map((r) => (

@@ -7,7 +7,7 @@ import type { ReviewCase } from '../../api/types.ts';
 /** How often the lock is extended while the operator works (the service's lock lasts thirty minutes). */
 const EXTEND_EVERY_MS = 4 * 60_000;
 
-export type LockState = 'held' | 'other' | 'free' | 'lost';
+type LockState = 'held' | 'other' | 'free' | 'lost';
 
 /**
  * The review lock of a task, as the case screen sees it. Claiming takes it; while this operator

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { ReviewMetrics } from '../../api/types.ts';
 import { DayChart, utcDayFormat, type DaySeries } from '../../components/day-chart.tsx';
 import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status.tsx';

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ROOT } from '../helpers/processes.ts';
+// @ts-expect-error: a plain script, without type declarations
+import { undeclaredImports } from '../../scripts/check-imports.mjs';
+
+const check = undeclaredImports as (root: string) => string[];
+
+/**
+ * Each workspace declares what it imports (`npm run lint:imports`, in CI): the repository passes,
+ * and a fixture with an undeclared import and a devDependency loaded by the running service fails.
+ */
+
+test('every workspace of the repository declares the packages it imports', () => {
+  assert.deepEqual(check(ROOT), []);
+});
+
+test('an undeclared import, and a devDependency the running service loads, are found', () => {
+  const root = mkdtempSync(join(tmpdir(), 'idv-imports-'));
+  try {
+    const put = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    const manifest = (m: object) => JSON.stringify(m);
+    put('package.json', manifest({ name: 'fixture', workspaces: ['apps/*', 'packages/*'], scripts: { serve: 'tsx apps/server/src/main.ts', build: 'tsx apps/server/src/build.ts' }, devDependencies: { tsx: '*' } }));
+    put('apps/server/package.json', manifest({ name: '@fx/server', dependencies: { '@fx/lib': '*', fastify: '*' }, devDependencies: { esbuild: '*' } }));
+    put('apps/server/src/main.ts', "import fastify from 'fastify';\nimport { util } from '@fx/lib';\nimport './start.ts';\nconst build = () => import('./build.ts');\n");
+    put('apps/server/src/start.ts', "import type { Plugin } from 'esbuild';\nexport const started = true;\n");
+    put('apps/server/src/build.ts', "import { build } from 'esbuild';\n");
+    put('packages/lib/package.json', manifest({ name: '@fx/lib', exports: { '.': './src/index.ts' }, devDependencies: { pino: '*' } }));
+    put('packages/lib/src/index.ts', "import pino from 'pino';\nimport { join } from 'node:path';\nimport padding from 'left-pad';\n");
+    put('tests/a.test.ts', "import { util } from '@fx/lib';\nimport pg from 'pg';\n");
+    assert.deepEqual(check(root).sort(), [
+      'packages/lib/src/index.ts: imports left-pad, which packages/lib/package.json does not declare',
+      'packages/lib/src/index.ts: the server runs this file, and it imports pino, a devDependency of packages/lib/package.json (a production install omits it)',
+      'tests/a.test.ts: imports pg, which package.json does not declare',
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
