@@ -130,7 +130,7 @@ describe('duplicate faces: the face index over every case of the client', () => 
 
   test('the threshold: one constant, the runner default; the index column has the engine template length', async () => {
     assert.equal(DUPLICATE_DEFAULTS.faceMaxDistance, DUPLICATE_FACE_THRESHOLD);
-    assert.ok(DUPLICATE_FACE_THRESHOLD > 0.2 && DUPLICATE_FACE_THRESHOLD < 0.63, 'stricter than the 1:1 match threshold');
+    assert.ok(DUPLICATE_FACE_THRESHOLD > 0.2 && DUPLICATE_FACE_THRESHOLD < STANDARD_FLOW.checks.face_match_max_distance, 'stricter than the 1:1 match threshold');
     assert.equal(FACE_VECTOR_DIMENSIONS, FACE_TEMPLATE_LENGTH);
     const [col] = await queryRows<{ type: string }>(
       t.database.db,

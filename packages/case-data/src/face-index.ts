@@ -22,7 +22,7 @@ export interface FaceTemplates {
 
 export const faceIndexKeyContext = (tenant: Tenant) => `face_index:${tenant.clientId}:${tenant.environment}`;
 
-/** Rotations kept in memory (each about 5 MB at 1,152 dimensions): the most recently used tenants. */
+/** Rotations kept in memory (each 1 MB at 512 dimensions): the most recently used tenants. */
 const CACHED_ROTATIONS = 16;
 
 /**
