@@ -21,8 +21,8 @@ import { issueKey } from '../helpers/tenants.ts';
 const FLOW = 'doc-only';
 const DEFINITION: FlowDefinition = { ...STANDARD_FLOW, steps: ['document'], documents: [{ country: '*', types: ['passport'] }], liveness: { challenges: [] } };
 const GALLERY = 10_000;
-/** Per-coordinate spread of a template: two different persons about 0.8 apart, as on the fixtures. */
-const SIGMA = 0.8 / Math.sqrt(2 * FACE_TEMPLATE_LENGTH);
+/** Per-coordinate spread of a template: about unit length, two different persons about 1.41 apart, as the descriptor's strangers. */
+const SIGMA = 1 / Math.sqrt(FACE_TEMPLATE_LENGTH);
 
 let t: JourneyTestApp;
 let runner: ChecksRunner;
@@ -81,7 +81,7 @@ async function plantGallery(templateCaseId: string): Promise<void> {
   await t.database.db.execute(sql`INSERT INTO cases (${list}) SELECT ${values} FROM cases c, generate_series(1, ${GALLERY}) g WHERE c.id = ${templateCaseId}`);
   const scale = SIGMA * Math.sqrt(12); // uniform coordinates of the same spread
   // Bulk loading: the index is built once after the rows (as migration 0015 defines it), instead of
-  // growing row by row (several minutes on PGlite for 10,000 rows of 1,152 numbers).
+  // growing row by row (minutes on PGlite for 10,000 rows).
   const [{ def }] = await queryRows<{ def: string }>(t.database.db, sql`SELECT pg_get_indexdef('face_vectors_hnsw'::regclass) AS def`);
   await t.database.db.execute(sql`DROP INDEX face_vectors_hnsw`);
   await t.database.db.execute(sql`SELECT setseed(0.25)`);
