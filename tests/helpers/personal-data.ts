@@ -109,12 +109,12 @@ export async function recordReading(t: ReviewTestApp, caseId: string, read: Pers
   });
 }
 
-/** A face template of the engine's length from a seed (not a real face: numbers of the usual size). */
+/** A face template of the engine's length from a seed (not a real face: about unit length, as the descriptor). */
 function faceTemplate(seed: string): number[] {
   const out: number[] = [];
   for (let i = 0; out.length < FACE_TEMPLATE_LENGTH; i++) {
     const block = createHash('sha256').update(`${seed}:${i}`).digest();
-    for (let j = 0; j < 32 && out.length < FACE_TEMPLATE_LENGTH; j += 4) out.push(Math.round(((block.readUInt32BE(j) / 4294967296 - 0.5) / 20) * 1e6) / 1e6);
+    for (let j = 0; j < 32 && out.length < FACE_TEMPLATE_LENGTH; j += 4) out.push(Math.round(((block.readUInt32BE(j) / 4294967296 - 0.5) / Math.sqrt(FACE_TEMPLATE_LENGTH / 12)) * 1e6) / 1e6);
   }
   return out;
 }
