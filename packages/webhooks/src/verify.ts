@@ -2,7 +2,7 @@ import type { WebhookEventBody } from '@idv/domain';
 import { WEBHOOK_HEADERS } from './headers.ts';
 import { signatureMatches } from './signature.ts';
 
-/** The spec's receiver rule: refuse a timestamp more than 300 seconds from now. @public (re-exported by @idv/sdk) */
+/** The spec's receiver rule: refuse a timestamp more than 300 seconds from now. @public (the SDK re-exports it) */
 export const DEFAULT_TOLERANCE_S = 300;
 
 export type WebhookVerificationCode =
