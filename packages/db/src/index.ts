@@ -9,7 +9,6 @@ export * from './repos/clients.ts';
 export * from './repos/api-keys.ts';
 export * from './repos/flows.ts';
 export * from './repos/cases.ts';
-export * from './repos/case-create-once.ts';
 export * from './repos/sessions.ts';
 export * from './repos/journal.ts';
 export * from './repos/idempotency.ts';

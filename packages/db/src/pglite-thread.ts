@@ -2,9 +2,8 @@
  * The embedded database's own thread (started by pglite-remote.ts). PGlite runs PostgreSQL as
  * WebAssembly inside the process that calls it, synchronously: on the API's thread, every
  * statement would stop the event loop for its whole run (a case creation spends about half its
- * CPU there), and a service on PGlite would use one core. Here PGlite (behind pglite-client.ts's
- * named statements) answers the calls of the main thread, which meanwhile parses, checks, seals
- * and answers other requests.
+ * CPU there), and a service on PGlite would use one core. Here PGlite answers the calls of the
+ * main thread, which meanwhile parses, checks, seals and answers other requests.
  *
  * Messages in: a query or exec (optionally inside an open transaction), begin and end of a
  * transaction, listen and unlisten, dump (the data directory as a tarball), close. Each is
@@ -15,16 +14,17 @@
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
-import { fastPglite } from './pglite-client.ts';
 import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
 
 const port = parentPort!;
 const { dataDir, snapshot, wasmModule } = workerData as ThreadStart;
 // The WebAssembly compiled by the main thread once for the process (see pglite-remote.ts).
 const shared = { pgliteWasmModule: wasmModule };
-const client = fastPglite(
-  dataDir ? new PGlite(dataDir, shared) : snapshot ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared }) : new PGlite(shared),
-);
+const client = dataDir
+  ? new PGlite(dataDir, shared)
+  : snapshot
+    ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared })
+    : new PGlite(shared);
 
 interface OpenTransaction {
   tx: Transaction;

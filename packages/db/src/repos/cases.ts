@@ -1,42 +1,26 @@
 import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ALL_COUNTRIES, newId, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
-import { caseJournal, cases, idempotencyKeys, reviewTasks } from '../schema.ts';
+import { caseJournal, cases, reviewTasks } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
-import type { StoredResponse } from './idempotency.ts';
-import { encodeRow, perHandle, raw, rowPlaceholders } from './prepared.ts';
+import { encodeRow, perHandle, rowPlaceholders } from './prepared.ts';
 
 export type CaseRow = typeof cases.$inferSelect;
-
-export async function insertCase(tx: Executor, row: typeof cases.$inferInsert): Promise<CaseRow> {
-  const [inserted] = await tx.insert(cases).values(row).returning();
-  return inserted;
-}
 
 const createCaseStatement = perHandle((db) => {
   const c = db.$with('c').as(db.insert(cases).values(rowPlaceholders(cases, 'c_')).returning({ id: cases.id }));
   const j = db.$with('j').as(db.insert(caseJournal).values(rowPlaceholders(caseJournal, 'j_')).returning({ id: caseJournal.id }));
-  const k = db.$with('k').as(
-    db
-      .update(idempotencyKeys)
-      .set({ state: 'done', responseStatus: raw('k_status'), responseBody: raw('k_body') })
-      .where(and(eq(idempotencyKeys.apiKeyId, raw('k_api_key_id')), eq(idempotencyKeys.key, raw('k_key'))))
-      .returning({ key: idempotencyKeys.key }),
-  );
-  return db.with(c, j, k).select({ id: c.id }).from(c).prepare('idv_case_create');
+  return db.with(c, j).select({ id: c.id }).from(c).prepare('idv_case_create');
 });
 
 /**
- * A new case, its journal entry and the stored response of the idempotent request that creates it,
- * written by ONE statement (data-modifying CTEs): the three commit together, or none does, without
- * the BEGIN and COMMIT round trips of a transaction. The row is written exactly as given (defaults
- * included), so the caller can present it without reading it back.
+ * A new case and its journal entry in one statement. The row is written exactly as given
+ * (defaults included), so the caller can present it without reading it back.
  */
 export async function insertCaseWithJournal(
-  db: Executor,
+  tx: Executor,
   row: CaseRow,
   journal: { actor: string; action: string; detail: Record<string, unknown> },
-  response: StoredResponse,
 ): Promise<void> {
   const entry = {
     id: newId('jrn', row.createdAt.getTime()),
@@ -48,14 +32,7 @@ export async function insertCaseWithJournal(
     detail: journal.detail,
     at: row.createdAt,
   } satisfies typeof caseJournal.$inferSelect;
-  await createCaseStatement(db).execute({
-    ...encodeRow(cases, 'c_', row),
-    ...encodeRow(caseJournal, 'j_', entry),
-    k_status: response.status,
-    k_body: JSON.stringify(response.body),
-    k_api_key_id: response.apiKeyId,
-    k_key: response.key,
-  });
+  await createCaseStatement(tx).execute({ ...encodeRow(cases, 'c_', row), ...encodeRow(caseJournal, 'j_', entry) });
 }
 
 export async function findCase(db: Executor, tenant: Tenant, id: string): Promise<CaseRow | null> {
