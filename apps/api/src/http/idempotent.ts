@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   completeIdempotencyKey,
+  findLiveIdempotencyEntry,
   releaseIdempotencyKey,
   reserveIdempotencyKey,
+  storeDoneEntry,
   type Db,
-  type FlowRow,
+  type DoneEntry,
   type Reservation,
   type Tx,
 } from '@idv/db';
@@ -137,40 +139,59 @@ export async function runIdempotent(
   await reply.code(outcome.status).send(outcome.body);
 }
 
+/** The entry of this request, done, with `outcome` as its stored response. */
+export type EntryOf = (outcome: Outcome) => DoneEntry;
+
 /**
- * runIdempotent with the claim inside the work's transaction: one commit for the claim, the work
- * and the stored response. A concurrent duplicate waits on the claimed row until that commit, then
- * replays it (or claims the key, if the first rolled back). With `activeFlow`, the claim's
- * statement also reads the tenant's active flow of that name, handed to `work` (null: none).
+ * runIdempotent for a creation that writes its entry, done, in the statement (or transaction) of
+ * its own writes: one commit, no reservation ahead. `work` returns whether that entry was written;
+ * when not, a live entry decides (replay, 409 while it runs, 422 for another request). A refusal
+ * is stored like a success, except TRANSIENT_REFUSALS, which a live entry also answers first.
  */
-export async function runIdempotentInTransaction(
+export async function runIdempotentCreation(
   s: IdempotencySettings,
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (tx: Tx, flow: FlowRow | null) => Promise<Outcome>,
-  activeFlow?: string,
+  work: (entryOf: EntryOf) => Promise<{ outcome: Outcome; written: boolean }>,
 ): Promise<void> {
-  const { key, tenant } = authOf(req);
-  const r = { apiKeyId: key.id, idem: idempotencyKeyOf(req) };
-  const hash = requestHashOf(req);
-  const flow = activeFlow === undefined ? undefined : { tenant, name: activeFlow };
-  type Done = { reservation: Exclude<Reservation, { outcome: 'reserved' }> } | { outcome: Outcome; refusal?: ApiError };
-  const done = await s.db.transaction(async (tx): Promise<Done> => {
-    const reservation = await reserveIdempotencyKey(tx, r.apiKeyId, r.idem, hash, timesOf(s), flow);
-    if (reservation.outcome !== 'reserved') return { reservation };
-    let outcome: Outcome;
-    let refusal: ApiError | undefined;
-    try {
-      outcome = await work(tx, reservation.flow ?? null);
-    } catch (err) {
-      if (!isStoredRefusal(err)) throw err;
-      refusal = err;
-      outcome = { status: err.status, body: errorBody(err, req.id, s.docsUrl) };
-    }
-    await completeIdempotencyKey(tx, r.apiKeyId, r.idem, outcome.status, sealBody(s, r.apiKeyId, r.idem, outcome.body));
-    return { outcome, refusal };
+  const r = { apiKeyId: authOf(req).key.id, idem: idempotencyKeyOf(req) };
+  const requestHash = requestHashOf(req);
+  const now = s.now();
+  const entryOf: EntryOf = (o) => ({
+    apiKeyId: r.apiKeyId,
+    key: r.idem,
+    requestHash,
+    status: o.status,
+    body: sealBody(s, r.apiKeyId, r.idem, o.body),
+    now,
+    expiresAt: new Date(now.getTime() + s.retainMs),
   });
-  if ('reservation' in done) return answerExisting(s, reply, r, done.reservation);
-  if (done.refusal) throw done.refusal;
-  await reply.code(done.outcome.status).send(done.outcome.body);
+  let result: { outcome: Outcome; written: boolean };
+  try {
+    result = await work(entryOf);
+  } catch (err) {
+    const stored = isStoredRefusal(err);
+    if (!stored && !(err instanceof ApiError && TRANSIENT_REFUSALS.has(err.code))) throw err;
+    if (stored && (await storeDoneEntry(s.db, entryOf({ status: err.status, body: errorBody(err, req.id, s.docsUrl) })))) throw err;
+    const live = await findLiveIdempotencyEntry(s.db, r.apiKeyId, r.idem, requestHash, now);
+    if (!live) throw stored ? inProgress() : err;
+    return answerEntry(s, reply, r, requestHash, live);
+  }
+  if (result.written) return void (await reply.code(result.outcome.status).send(result.outcome.body));
+  // A twin committed first (or one is running): its entry decides.
+  const live = await findLiveIdempotencyEntry(s.db, r.apiKeyId, r.idem, requestHash, now);
+  if (!live) throw inProgress();
+  return answerEntry(s, reply, r, requestHash, live);
+}
+
+async function answerEntry(
+  s: IdempotencySettings,
+  reply: FastifyReply,
+  r: Reserved,
+  requestHash: string,
+  entry: { requestHash: string; state: 'running' | 'done'; responseStatus: number | null; responseBody: unknown },
+): Promise<void> {
+  if (entry.requestHash !== requestHash) throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
+  if (entry.state === 'running' || entry.responseStatus === null) throw inProgress();
+  await sendReplay(s, reply, r.apiKeyId, r.idem, entry.responseStatus, entry.responseBody);
 }

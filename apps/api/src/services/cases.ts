@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import { blockingQuota, insertCaseWithJournal, type CaseRow, type FlowRow, type Tenant, type Tx } from '@idv/db';
+import { blockingQuota, findActiveFlow, insertCaseWithResponse, type CaseRow, type Db, type FlowRow, type Tenant } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import { PURPOSE } from '@idv/case-data';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { Outcome } from '../http/idempotent.ts';
+import type { EntryOf, Outcome } from '../http/idempotent.ts';
 import { quotaExceeded } from '../http/quota.ts';
 import { presentCaseCreated } from '../presenters/case.ts';
 import type { NewCaseSchema } from '../schemas/case.ts';
@@ -44,27 +44,29 @@ export function newCaseRow(
 }
 
 /**
- * Opens a case under the key's tenant, in the caller's transaction: refuses an invalid country, a
- * flow that is not active (`flow` is the tenant's active flow of that name, or null), a country
- * the flow does not accept and a used-up blocking quota; writes the case, its journal entry and,
- * for declared data, the case's data key that seals it.
+ * Opens a case under the key's tenant: refuses an invalid country, a name with no active flow, a
+ * country the flow does not accept and a used-up blocking quota; writes the case, its journal
+ * entry and the request's idempotency entry `entryOf(outcome)` in one statement (in one
+ * transaction with the case's data key when declared data needs one). `written` is false, and
+ * nothing written, when a live entry of the Idempotency-Key decides instead.
  */
 export async function createCase(
   ctx: Pick<AppContext, 'vault' | 'now'>,
-  tx: Tx,
+  db: Db,
+  entryOf: EntryOf,
   by: { tenant: Tenant; keyId: string },
-  flow: FlowRow | null,
   body: Static<typeof NewCaseSchema>,
-): Promise<Outcome> {
+): Promise<{ outcome: Outcome; written: boolean }> {
   if (!isCountryCode(body.country)) {
     throw new ApiError('invalid_country', `${body.country} is not an assigned ISO 3166-1 alpha-2 code.`, 'country');
   }
+  const flow = await findActiveFlow(db, by.tenant, body.flow_name);
   if (!flow) throw new ApiError('unknown_flow', `No activated flow is named ${body.flow_name}.`, 'flow_name');
   if (!acceptsCountry(flow.definition, body.country)) {
     throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');
   }
   const now = ctx.now();
-  const blocked = await blockingQuota(tx, by.tenant, 'verification', now);
+  const blocked = await blockingQuota(db, by.tenant, 'verification', now);
   if (blocked) throw quotaExceeded('verification', blocked.terms, blocked.used, now);
   const id = newId('case', now.getTime());
   const declared = body.declared && Object.keys(body.declared).length > 0 ? body.declared : null;
@@ -72,7 +74,14 @@ export async function createCase(
   const declaredKey = declared ? await ctx.vault.newKey(id, 'data', now) : null;
   const declaredSealed = declared && declaredKey ? declaredKey.key.sealJson(declared, PURPOSE.declared) : null;
   const row = newCaseRow(flow, by.tenant, body.country, body.external_ref ?? null, now, id, declaredSealed);
-  await insertCaseWithJournal(tx, row, { actor: `key:${by.keyId}`, action: 'case.created', detail: { flow_id: flow.id } });
-  if (declaredKey) await declaredKey.store(tx);
-  return { status: 201, body: presentCaseCreated(row) };
+  const outcome = { status: 201, body: presentCaseCreated(row) };
+  const journal = { actor: `key:${by.keyId}`, action: 'case.created', detail: { flow_id: flow.id } };
+  if (!declaredKey) return { outcome, written: await insertCaseWithResponse(db, row, journal, entryOf(outcome)) };
+  // The case key refers to the case row: both in one transaction.
+  const written = await db.transaction(async (tx) => {
+    if (!(await insertCaseWithResponse(tx, row, journal, entryOf(outcome)))) return false;
+    await declaredKey.store(tx);
+    return true;
+  });
+  return { outcome, written };
 }

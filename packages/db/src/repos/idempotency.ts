@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { apiKeys, flows, idempotencyKeys } from '../schema.ts';
 import type { FlowRow } from './flows.ts';
-import { perHandle, raw } from './prepared.ts';
+import { perHandle, raw, textStatement } from './prepared.ts';
 import type { Tenant } from './tenant.ts';
 
 export type Reservation =
@@ -133,6 +133,59 @@ export async function reserveIdempotencyKey(
   if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
   if (existing.state === 'running') return { outcome: 'in_progress' };
   return { outcome: 'replay', status: existing.responseStatus!, body: existing.responseBody };
+}
+
+/** An entry written with its response at once (a creation that needs no reservation ahead). */
+export interface DoneEntry {
+  apiKeyId: string;
+  key: string;
+  requestHash: string;
+  status: number;
+  /** As stored (sealed by the caller when it may hold a secret). */
+  body: unknown;
+  now: Date;
+  expiresAt: Date;
+}
+
+/**
+ * INSERT of a done entry with its response ($1-$7: doneEntryValues), or the takeover of an expired
+ * entry or of a running one whose process died (lock elapsed) for the same request; RETURNING its
+ * key, no row when a live entry decides instead. A concurrent twin's insert waits for this one's
+ * commit, then finds it.
+ */
+export const DONE_ENTRY_UPSERT = `INSERT INTO idempotency_keys AS "e" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at)
+    VALUES ($1::text, $2::text, $3::text, 'done', $4::integer, $5::jsonb, $6::timestamptz, $6::timestamptz, $7::timestamptz)
+    ON CONFLICT (api_key_id, key) DO UPDATE SET
+      request_hash = excluded.request_hash, state = 'done', response_status = excluded.response_status, response_body = excluded.response_body,
+      created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
+    WHERE "e".expires_at < excluded.created_at
+      OR ("e".state = 'running' AND "e".locked_until < excluded.created_at AND "e".request_hash = excluded.request_hash)
+    RETURNING key`;
+export const DONE_ENTRY_PARAMS = 7;
+
+export const doneEntryValues = (e: DoneEntry): unknown[] => [
+  e.apiKeyId,
+  e.key,
+  e.requestHash,
+  e.status,
+  JSON.stringify(e.body),
+  e.now.toISOString(),
+  e.expiresAt.toISOString(),
+];
+
+const storeDone = textStatement('idv_idempotency_store_done', DONE_ENTRY_UPSERT);
+
+/** Stores a response under a new (or taken-over) entry; false, writing nothing, when a live entry decides. */
+export async function storeDoneEntry(db: Executor, e: DoneEntry): Promise<boolean> {
+  return (await storeDone(db, doneEntryValues(e))).length > 0;
+}
+
+/** The live entry of (API key, Idempotency-Key) for a request of `requestHash` at `now`, or null when a new one would take its place. */
+export async function findLiveIdempotencyEntry(db: Executor, apiKeyId: string, key: string, requestHash: string, now: Date) {
+  const row = await findIdempotencyEntry(db, apiKeyId, key);
+  if (!row || row.expiresAt < now) return null;
+  if (row.state === 'running' && row.lockedUntil < now && row.requestHash === requestHash) return null;
+  return row;
 }
 
 /** Stores the response; pass the transaction of the creation so both commit together. */

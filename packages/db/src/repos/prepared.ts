@@ -1,6 +1,7 @@
 import { getTableColumns, sql, type Column, type SQL } from 'drizzle-orm';
+import pg from 'pg';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Executor } from '../connect.ts';
+import { queryRows, type Executor } from '../connect.ts';
 
 /**
  * A statement of the hot path, built once per database handle and then only executed: no query
@@ -53,4 +54,37 @@ export function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$
     out[prefix + field] = value === null ? null : column.mapToDriverValue(value);
   }
   return out;
+}
+
+/** The same statement as drizzle SQL, for a transaction (whose driver client drizzle keeps to itself). */
+function sqlOf(text: string, values: unknown[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, m.index)), sql`${values[Number(m[1]) - 1]}`);
+    last = m.index + m[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}
+
+/** The values of every column of the table, in the table's column order, encoded as encodeRow does. */
+export function encodeValues<T extends PgTable>(table: T, row: T['$inferSelect']): unknown[] {
+  return Object.values(encodeRow(table, '', row));
+}
+
+/**
+ * A statement written in SQL with $n parameters, its text built once: on PostgreSQL a named
+ * statement (parsed and planned once per connection), on PGlite its client's query (which the
+ * database's thread keeps prepared: pglite-thread.ts), in a transaction through drizzle.
+ */
+export function textStatement(name: string, text: string): (db: Executor, values: unknown[]) => Promise<Record<string, unknown>[]> {
+  return async (db, values) => {
+    const client = (db as unknown as { $client?: unknown }).$client;
+    if (client instanceof pg.Pool) return (await client.query({ name, text, values })).rows;
+    if (client && typeof (client as { query?: unknown }).query === 'function') {
+      return (await (client as { query(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }> }).query(text, values)).rows;
+    }
+    return queryRows(db, sqlOf(text, values));
+  };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
-import { runIdempotentInTransaction } from '../../http/idempotent.ts';
+import { runIdempotentCreation } from '../../http/idempotent.ts';
 import { createCase } from '../../services/cases.ts';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
@@ -25,14 +25,8 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
     },
     async (req, reply) => {
       const { key, tenant } = authOf(req);
-      // The claim, the case and the stored response commit together; the flow is read with the claim.
-      return runIdempotentInTransaction(
-        ctx.idempotency,
-        req,
-        reply,
-        (tx, flow) => createCase(ctx, tx, { tenant, keyId: key.id }, flow, req.body),
-        req.body.flow_name,
-      );
+      // The case and the request's stored response commit together, in one statement.
+      return runIdempotentCreation(ctx.idempotency, req, reply, (entryOf) => createCase(ctx, ctx.idempotency.db, entryOf, { tenant, keyId: key.id }, req.body));
     },
   );
 }
