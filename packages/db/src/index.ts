@@ -21,6 +21,7 @@ export * from './repos/operators.ts';
 export * from './repos/review-tasks.ts';
 export * from './repos/case-outcomes.ts';
 export * from './repos/case-keys.ts';
+export * from './repos/sealed-values.ts';
 export * from './repos/journeys.ts';
 export * from './repos/handoffs.ts';
 export * from './repos/appearance.ts';

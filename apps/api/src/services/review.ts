@@ -40,7 +40,7 @@ import {
 } from '@idv/domain';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
-import { presentDecision, presentTaskItem } from '../routes/reviews/schemas.ts';
+import { presentDecision, presentTaskItem } from '../presenters/review.ts';
 import { PURPOSE, readIdentities } from '@idv/case-data';
 
 export function clearanceOf(op: OperatorRow): ClearanceFilter {
@@ -256,14 +256,4 @@ export async function recordKeyDecision(
     updatedAt: now,
   });
   return { decision, task: closed, case: moved, replayed: false, concluded: true };
-}
-
-export function presentDecisionRecorded(r: DecisionResult) {
-  return {
-    object: 'decision_recorded' as const,
-    decision: presentDecision(r.decision),
-    task: r.task ? { id: r.task.id, status: r.task.status } : null,
-    case: { id: r.case.id, state: r.case.state, status: r.case.status },
-    concluded: r.concluded,
-  };
 }
