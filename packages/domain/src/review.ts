@@ -64,14 +64,6 @@ export interface QueuePosition {
   id: string;
 }
 
-/** The queue order, fixed: highest risk first, then earliest due date, then id (a stable tie-break). */
-export function compareQueue(a: QueuePosition, b: QueuePosition): number {
-  if (a.riskScore !== b.riskScore) return b.riskScore - a.riskScore;
-  const due = a.dueAt.getTime() - b.dueAt.getTime();
-  if (due !== 0) return due;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
 /**
  * The cursor of the queue names the last task of a page by its position: `<risk>.<due ms in base
  * 36>.<task id>` (at most 3 + 1 + 9 + 1 + 30 = 44 characters; the spec allows 64). Callers treat

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
-import { apiKeys, flows, idempotencyKeys } from '../schema.ts';
+import { flows, idempotencyKeys } from '../schema.ts';
 import type { FlowRow } from './flows.ts';
 import { perHandle, raw, textStatement } from './prepared.ts';
 import type { Tenant } from './tenant.ts';

@@ -25,13 +25,6 @@ export function raw(name: string): SQL {
   return sql`${sql.placeholder(name)}`;
 }
 
-/** `{ field: $<prefix><field> }` for every column of the table: the values of a prepared insert. */
-export function rowPlaceholders<T extends PgTable>(table: T, prefix: string): { [K in keyof T['$inferInsert']]-?: SQL } {
-  return Object.fromEntries(Object.keys(getTableColumns(table)).map((field) => [field, raw(prefix + field)])) as {
-    [K in keyof T['$inferInsert']]-?: SQL;
-  };
-}
-
 const columnLists = new WeakMap<PgTable, [string, Column][]>();
 
 /** The table's (field, column) pairs, listed once per table (a hot path encodes rows per request). */
@@ -42,7 +35,7 @@ function columnsOf(table: PgTable): [string, Column][] {
 }
 
 /**
- * The values for `rowPlaceholders`, encoded as drizzle encodes the values of a plain insert (each
+ * A row's values keyed by `<prefix><field>`, encoded as drizzle encodes the values of a plain insert (each
  * column's driver mapping; null stays SQL NULL, which a prepared statement's own mapping would turn
  * into JSON null or a crash). Every column must be given.
  */
