@@ -51,9 +51,10 @@ export function installAuth(app: FastifyInstance, db: Db): void {
     // The lookup is by hash; the comparison keeps the final check constant-time anyway.
     if (!key || !constantTimeEqual(key.secretHash, hash)) throw new ApiError('api_key_invalid');
     if (key.revokedAt) throw new ApiError('api_key_revoked');
+    // Authenticated even when refused for its permission: the request counts for the key's client.
+    req.auth = { key, tenant: { clientId: key.clientId, environment: key.environment } };
     if (config.permission && !key.permissions.includes(config.permission)) {
       throw new ApiError('permission_denied', `This route requires a key with the permission ${config.permission}.`);
     }
-    req.auth = { key, tenant: { clientId: key.clientId, environment: key.environment } };
   });
 }

@@ -110,10 +110,11 @@ async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Res
 }
 
 /**
- * Runs a signed creation exactly once per (API key, Idempotency-Key). The key is
- * reserved in its own committed statement so concurrent duplicates see it; the work and the
- * stored response then commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
- * and replayed like a success (except TRANSIENT_REFUSALS); an unexpected failure releases the key so the client may retry.
+ * Runs a signed creation exactly once per (API key, Idempotency-Key). The key is reserved in its
+ * own committed statement so concurrent duplicates see it; the work and the stored response then
+ * commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
+ * and replayed like a success (except TRANSIENT_REFUSALS); an unexpected failure releases the key
+ * so the client may retry.
  */
 export async function runIdempotent(
   s: IdempotencySettings,
