@@ -52,3 +52,28 @@ export function presentDecisionRecorded(r: { decision: ReviewDecisionRow; task: 
     concluded: r.concluded,
   };
 }
+
+export function presentRevision(r: {
+  id: string;
+  caseId: string;
+  taskId: string;
+  actor: string;
+  outcome: string;
+  reasonCode: string | null;
+  previousOutcome: string;
+  previousReasonCode: string | null;
+  createdAt: Date;
+}) {
+  return {
+    id: r.id,
+    object: 'revision' as const,
+    case_id: r.caseId,
+    task_id: r.taskId,
+    revised_by: r.actor,
+    outcome: r.outcome as 'approved' | 'rejected',
+    reason_code: r.reasonCode,
+    previous_outcome: r.previousOutcome as 'approved' | 'rejected',
+    previous_reason_code: r.previousReasonCode,
+    created_at: r.createdAt.toISOString(),
+  };
+}
