@@ -9,6 +9,11 @@
  *   servers), nothing else of it.
  * - no-circular: no import cycle between modules anywhere in apps/ and packages/ (type-only
  *   imports and dynamic import() count too: a cycle is a knot for the reader either way).
+ * - api-layers: inside apps/api the arrows point down. Routes own their schemas and call services;
+ *   services, presenters, the shared contracts (schemas/), the HTTP plumbing (http/) and the admin
+ *   commands never import a route; presenters, contracts and http/ never import a service.
+ * - sql-in-packages: no app imports drizzle-orm: queries live in packages/db (and the blob
+ *   store's own table in packages/blobstore).
  */
 const { readdirSync, readFileSync, existsSync } = require('node:fs');
 const { join, normalize } = require('node:path');
@@ -50,6 +55,27 @@ module.exports = {
       },
     },
     {
+      name: 'api-layers',
+      comment: 'Services, presenters, contracts, http/ and admin/ never import a route: move what they need down (presenters/, schemas/, services/).',
+      severity: 'error',
+      from: { path: '^apps/api/src/(services|presenters|schemas|http|admin)/' },
+      to: { path: '^apps/api/src/routes/' },
+    },
+    {
+      name: 'api-layers',
+      comment: 'Presenters, contracts and http/ never import a service.',
+      severity: 'error',
+      from: { path: '^apps/api/src/(presenters|schemas|http)/' },
+      to: { path: '^apps/api/src/services/' },
+    },
+    {
+      name: 'sql-in-packages',
+      comment: 'An app writes no query: add a function to packages/db and call it.',
+      severity: 'error',
+      from: { path: '^apps/' },
+      to: { path: '(^|/)node_modules/drizzle-orm/' },
+    },
+    {
       name: 'no-circular',
       comment: 'An import cycle between modules: move what both sides share into a module of its own.',
       severity: 'error',
@@ -61,7 +87,8 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     // Bundles built from the sources (the journey's dist/, and a build's staging dist.<pid>-<time>/
     // while it runs beside this check in CI) are not modules of the repository.
-    exclude: { path: ['node_modules', '^apps/[^/]+/dist([./]|$)'] },
+    // node_modules is not followed but kept as leaves, so that sql-in-packages sees drizzle-orm.
+    exclude: { path: ['^apps/[^/]+/dist([./]|$)'] },
     tsConfig: { fileName: 'tsconfig.json' },
     // Type-only imports are imports for the reader too.
     tsPreCompilationDeps: true,

@@ -6,9 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
-import { createCaseOnce, findActiveFlow, queryRows, type CaseRow } from '@idv/db';
-import { newId, statusOf } from '@idv/domain';
-import { secretHash } from '@idv/vault';
+import { findActiveFlow, queryRows } from '@idv/db';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherClient } from '../helpers/tenants.ts';
 
@@ -23,36 +21,24 @@ after(() => t.close());
 const casesOf = async (clientId: string) =>
   Number((await queryRows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM cases WHERE client_id = ${clientId}`))[0]!.n);
 
-/** The one creation statement, with the demo key, writing the case row given. */
-async function createWithDemoKey(row: { clientId: string; flowId: string }, idem: string) {
-  const now = t.clock.now();
-  const full: CaseRow = {
-    id: newId('case', now.getTime()), clientId: row.clientId, environment: 'sandbox', flowId: row.flowId, flowName: 'standard', flowVersion: 1,
-    country: 'FR', externalRef: null, declaredSealed: null, state: 'awaiting_applicant', status: statusOf('awaiting_applicant', false),
-    journeyStarted: 0, checks: [], duplicates: [], decision: null, resubmission: null, createdAt: now, updatedAt: now, expiresAt: now,
-  };
-  return createCaseOnce(t.database.db, {
-    secretHash: secretHash(t.demoKey.secret), apiKeyId: t.demoKey.id, idempotencyKey: idem, requestHash: 'h', now, retainUntil: now,
-    response: { status: 201, body: {} }, row: full, journal: { actor: `key:${t.demoKey.id}`, action: 'case.created', detail: {} },
-  });
-}
+/** The client and flow a created case was written under. */
+const ownerOf = async (caseId: string) =>
+  (await queryRows<{ client_id: string; flow_id: string }>(t.database.db, sql`SELECT client_id, flow_id FROM cases WHERE id = ${caseId}`))[0]!;
 
 describe('cases without foreign keys to clients and flows', () => {
-  test("the creation statement writes nothing for another client's flow or under another client", async () => {
+  test("a creation writes the case under the key's own client and that client's flow of the name, never another's", async () => {
     const demoFlow = (await findActiveFlow(t.database.db, { clientId: t.demo.client_id, environment: 'sandbox' }, 'standard'))!;
     const otherFlow = (await findActiveFlow(t.database.db, { clientId: other.clientId, environment: 'sandbox' }, 'standard'))!;
+    assert.notEqual(demoFlow.id, otherFlow.id);
     const before = [await casesOf(t.demo.client_id), await casesOf(other.clientId)];
 
-    const foreignFlow = await createWithDemoKey({ clientId: t.demo.client_id, flowId: otherFlow.id }, 'tenancy-1');
-    assert.equal(foreignFlow.result.outcome, 'flow_changed');
-    const foreignClient = await createWithDemoKey({ clientId: other.clientId, flowId: otherFlow.id }, 'tenancy-2');
-    assert.equal(foreignClient.result.outcome, 'flow_changed');
-    assert.deepEqual([await casesOf(t.demo.client_id), await casesOf(other.clientId)], before);
-
-    // The same statement with the key's own client and flow does write (the refusals above are not blanket).
-    const own = await createWithDemoKey({ clientId: t.demo.client_id, flowId: demoFlow.id }, 'tenancy-3');
-    assert.equal(own.result.outcome, 'created');
-    assert.equal(await casesOf(t.demo.client_id), before[0]! + 1);
+    const demo = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'standard', country: 'FR' } });
+    assert.equal(demo.statusCode, 201, demo.body);
+    assert.deepEqual(await ownerOf(demo.json().id), { client_id: t.demo.client_id, flow_id: demoFlow.id });
+    const theirs = await t.request('POST', '/v1/cases', { signed: true, key: other.key, body: { flow_name: 'standard', country: 'FR' } });
+    assert.equal(theirs.statusCode, 201, theirs.body);
+    assert.deepEqual(await ownerOf(theirs.json().id), { client_id: other.clientId, flow_id: otherFlow.id });
+    assert.deepEqual([await casesOf(t.demo.client_id), await casesOf(other.clientId)], [before[0]! + 1, before[1]! + 1]);
   });
 
   test('a client or a flow that cases refer to can be neither deleted nor renumbered', async () => {

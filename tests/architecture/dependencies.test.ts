@@ -10,7 +10,8 @@ import { ROOT } from '../helpers/processes.ts';
 /**
  * The import rules of .dependency-cruiser.cjs (`npm run lint:deps`): no app imports another app
  * (the composition root apps/server only what the apps export), no import cycle in apps/ and
- * packages/. Run as CI runs it, with dependency-cruiser's command line, here and on a fixture
+ * packages/, inside apps/api no import up the layers (a service or a contract importing a route),
+ * and no app importing drizzle-orm (queries live in packages/db). Run as CI runs it, with dependency-cruiser's command line, here and on a fixture
  * that breaks each rule, so the rules are seen to bite.
  */
 
@@ -38,12 +39,12 @@ async function violations(root: string): Promise<Violation[]> {
 
 const describe = (v: Violation) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`;
 
-test('the repository: no app imports another app, no import cycle in apps/ and packages/', async () => {
+test('the repository: no app imports another app, no import cycle, no import up the API\'s layers, no query in an app', async () => {
   const found = await violations(ROOT);
   assert.deepEqual(found.map(describe), []);
 });
 
-test('the rules bite: an app importing another app, the composition root reaching past an entry point, and a two-file cycle are each reported', async () => {
+test('the rules bite: an app importing another app, the composition root reaching past an entry point, a two-file cycle, a service importing a route and an app importing drizzle-orm are each reported', async () => {
   const root = mkdtempSync(join(tmpdir(), 'idv-depcruise-'));
   const write = (path: string, text: string) => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -67,12 +68,24 @@ test('the rules bite: an app importing another app, the composition root reachin
     write('packages/shapes/src/circle.ts', "import type { Square } from './square.ts';\nexport interface Circle { inside?: Square }\n");
     write('packages/shapes/src/square.ts', "import type { Circle } from './circle.ts';\nexport interface Square { inside?: Circle }\n");
 
+    // Inside apps/api: a service reaching up to a route, a presenter to a service, and a query written in the app.
+    write('apps/api/package.json', JSON.stringify({ name: '@fixture/api', type: 'module' }));
+    write('apps/api/src/routes/cases.ts', "export const CaseSchema = { $id: 'Case' };\n");
+    write('apps/api/src/services/cases.ts', "import { CaseSchema } from '../routes/cases.ts';\nexport const schema = CaseSchema;\n");
+    write('apps/api/src/presenters/cases.ts', "import { schema } from '../services/cases.ts';\nexport const presented = schema;\n");
+    write('apps/api/src/http/query.ts', "import { sql } from 'drizzle-orm';\nexport const one = sql;\n");
+    write('node_modules/drizzle-orm/package.json', JSON.stringify({ name: 'drizzle-orm', type: 'module', exports: { '.': './index.js' } }));
+    write('node_modules/drizzle-orm/index.js', 'export const sql = () => null;\n');
+
     // A cycle is reported once, from one of its modules, with the way back.
     const found = (await violations(root)).map(describe).sort();
     assert.deepEqual(found, [
+      'api-layers: apps/api/src/presenters/cases.ts → apps/api/src/services/cases.ts',
+      'api-layers: apps/api/src/services/cases.ts → apps/api/src/routes/cases.ts',
       'no-app-to-app: apps/reader/src/main.ts → apps/writer/src/store.ts',
       'no-app-to-app: apps/server/src/main.ts → apps/writer/src/store.ts',
       'no-circular: packages/shapes/src/circle.ts → packages/shapes/src/square.ts (cycle packages/shapes/src/square.ts → packages/shapes/src/circle.ts)',
+      'sql-in-packages: apps/api/src/http/query.ts → node_modules/drizzle-orm/index.js',
     ]);
   } finally {
     rmSync(root, { recursive: true, force: true });

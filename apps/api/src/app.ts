@@ -24,7 +24,7 @@ import { UsageRecorder } from './http/usage-recorder.ts';
 import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
-import { SHARED_SCHEMAS } from './schemas/shared.ts';
+import { SHARED_SCHEMAS } from './routes/schemas.ts';
 import { sharedSerializers } from './http/shared-serializers.ts';
 import { CaseVault } from '@idv/case-data';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';

@@ -1,7 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
-import { createClient, createFlowVersion, queryRows, setSubscription, type Db, type NewSubscription } from '@idv/db';
+import { anyClientUnderLock, createClient, createFlowVersion, setSubscription, type Db, type NewSubscription } from '@idv/db';
 import { STANDARD_FLOW, USAGE_SERVICES } from '@idv/domain';
 import type { MasterKeyring } from '@idv/vault';
 import { issueApiKey } from './services/api-keys.ts';
@@ -17,7 +16,7 @@ export interface DemoCredentials {
  * start is never blocked (the sandbox never counts against a quota anyway; this holds for a
  * production key made for the demo client too).
  */
-export const DEMO_SUBSCRIPTION: Pick<NewSubscription, 'offer' | 'monthlyQuota' | 'overQuota'> = {
+const DEMO_SUBSCRIPTION: Pick<NewSubscription, 'offer' | 'monthlyQuota' | 'overQuota'> = {
   offer: 'demo',
   monthlyQuota: 10_000,
   overQuota: 'notify',
@@ -33,9 +32,7 @@ const BOOTSTRAP_LOCK = 7_414_022;
  */
 export async function bootstrapDemoClient(db: Db, keyring: MasterKeyring, now: Date): Promise<DemoCredentials | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
-    const [{ n }] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM clients`);
-    if (Number(n) > 0) return null;
+    if (await anyClientUnderLock(tx, BOOTSTRAP_LOCK)) return null;
     const client = await createClient(tx, 'Demo client', now);
     const tenant = { clientId: client.id, environment: 'sandbox' as const };
     const flow = await createFlowVersion(tx, tenant, 'standard', STANDARD_FLOW, now, true);

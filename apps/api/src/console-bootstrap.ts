@@ -14,9 +14,9 @@ import { issueApiKey } from './services/api-keys.ts';
  * all-in-one start finds it again at every start; it is a secret like MASTER_KEY's file beside it,
  * and a deployment sets CONSOLE_API_KEY instead.
  */
-export const DEMO_LOGIN = 'admin@demo.test';
+const DEMO_LOGIN = 'admin@demo.test';
 
-export function consoleCredentialPath(dataDir: string): string {
+function consoleCredentialPath(dataDir: string): string {
   return join(dataDir, 'console-credential');
 }
 

@@ -83,7 +83,7 @@ export interface RateLimitSettings {
   redisPrefix: string;
 }
 
-export interface ConsoleSettings {
+interface ConsoleSettings {
   /** The development identity provider's issuer, run by `npm start` when OIDC_ISSUER is not set (outside production). */
   idpUrl: string;
   /** The console credential (API key of kind console); null means the one written in DATA_DIR at the first start. */
@@ -125,10 +125,69 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
-/** Reads and validates the environment once at start; every problem is reported at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
+/**
+ * Every environment variable the service's loader (loadConfig) and the console's
+ * (apps/console/src/config.ts) read: each is in .env.example and docs/configuration.md
+ * (tests/config/variables.test.ts holds the three together).
+ */
+export const CONFIG_VARIABLES = [
+  'NODE_ENV',
+  'PORT',
+  'HOST',
+  'METRICS_PORT',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'BLOB_STORE',
+  'MASTER_KEY',
+  'MASTER_KEYS_PREVIOUS',
+  'API_BASE_URL',
+  'JOURNEY_URL',
+  'CONSOLE_URL',
+  'DOCS_URL',
+  'LOG_LEVEL',
+  'SIGNATURE_TOLERANCE_S',
+  'IDEMPOTENCY_LOCK_MS',
+  'IDEMPOTENCY_RETAIN_MS',
+  'CHECKS_LEASE_MS',
+  'CHECKS_WARM_UP',
+  'RUN_WORKER',
+  'JOURNEY_PSEUDO_LOCALE',
+  'WEBHOOK_RETRY_DELAYS_MS',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_POLL_MS',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_LEASE_MS',
+  'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+  'IDP_URL',
+  'CONSOLE_API_KEY',
+  'OIDC_ISSUER',
+  'OIDC_JWKS_URL',
+  'OIDC_AUDIENCE',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_SCOPES',
+  'REAUTH_MAX_AGE_S',
+  'REDIS_URL',
+  'TRUST_PROXY',
+  'RATE_LIMIT_ENABLED',
+  'RATE_LIMIT_WINDOW_S',
+  'RATE_LIMIT_PER_KEY',
+  'RATE_LIMIT_PER_OPERATOR',
+  'RATE_LIMIT_PER_CONSOLE_CREDENTIAL',
+  'RATE_LIMIT_PER_SESSION',
+  'RATE_LIMIT_UNAUTHENTICATED_PER_IP',
+  'RATE_LIMIT_REDIS_PREFIX',
+] as const;
+
+export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
+
+/**
+ * The readers of the environment both loaders use, one validation for each kind of value: a
+ * problem is recorded in `problems` (every problem is then reported at once) and the fallback
+ * returned.
+ */
+export function envReader(env: NodeJS.ProcessEnv, problems: string[]) {
+  const int = (name: ConfigVariable, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
@@ -138,7 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     return n;
   };
-  const url = (name: string, fallback: string): string => {
+  /** An http(s) URL without query or fragment, without its trailing slashes. */
+  const url = (name: ConfigVariable, fallback: string): string => {
     const raw = env[name] || fallback;
     try {
       const u = new URL(raw);
@@ -150,7 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return fallback;
     }
   };
-  const key = (name: string): Buffer | null => {
+  /** A master key (32 bytes in base64), null when not set. */
+  const masterKey = (name: ConfigVariable): Buffer | null => {
     const raw = env[name];
     if (!raw) return null;
     try {
@@ -160,8 +221,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return null;
     }
   };
-
-  const bool = (name: string, fallback: boolean): boolean => {
+  /** Master keys separated by commas. */
+  const masterKeys = (name: ConfigVariable): Buffer[] =>
+    (env[name] ?? '')
+      .split(',')
+      .filter(Boolean)
+      .flatMap((raw, i) => {
+        try {
+          return [parseMasterKey(raw)];
+        } catch (err) {
+          problems.push(`${name} entry ${i + 1} ${(err as Error).message}`);
+          return [];
+        }
+      });
+  const bool = (name: ConfigVariable, fallback: boolean): boolean => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     if (raw === 'true' || raw === '1') return true;
@@ -169,7 +242,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`${name} must be true or false (got "${raw}")`);
     return fallback;
   };
-  const retryDelays = (name: string): readonly number[] => {
+  const dataDir = (): string => resolve(env.DATA_DIR || './.data');
+  const logLevel = (): string => {
+    const level = env.LOG_LEVEL || 'info';
+    if (!LOG_LEVELS.includes(level)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+    return level;
+  };
+  /** A console credential: an API key of kind console. */
+  const consoleApiKey = (): string | null => {
+    const key = env.CONSOLE_API_KEY || null;
+    if (key && !/^sk_(sandbox|live)_/.test(key)) problems.push('CONSOLE_API_KEY must be an API key of kind console (sk_sandbox_… or sk_live_…)');
+    return key;
+  };
+  /** REAUTH_MAX_AGE_S: how old an operator's authentication may be for a sensitive action (spec: five minutes). */
+  const reauthMaxAgeS = (): number => int('REAUTH_MAX_AGE_S', 300, 30, 3600);
+  return { int, url, masterKey, masterKeys, bool, dataDir, logLevel, consoleApiKey, reauthMaxAgeS };
+}
+
+/** Reads and validates the environment once at start; every problem is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const { int, url, masterKey: key, masterKeys, bool, dataDir, logLevel: readLogLevel, consoleApiKey, reauthMaxAgeS } = envReader(env, problems);
+  const retryDelays = (name: ConfigVariable): readonly number[] => {
     const raw = env[name];
     if (raw === undefined || raw === '') return DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs;
     const delays = raw.split(',').map((d) => Number(d.trim()));
@@ -180,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return delays;
   };
 
-  const trustProxy = (name: string): boolean | string => {
+  const trustProxy = (name: ConfigVariable): boolean | string => {
     const raw = env[name];
     if (raw === undefined || raw === '' || raw === 'false') return false;
     if (raw === 'true') return true;
@@ -200,27 +294,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !masterKey && !env.MASTER_KEY) {
     problems.push('MASTER_KEY is required with DATABASE_URL (32 bytes in base64: openssl rand -base64 32)');
   }
-  const previousMasterKeys = (env.MASTER_KEYS_PREVIOUS ?? '')
-    .split(',')
-    .filter(Boolean)
-    .flatMap((raw, i) => {
-      try {
-        return [parseMasterKey(raw)];
-      } catch (err) {
-        problems.push(`MASTER_KEYS_PREVIOUS entry ${i + 1} ${(err as Error).message}`);
-        return [];
-      }
-    });
+  const previousMasterKeys = masterKeys('MASTER_KEYS_PREVIOUS');
   const blobStore = env.BLOB_STORE || 'file';
   if (blobStore !== 'file' && blobStore !== 'postgres') problems.push(`BLOB_STORE must be file or postgres (got "${blobStore}")`);
-  const logLevel = env.LOG_LEVEL || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logLevel = readLogLevel();
 
   const config: Config = {
     port,
     host: env.HOST || '127.0.0.1',
     metricsPort,
-    dataDir: resolve(env.DATA_DIR || './.data'),
+    dataDir: dataDir(),
     databaseUrl,
     blobStore: blobStore === 'postgres' ? 'postgres' : 'file',
     apiBaseUrl: url('API_BASE_URL', `http://localhost:${port}`),
@@ -249,7 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journeyPseudoLocale: bool('JOURNEY_PSEUDO_LOCALE', false),
     console: {
       idpUrl: url('IDP_URL', 'http://localhost:8084'),
-      apiKey: env.CONSOLE_API_KEY || null,
+      apiKey: consoleApiKey(),
       clientId: env.OIDC_CLIENT_ID || env.OIDC_AUDIENCE || '',
       clientSecret: env.OIDC_CLIENT_SECRET ?? '',
       scopes: env.OIDC_SCOPES ?? '',
@@ -269,19 +352,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
-  if (config.console.apiKey && !/^sk_(sandbox|live)_/.test(config.console.apiKey)) {
-    problems.push('CONSOLE_API_KEY must be an API key of kind console (sk_sandbox_… or sk_live_…)');
-  }
   // A lease shorter than an attempt would let a second worker send a delivery still in flight.
   if (config.webhooks.leaseMs < 2 * config.webhooks.timeoutMs) problems.push('WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS');
-  config.reauth = reauthConfig(env, problems);
+  config.reauth = reauthConfig(env, problems, reauthMaxAgeS);
   if (env.NODE_ENV === 'production' && problems.length === 0) problems.push(...productionProblems(config, env));
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
 
 /** OIDC_ISSUER, OIDC_JWKS_URL and OIDC_AUDIENCE go together: all three or none. */
-function reauthConfig(env: NodeJS.ProcessEnv, problems: string[]): ReauthConfig | null {
+function reauthConfig(env: NodeJS.ProcessEnv, problems: string[], maxAge: () => number): ReauthConfig | null {
   const names = ['OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE'] as const;
   const given = names.filter((n) => env[n]);
   if (given.length === 0) return null;
@@ -301,14 +381,5 @@ function reauthConfig(env: NodeJS.ProcessEnv, problems: string[]): ReauthConfig 
   };
   const audience = env.OIDC_AUDIENCE!;
   if (audience.length > 255) problems.push('OIDC_AUDIENCE must be at most 255 characters');
-  const rawAge = env.REAUTH_MAX_AGE_S;
-  let maxAgeS = 300;
-  if (rawAge !== undefined && rawAge !== '') {
-    maxAgeS = Number(rawAge);
-    if (!Number.isInteger(maxAgeS) || maxAgeS < 30 || maxAgeS > 3600) {
-      problems.push(`REAUTH_MAX_AGE_S must be an integer from 30 to 3600 (got "${rawAge}")`);
-      maxAgeS = 300;
-    }
-  }
-  return { issuer: httpUrl('OIDC_ISSUER'), jwksUrl: httpUrl('OIDC_JWKS_URL'), audience, maxAgeS };
+  return { issuer: httpUrl('OIDC_ISSUER'), jwksUrl: httpUrl('OIDC_JWKS_URL'), audience, maxAgeS: maxAge() };
 }

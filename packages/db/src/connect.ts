@@ -38,7 +38,7 @@ export interface Database {
  * connection (the database's thread), busy while statements sent to it are unanswered, the
  * others queued behind the first counting as waiting.
  */
-export interface PoolStats {
+interface PoolStats {
   total: number;
   inUse: number;
   waiting: number;
@@ -147,8 +147,6 @@ async function openPglite(target: { dataDir: string } | { memory: true; snapshot
     release();
     throw err;
   }
-  // Named statements in one call into the database each (pglite-client.ts, on the database's
-  // thread); migrations included.
   const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS });

@@ -2,9 +2,9 @@
  * The embedded database's own thread (started by pglite-remote.ts). PGlite runs PostgreSQL as
  * WebAssembly inside the process that calls it, synchronously: on the API's thread, every
  * statement would stop the event loop for its whole run (a case creation spends about half its
- * CPU there), and a service on PGlite would use one core. Here PGlite (behind pglite-client.ts's
- * named statements) answers the calls of the main thread, which meanwhile parses, checks, seals
- * and answers other requests.
+ * CPU there), and a service on PGlite would use one core. Here PGlite answers the calls of the
+ * main thread, which meanwhile parses, checks, seals and answers other requests. Queries outside
+ * a transaction run as named statements (pglite-statements.ts).
  *
  * Messages in: a query or exec (optionally inside an open transaction), begin and end of a
  * transaction, listen and unlisten, dump (the data directory as a tarball), close. Each is
@@ -16,17 +16,42 @@ import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { fastPglite } from './pglite-client.ts';
 import type { QueryShape, ThreadReply, ThreadRequest, ThreadStart } from './pglite-protocol.ts';
+import { StatementCache, preparable } from './pglite-statements.ts';
 
 const port = parentPort!;
 const { dataDir, snapshot, wasmModule } = workerData as ThreadStart;
 // The WebAssembly compiled by the main thread once for the process (see pglite-remote.ts), and
 // pgvector (the face vector index, migration 0015), as PostgreSQL has it installed.
 const shared = { pgliteWasmModule: wasmModule, extensions: { vector } };
-const client = fastPglite(
-  dataDir ? new PGlite(dataDir, shared) : snapshot ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared }) : new PGlite(shared),
-);
+const client = dataDir
+  ? new PGlite(dataDir, shared)
+  : snapshot
+    ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared })
+    : new PGlite(shared);
+const statements = new StatementCache(client);
+
+/**
+ * One operation at a time outside transactions, and none while a transaction is open (it holds
+ * the gate from begin to end): named statements go through PGlite's protocol API, which does not
+ * take PGlite's own lock, so nothing else may run meanwhile.
+ */
+let tail: Promise<void> = Promise.resolve();
+function acquire(): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const ready = tail.then(() => release);
+  tail = tail.then(() => held);
+  return ready;
+}
+async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  const release = await acquire();
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
 
 interface OpenTransaction {
   tx: Transaction;
@@ -62,11 +87,15 @@ function runner(tx: number | undefined): Pick<Transaction, 'query' | 'exec'> {
 
 async function handle(m: ThreadRequest): Promise<unknown> {
   switch (m.t) {
-    case 'query':
-      return runner(m.tx).query(m.text, m.params, optionsOf(m));
+    case 'query': {
+      if (m.tx !== undefined) return runner(m.tx).query(m.text, m.params, optionsOf(m));
+      const options = optionsOf(m);
+      return exclusive(() => (preparable(options) ? statements.run(m.text, m.params ?? [], options) : client.query(m.text, m.params, options)));
+    }
     case 'exec':
-      return runner(m.tx).exec(m.text);
+      return m.tx !== undefined ? runner(m.tx).exec(m.text) : exclusive(() => client.exec(m.text));
     case 'begin': {
+      const release = await acquire();
       let end!: (commit: boolean) => void;
       const decided = new Promise<boolean>((resolve) => (end = resolve));
       let begun!: () => void;
@@ -83,7 +112,10 @@ async function handle(m: ThreadRequest): Promise<unknown> {
             if (!(err instanceof RolledBack)) throw err;
           },
         )
-        .finally(() => transactions.delete(m.id));
+        .finally(() => {
+          transactions.delete(m.id);
+          release();
+        });
       // Its failure is answered to 'end' (or to this 'begin'), never left unhandled on the thread.
       done.catch(() => {});
       // BEGIN itself may fail (the database closed): then the transaction never starts.
@@ -98,18 +130,21 @@ async function handle(m: ThreadRequest): Promise<unknown> {
       return null;
     }
     case 'listen': {
-      listeners.set(m.id, await client.listen(m.channel, () => port.postMessage({ t: 'notify', listener: m.id } satisfies ThreadReply)));
+      const unlisten = await exclusive(() => client.listen(m.channel, () => port.postMessage({ t: 'notify', listener: m.id } satisfies ThreadReply)));
+      listeners.set(m.id, unlisten);
       return m.id;
     }
     case 'unlisten': {
-      await listeners.get(m.listener)?.();
+      const unlisten = listeners.get(m.listener);
       listeners.delete(m.listener);
+      if (unlisten) await exclusive(unlisten);
       return null;
     }
     case 'dump':
       // The data directory as an uncompressed tarball (loading it back is then a plain copy).
-      return new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
+      return exclusive(async () => new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer()));
     case 'close':
+      // Not behind the gate: a transaction left open must not keep the database from closing.
       await client.close();
       return null;
   }

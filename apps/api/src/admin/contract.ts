@@ -8,7 +8,7 @@ import {
   isId,
   type OverQuotaBehaviour,
 } from '@idv/domain';
-import { presentSubscription } from '../routes/contract/schemas.ts';
+import { presentSubscription } from '../presenters/contract.ts';
 import { UsageError, oneOf, required } from './usage-error.ts';
 
 export const CONTRACT_USAGE = `  npm run admin -- contract set --client <cli_…> --service ${USAGE_SERVICES.join('|')} --offer <label>

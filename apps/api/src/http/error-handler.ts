@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from './api-error.ts';
-import { keyRefusalFirst } from './auth.ts';
 import { unavailableOrNull } from './service-unavailable.ts';
 
 interface AjvIssue {
@@ -73,7 +72,7 @@ export function toApiError(err: FastifyError | ApiError | Error): ApiError {
 
 export function installErrorHandling(app: FastifyInstance, docsUrl: string): void {
   app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const apiError = await keyRefusalFirst(req, toApiError(err));
+    const apiError = toApiError(err);
     // An outage is one cause for many requests: a warning with the driver's code, not a stack each.
     if (apiError.code === 'service_unavailable') req.log.warn({ err: { code: (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code } }, 'database or storage unavailable');
     else if (apiError.status >= 500) req.log.error({ err }, 'request failed');

@@ -18,7 +18,7 @@ const IN_TEXT = /(?![\t\n\r])\p{Cc}|\p{Cs}/u;
 const IN_HEADER = /[\0-\x08\x0a-\x1f\x7f]|\p{Cs}/u;
 
 /** JSON bodies of this API are a few levels deep; deeper ones are refused before any schema walks them. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const WHAT = 'a control character or an unpaired surrogate (only well-formed Unicode text is accepted)';
 
@@ -32,7 +32,7 @@ function lineRefusal(where: string, name: string, value: unknown): ApiError | nu
 }
 
 /** The refusal of a request's path parameters, query values or header values, or null. */
-export function requestTextRefusal(req: FastifyRequest): ApiError | null {
+function requestTextRefusal(req: FastifyRequest): ApiError | null {
   for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
     const refusal = lineRefusal('path parameter', name, value);
     if (refusal) return refusal;

@@ -2,17 +2,18 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   completeIdempotencyKey,
+  findLiveIdempotencyEntry,
   releaseIdempotencyKey,
   reserveIdempotencyKey,
-  reserveIdempotencyKeyWithApiKey,
+  storeDoneEntry,
   type Db,
-  type FlowRow,
-  type StoredResponse,
+  type DoneEntry,
+  type Reservation,
   type Tx,
 } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import { ApiError, errorBody } from './api-error.ts';
-import { acceptKey, authOf } from './auth.ts';
+import { authOf } from './auth.ts';
 
 export interface IdempotencySettings {
   db: Db;
@@ -32,12 +33,7 @@ export interface Outcome {
 const sealAad = (apiKeyId: string, idem: string) => `idempotency:${apiKeyId}:${idem}`;
 
 function sealBody(s: IdempotencySettings, apiKeyId: string, idem: string, body: unknown): { sealed: string } {
-  return sealJsonText(s, apiKeyId, idem, JSON.stringify(body));
-}
-
-/** `sealBody` of a body already serialised (the same text is then sent, not serialised again). */
-export function sealJsonText(s: IdempotencySettings, apiKeyId: string, idem: string, json: string): { sealed: string } {
-  return { sealed: s.keyring.seal(json, sealAad(apiKeyId, idem)) };
+  return { sealed: s.keyring.seal(JSON.stringify(body), sealAad(apiKeyId, idem)) };
 }
 
 function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored: unknown): unknown {
@@ -45,14 +41,14 @@ function openBody(s: IdempotencySettings, apiKeyId: string, idem: string, stored
 }
 
 /** The request's Idempotency-Key (presence and shape checked with the signature). */
-export const idempotencyKeyOf = (req: FastifyRequest) => req.headers['idempotency-key'] as string;
+const idempotencyKeyOf = (req: FastifyRequest) => req.headers['idempotency-key'] as string;
 
 /**
  * The fingerprint of a request stored with its Idempotency-Key: a reuse with another request is
  * refused. Through the console every operator shares the console credential, so the acting operator
  * is part of the request: one operator's key never replays another's answer (a secret shown once).
  */
-export function requestHashOf(req: FastifyRequest): string {
+function requestHashOf(req: FastifyRequest): string {
   const hash = createHash('sha256').update(`${req.method}\n${req.url}\n`);
   if (req.operator) hash.update(`operator:${req.operator.id}\n`);
   return hash.update(req.rawBody ?? '').digest('hex');
@@ -62,75 +58,50 @@ async function sendReplay(s: IdempotencySettings, reply: FastifyReply, apiKeyId:
   await reply.header('idempotent-replayed', 'true').code(status).send(openBody(s, apiKeyId, idem, stored));
 }
 
-/**
- * Answers a request whose Idempotency-Key already has a live entry, as a reservation that found
- * it would: 422 for another request, 409 while the first runs, else the stored response replayed.
- */
-export async function answerStoredEntry(
-  s: IdempotencySettings,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  apiKeyId: string,
-  entry: { requestHash: string; state: 'running' | 'done'; status: number | null; body: unknown },
-): Promise<void> {
-  if (entry.requestHash !== requestHashOf(req)) throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
-  if (entry.state === 'running' || entry.status === null) throw inProgress();
-  await sendReplay(s, reply, apiKeyId, idempotencyKeyOf(req), entry.status, entry.body);
-}
-
-export const inProgress = () => new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
+const inProgress = () => new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
 
 interface Reserved {
   apiKeyId: string;
   idem: string;
-  /** The activated flow read with the reservation, when one was asked for (null when none). */
-  flow?: FlowRow | null;
 }
 
-/**
- * Claims the request's Idempotency-Key in its own committed statement, so concurrent duplicates
- * see it; answers a replay itself (returns null) and refuses a mismatch or a duplicate in progress.
- * With `activeFlow`, that statement also reads the tenant's activated flow of that name.
- */
-async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply, activeFlow?: string): Promise<Reserved | null> {
-  const auth = authOf(req);
-  const idem = idempotencyKeyOf(req);
-  const hash = requestHashOf(req);
-  const times = { now: s.now(), lockMs: s.lockMs, retainMs: s.retainMs };
-  let reservation;
-  if (auth.confirm) {
-    // The key is not read from the database yet (RequestAuth.confirm): the reservation's statement
-    // reads it, and claims only for a key that exists and is not revoked (else its 401 here).
-    const secretHash = auth.key.secretHash;
-    const read = await reserveIdempotencyKeyWithApiKey(s.db, secretHash, idem, hash, times, activeFlow ?? null);
-    acceptKey(req, secretHash, read.apiKey);
-    reservation = read.reservation!;
-  } else {
-    const flow = activeFlow === undefined ? undefined : { tenant: auth.tenant, name: activeFlow };
-    reservation = await reserveIdempotencyKey(s.db, auth.key.id, idem, hash, times, flow);
-  }
-  const { key } = authOf(req);
+const timesOf = (s: IdempotencySettings) => ({ now: s.now(), lockMs: s.lockMs, retainMs: s.retainMs });
+
+/** What a reservation that did not claim the key answers: 422 for another request, 409 while the first runs, else the replay. */
+async function answerExisting(s: IdempotencySettings, reply: FastifyReply, r: Reserved, reservation: Exclude<Reservation, { outcome: 'reserved' }>) {
   switch (reservation.outcome) {
     case 'mismatch':
       throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
     case 'in_progress':
       throw inProgress();
     case 'replay':
-      await sendReplay(s, reply, key.id, idem, reservation.status, reservation.body);
-      return null;
+      await sendReplay(s, reply, r.apiKeyId, r.idem, reservation.status, reservation.body);
   }
-  return { apiKeyId: key.id, idem, flow: reservation.flow };
 }
 
-/** A refusal (4xx) is stored and replayed like a success; an unexpected failure releases the key. */
+/**
+ * Claims the request's Idempotency-Key in its own committed statement, so concurrent duplicates
+ * see it; answers a replay itself (returns null) and refuses a mismatch or a duplicate in progress.
+ */
+async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply): Promise<Reserved | null> {
+  const r = { apiKeyId: authOf(req).key.id, idem: idempotencyKeyOf(req) };
+  const reservation = await reserveIdempotencyKey(s.db, r.apiKeyId, r.idem, requestHashOf(req), timesOf(s));
+  if (reservation.outcome === 'reserved') return r;
+  await answerExisting(s, reply, r, reservation);
+  return null;
+}
+
 /**
  * Refusals that depend on the moment rather than on the request: not stored, so the same
  * Idempotency-Key goes through once the condition lifts (a quota of the next month, a larger one).
  */
 const TRANSIENT_REFUSALS: ReadonlySet<string> = new Set(['quota_exceeded']);
 
+/** A refusal (4xx) is stored and replayed like a success; an unexpected failure is not. */
+const isStoredRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500 && !TRANSIENT_REFUSALS.has(err.code);
+
 async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Reserved, err: unknown): Promise<never> {
-  if (err instanceof ApiError && err.status < 500 && !TRANSIENT_REFUSALS.has(err.code)) {
+  if (isStoredRefusal(err)) {
     await completeIdempotencyKey(s.db, r.apiKeyId, r.idem, err.status, sealBody(s, r.apiKeyId, r.idem, errorBody(err, req.id, s.docsUrl)));
   } else {
     await releaseIdempotencyKey(s.db, r.apiKeyId, r.idem);
@@ -139,11 +110,11 @@ async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Res
 }
 
 /**
- * Runs a signed creation exactly once per (API key, Idempotency-Key). (POST /v1/cases does not
- * commit a reservation before its work: routes/cases/create-once.ts, one statement.) The key is
- * reserved in its own committed statement so concurrent duplicates see it; the work and the
- * stored response then commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
- * and replayed like a success (except TRANSIENT_REFUSALS); an unexpected failure releases the key so the client may retry.
+ * Runs a signed creation exactly once per (API key, Idempotency-Key). The key is reserved in its
+ * own committed statement so concurrent duplicates see it; the work and the stored response then
+ * commit in one transaction, so a crash leaves either nothing or both. A refusal (4xx) is stored
+ * and replayed like a success (except TRANSIENT_REFUSALS); an unexpected failure releases the key
+ * so the client may retry.
  */
 export async function runIdempotent(
   s: IdempotencySettings,
@@ -169,30 +140,59 @@ export async function runIdempotent(
   await reply.code(outcome.status).send(outcome.body);
 }
 
+/** The entry of this request, done, with `outcome` as its stored response. */
+export type EntryOf = (outcome: Outcome) => DoneEntry;
+
 /**
- * The same guarantees as runIdempotent for a creation whose writes fit in ONE statement (a single
- * statement is itself atomic): `work` reads through the database directly and must write the
- * stored response given by `store(outcome)` in that same statement (or in a transaction of its
- * own holding all its writes), so the work and the stored response still commit together, without
- * the BEGIN and COMMIT round trips of a transaction in the common case. With `activeFlow`, the
- * reservation's statement also reads the tenant's activated flow of that name, handed to `work`
- * (null when there is none): one round trip less than reading it in the work.
+ * runIdempotent for a creation that writes its entry, done, in the statement (or transaction) of
+ * its own writes: one commit, no reservation ahead. `work` returns whether that entry was written;
+ * when not, a live entry decides (replay, 409 while it runs, 422 for another request). A refusal
+ * is stored like a success, except TRANSIENT_REFUSALS, which a live entry also answers first.
  */
-export async function runIdempotentStatement(
+export async function runIdempotentCreation(
   s: IdempotencySettings,
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (db: Db, store: (outcome: Outcome) => StoredResponse, flow: FlowRow | null) => Promise<Outcome>,
-  activeFlow?: string,
+  work: (entryOf: EntryOf) => Promise<{ outcome: Outcome; written: boolean }>,
 ): Promise<void> {
-  const r = await reserve(s, req, reply, activeFlow);
-  if (!r) return;
-  let outcome: Outcome;
+  const r = { apiKeyId: authOf(req).key.id, idem: idempotencyKeyOf(req) };
+  const requestHash = requestHashOf(req);
+  const now = s.now();
+  const entryOf: EntryOf = (o) => ({
+    apiKeyId: r.apiKeyId,
+    key: r.idem,
+    requestHash,
+    status: o.status,
+    body: sealBody(s, r.apiKeyId, r.idem, o.body),
+    now,
+    expiresAt: new Date(now.getTime() + s.retainMs),
+  });
+  let result: { outcome: Outcome; written: boolean };
   try {
-    const store = (o: Outcome) => ({ apiKeyId: r.apiKeyId, key: r.idem, status: o.status, body: sealBody(s, r.apiKeyId, r.idem, o.body) });
-    outcome = await work(s.db, store, r.flow ?? null);
+    result = await work(entryOf);
   } catch (err) {
-    return settleFailure(s, req, r, err);
+    const stored = isStoredRefusal(err);
+    if (!stored && !(err instanceof ApiError && TRANSIENT_REFUSALS.has(err.code))) throw err;
+    if (stored && (await storeDoneEntry(s.db, entryOf({ status: err.status, body: errorBody(err, req.id, s.docsUrl) })))) throw err;
+    const live = await findLiveIdempotencyEntry(s.db, r.apiKeyId, r.idem, requestHash, now);
+    if (!live) throw stored ? inProgress() : err;
+    return answerEntry(s, reply, r, requestHash, live);
   }
-  await reply.code(outcome.status).send(outcome.body);
+  if (result.written) return void (await reply.code(result.outcome.status).send(result.outcome.body));
+  // A twin committed first (or one is running): its entry decides.
+  const live = await findLiveIdempotencyEntry(s.db, r.apiKeyId, r.idem, requestHash, now);
+  if (!live) throw inProgress();
+  return answerEntry(s, reply, r, requestHash, live);
+}
+
+async function answerEntry(
+  s: IdempotencySettings,
+  reply: FastifyReply,
+  r: Reserved,
+  requestHash: string,
+  entry: { requestHash: string; state: 'running' | 'done'; responseStatus: number | null; responseBody: unknown },
+): Promise<void> {
+  if (entry.requestHash !== requestHash) throw new ApiError('idempotency_key_reused', undefined, 'Idempotency-Key');
+  if (entry.state === 'running' || entry.responseStatus === null) throw inProgress();
+  await sendReplay(s, reply, r.apiKeyId, r.idem, entry.responseStatus, entry.responseBody);
 }

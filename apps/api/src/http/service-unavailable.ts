@@ -5,10 +5,10 @@ import { ApiError } from './api-error.ts';
  * Seconds a client is asked to wait when the database cannot be reached: a restart of PostgreSQL
  * takes a second or two; a longer outage is answered the same way again at the retry.
  */
-export const DATABASE_RETRY_AFTER_S = 2;
+const DATABASE_RETRY_AFTER_S = 2;
 
 /** 503 service_unavailable with Retry-After: the database is restarting or unreachable. */
-export function serviceUnavailable(): ApiError {
+function serviceUnavailable(): ApiError {
   return new ApiError('service_unavailable', undefined, undefined, { 'retry-after': String(DATABASE_RETRY_AFTER_S) });
 }
 

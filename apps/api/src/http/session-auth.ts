@@ -17,7 +17,7 @@ declare module 'fastify' {
 /** `Authorization: Session <token>`: the token is the fragment of the journey link (32 random bytes, base64url). */
 const SESSION = /^Session ([A-Za-z0-9_-]{43})$/;
 /** Journey routes share this prefix; only they answer the journey origin's cross-origin requests. */
-export const JOURNEY_ROUTE_PREFIX = '/v1/sessions/current';
+const JOURNEY_ROUTE_PREFIX = '/v1/sessions/current';
 /** The phone's opening of a handoff code: called by the journey app too, before it has a session. */
 export const HANDOFF_OPEN_PATH = '/v1/sessions/handoff';
 

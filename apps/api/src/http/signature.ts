@@ -5,7 +5,7 @@ import { constantTimeEqual } from '@idv/vault';
 import { ApiError } from './api-error.ts';
 import { authOf } from './auth.ts';
 
-export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
 
 /**
  * Signing secrets opened from their sealed form, by sealed form: a key's secret never changes

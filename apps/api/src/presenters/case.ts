@@ -4,7 +4,7 @@ import type { CaseRow, PieceRow } from '@idv/db';
  * Pieces received by the journey (retakes replaced by a later image are left out); `available`
  * turns false once the image is deleted (retention or erasure).
  */
-export function presentPieces(pieces: readonly PieceRow[]) {
+function presentPieces(pieces: readonly PieceRow[]) {
   return pieces
     .filter((p) => !p.supersededAt)
     .map((p) => ({ id: p.id, kind: p.kind, available: p.deletedAt === null, received_at: p.receivedAt.toISOString() }));

@@ -16,8 +16,6 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error', description: 'Every error on every route has this shape' },
 );
 
-export const ErrorRef = Type.Ref(ErrorSchema);
-
 /** Error responses of a route, grouped by status, each listing the codes it may carry. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const all: ErrorCode[] = [...codes, 'api_key_missing', 'api_key_invalid', 'api_key_revoked', 'internal_error'];

@@ -3,8 +3,8 @@ import { WEBHOOK_EVENT_TYPES } from '@idv/domain';
 import { ListOf, Timestamp } from './common.ts';
 import { literals } from './case.ts';
 
-export const WebhookEventTypeSchema = literals(WEBHOOK_EVENT_TYPES);
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
+const WebhookEventTypeSchema = literals(WEBHOOK_EVENT_TYPES);
+const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
 export const WebhookDeliveryStatusSchema = literals(DELIVERY_STATUSES);
 const Environment = literals(['sandbox', 'prod'] as const);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

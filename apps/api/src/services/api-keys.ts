@@ -10,7 +10,7 @@ export interface IssuedKey {
   signingSecret: string;
 }
 
-export const KEY_PREFIX: Record<Environment, string> = { sandbox: 'sk_sandbox_', prod: 'sk_live_' };
+const KEY_PREFIX: Record<Environment, string> = { sandbox: 'sk_sandbox_', prod: 'sk_live_' };
 
 /** Creates a key; shared by the API route, the first-start bootstrap and the admin command. */
 export async function issueApiKey(

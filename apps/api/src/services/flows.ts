@@ -19,7 +19,7 @@ import { ApiError, dryRunFlow, flowDefinitionProblems, type DryRunResult, type F
  */
 
 /** The API field of a definition problem: `/checks/face_match_max_distance` → `definition.checks.face_match_max_distance`. */
-export function definitionField(pointer: string): string {
+function definitionField(pointer: string): string {
   return ['definition', ...pointer.split('/').filter(Boolean)].join('.');
 }
 

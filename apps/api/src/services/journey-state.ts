@@ -39,7 +39,7 @@ import { ApiError } from '../http/api-error.ts';
 import { presentAppearance } from '../presenters/appearance.ts';
 
 /** Where the journey of a case stands for the person: the screen the app shows. */
-export type JourneyStatus = 'open' | 'completed' | 'declined' | 'expired';
+type JourneyStatus = 'open' | 'completed' | 'declined' | 'expired';
 
 export interface OpenedJourney {
   session: SessionByToken;

@@ -40,7 +40,7 @@ import {
 } from '@idv/domain';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
-import { presentDecision, presentTaskItem } from '../routes/reviews/schemas.ts';
+import { presentDecision, presentTaskItem } from '../presenters/review.ts';
 import { PURPOSE, readIdentities } from '@idv/case-data';
 
 export function clearanceOf(op: OperatorRow): ClearanceFilter {
@@ -74,7 +74,7 @@ export function lockRefusal(position: Exclude<LockPosition, 'held'>, task: Revie
 }
 
 /** Decisions of a task as this actor may see them (double validation hides them until the actor gave theirs). */
-export function visibleDecisions(task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string) {
+function visibleDecisions(task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string) {
   const own = decisions.some((d) => d.actor === actor);
   const show = mayShowDecisions(task.doubleValidation, own);
   return { decisions: show ? decisions.map(presentDecision) : [], decisions_hidden: !show && decisions.length > 0 };
@@ -89,7 +89,7 @@ export function presentTask(task: ReviewTaskRow, decisions: ReviewDecisionRow[],
  * declared and read values (match, mismatch, missing per field), never a value. The values are
  * opened here only to compute the paths and the gap; revealing them takes an unmask call.
  */
-export async function maskedSubject(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, row: CaseRow, corrections: ReviewCorrectionRow[]) {
+async function maskedSubject(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, row: CaseRow, corrections: ReviewCorrectionRow[]) {
   const identity = await readIdentities(db, ctx, row);
   return {
     masked: true as const,
@@ -204,7 +204,7 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
 }
 
 /** After the commit: a concluded resubmission is handed to the journey; a failure fails the call, the decision stays. */
-export async function relaunchIfResubmitted(ctx: AppContext, tenant: Tenant, r: DecisionResult): Promise<void> {
+async function relaunchIfResubmitted(ctx: AppContext, tenant: Tenant, r: DecisionResult): Promise<void> {
   if (!r.concluded || r.decision.outcome !== 'resubmit') return;
   try {
     await ctx.journey.relaunch(tenant, r.case.id, r.decision.steps ?? []);
@@ -256,14 +256,4 @@ export async function recordKeyDecision(
     updatedAt: now,
   });
   return { decision, task: closed, case: moved, replayed: false, concluded: true };
-}
-
-export function presentDecisionRecorded(r: DecisionResult) {
-  return {
-    object: 'decision_recorded' as const,
-    decision: presentDecision(r.decision),
-    task: r.task ? { id: r.task.id, status: r.task.status } : null,
-    case: { id: r.case.id, state: r.case.state, status: r.case.status },
-    concluded: r.concluded,
-  };
 }

@@ -5,7 +5,7 @@ import { secretHash } from '@idv/vault';
 import { ApiError } from '../http/api-error.ts';
 
 /** A journey link lives one hour at most, and never beyond the case itself. */
-export const SESSION_TTL_MS = 3_600_000;
+const SESSION_TTL_MS = 3_600_000;
 
 export interface IssuedSession {
   row: SessionRow;

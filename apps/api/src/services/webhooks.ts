@@ -16,9 +16,9 @@ import { checkEndpointUrl, resolvesToPublicAddresses } from '@idv/webhooks';
 import { ApiError } from '../http/api-error.ts';
 
 /** Endpoints per client and environment: several receivers are plausible, hundreds are a mistake. */
-export const MAX_ENDPOINTS = 16;
+const MAX_ENDPOINTS = 16;
 
-export const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}:secret`;
+const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}:secret`;
 
 /**
  * Checks a new endpoint before any transaction opens (the DNS lookup may take a while and must

@@ -38,7 +38,7 @@ export async function findCaseForUpdate(tx: Executor, tenant: Tenant, id: string
   return row ?? null;
 }
 
-export class CaseTransitionRefused extends Error {
+class CaseTransitionRefused extends Error {
   constructor(
     readonly from: CaseState,
     readonly trigger: CaseTrigger['type'],

@@ -1,44 +1,45 @@
-import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, gt, inArray, lt, or, sql, type Column, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { ALL_COUNTRIES, newId, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
-import { caseJournal, cases, idempotencyKeys, reviewTasks } from '../schema.ts';
+import { caseJournal, cases, reviewTasks } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
-import type { StoredResponse } from './idempotency.ts';
-import { encodeRow, perHandle, raw, rowPlaceholders } from './prepared.ts';
+import { DONE_ENTRY_PARAMS, DONE_ENTRY_UPSERT, doneEntryValues, type DoneEntry } from './idempotency.ts';
+import { encodeValues, textStatement } from './prepared.ts';
 
 export type CaseRow = typeof cases.$inferSelect;
 
-export async function insertCase(tx: Executor, row: typeof cases.$inferInsert): Promise<CaseRow> {
-  const [inserted] = await tx.insert(cases).values(row).returning();
-  return inserted;
+/** `INSERT INTO table (every column) SELECT $first::type, … FROM source`: a row written only if `source` has one. */
+function insertFrom(table: PgTable, first: number, source: string): string {
+  const columns = Object.values(getTableColumns(table) as Record<string, Column>);
+  return `INSERT INTO "${getTableName(table)}" (${columns.map((c) => `"${c.name}"`).join(', ')})
+    SELECT ${columns.map((c, i) => `$${first + i}::${c.getSQLType()}`).join(', ')} FROM "${source}"`;
 }
 
-const createCaseStatement = perHandle((db) => {
-  const c = db.$with('c').as(db.insert(cases).values(rowPlaceholders(cases, 'c_')).returning({ id: cases.id }));
-  const j = db.$with('j').as(db.insert(caseJournal).values(rowPlaceholders(caseJournal, 'j_')).returning({ id: caseJournal.id }));
-  const k = db.$with('k').as(
-    db
-      .update(idempotencyKeys)
-      .set({ state: 'done', responseStatus: raw('k_status'), responseBody: raw('k_body') })
-      .where(and(eq(idempotencyKeys.apiKeyId, raw('k_api_key_id')), eq(idempotencyKeys.key, raw('k_key'))))
-      .returning({ key: idempotencyKeys.key }),
-  );
-  return db.with(c, j, k).select({ id: c.id }).from(c).prepare('idv_case_create');
-});
+const CASE_FIRST = DONE_ENTRY_PARAMS + 1;
+const JOURNAL_FIRST = CASE_FIRST + Object.keys(getTableColumns(cases)).length;
+const createCaseStatement = textStatement(
+  'idv_case_create',
+  `WITH "e" AS (${DONE_ENTRY_UPSERT}),
+    "c" AS (${insertFrom(cases, CASE_FIRST, 'e')} RETURNING id),
+    "j" AS (${insertFrom(caseJournal, JOURNAL_FIRST, 'c')} RETURNING id)
+  SELECT count(*)::int AS n FROM "e"`,
+);
 
 /**
- * A new case, its journal entry and the stored response of the idempotent request that creates it,
- * written by ONE statement (data-modifying CTEs): the three commit together, or none does, without
- * the BEGIN and COMMIT round trips of a transaction. The row is written exactly as given (defaults
- * included), so the caller can present it without reading it back.
+ * A new case, its journal entry and the stored response of the idempotent request that creates
+ * it, in one statement: the entry first, and the case and its journal entry only if the entry was
+ * written (false, nothing written, when a live entry of that Idempotency-Key decides instead). The
+ * row is written exactly as given (defaults included), so the caller can present it without
+ * reading it back.
  */
-export async function insertCaseWithJournal(
+export async function insertCaseWithResponse(
   db: Executor,
   row: CaseRow,
   journal: { actor: string; action: string; detail: Record<string, unknown> },
-  response: StoredResponse,
-): Promise<void> {
-  const entry = {
+  entry: DoneEntry,
+): Promise<boolean> {
+  const journalRow = {
     id: newId('jrn', row.createdAt.getTime()),
     clientId: row.clientId,
     environment: row.environment,
@@ -48,14 +49,8 @@ export async function insertCaseWithJournal(
     detail: journal.detail,
     at: row.createdAt,
   } satisfies typeof caseJournal.$inferSelect;
-  await createCaseStatement(db).execute({
-    ...encodeRow(cases, 'c_', row),
-    ...encodeRow(caseJournal, 'j_', entry),
-    k_status: response.status,
-    k_body: JSON.stringify(response.body),
-    k_api_key_id: response.apiKeyId,
-    k_key: response.key,
-  });
+  const [written] = await createCaseStatement(db, [...doneEntryValues(entry), ...encodeValues(cases, row), ...encodeValues(caseJournal, journalRow)]);
+  return Number(written.n) > 0;
 }
 
 export async function findCase(db: Executor, tenant: Tenant, id: string): Promise<CaseRow | null> {

@@ -101,7 +101,7 @@ export async function nearestFaces(
 }
 
 /** pgvector's text form; refuses what is not a finite number. */
-export function vectorText(v: readonly number[]): string {
+function vectorText(v: readonly number[]): string {
   for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error('face vector: not a finite number');
   return `[${v.join(',')}]`;
 }

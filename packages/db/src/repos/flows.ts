@@ -11,7 +11,7 @@ export type FlowRow = typeof flows.$inferSelect;
  * Serialises the changes of one flow name until the transaction ends: two versions created at once
  * would otherwise both read the same next number, and two activations both retire and both activate.
  */
-export async function lockFlowName(tx: Executor, tenant: Tenant, name: string): Promise<void> {
+async function lockFlowName(tx: Executor, tenant: Tenant, name: string): Promise<void> {
   await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`flow:${tenant.clientId}:${tenant.environment}:${name}`}, 0))::text AS locked`);
 }
 

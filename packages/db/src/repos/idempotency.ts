@@ -1,9 +1,8 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
-import { apiKeys, flows, idempotencyKeys } from '../schema.ts';
-import type { ApiKeyRow } from './api-keys.ts';
+import { flows, idempotencyKeys } from '../schema.ts';
 import type { FlowRow } from './flows.ts';
-import { columnsAs, namedSql, perHandle, raw, rowFrom } from './prepared.ts';
+import { perHandle, raw, textStatement } from './prepared.ts';
 import type { Tenant } from './tenant.ts';
 
 export type Reservation =
@@ -20,14 +19,6 @@ export interface IdempotencyTimes {
   /** How long the response is kept for replay. */
   retainMs: number;
 }
-
-/**
- * SQL condition: entry `e` may be taken over at `now` by a request of hash `hash` (it expired, or
- * it is running for the same request and its lock elapsed: its process died). The statements
- * written in SQL text share it; claimInsert below says the same in drizzle's builder.
- */
-export const entryTakenOver = (e: string, now: string, hash: string): string =>
-  `(${e}.expires_at < ${now} OR (${e}.state = 'running' AND ${e}.locked_until < ${now} AND ${e}.request_hash = ${hash}))`;
 
 /**
  * The claim: a new entry, or the takeover of an expired entry or of a running one whose process
@@ -98,7 +89,7 @@ const existingEntry = perHandle((db) =>
 );
 
 /** The entry of (API key, Idempotency-Key) as it stands, or null: for a creation whose claim lost a race. */
-export async function findIdempotencyEntry(db: Executor, apiKeyId: string, key: string) {
+async function findIdempotencyEntry(db: Executor, apiKeyId: string, key: string) {
   const [row] = await existingEntry(db).execute({ apiKeyId, key });
   return row ?? null;
 }
@@ -144,68 +135,57 @@ export async function reserveIdempotencyKey(
   return { outcome: 'replay', status: existing.responseStatus!, body: existing.responseBody };
 }
 
-/**
- * The claim of reserveIdempotencyKey, made by the statement that also reads the request's API key
- * by the hash of its secret, and only if that key exists and is not revoked; and the key's
- * activated flow of the given name (null: none). The key is thus read from the database within
- * the request (a revocation applies at once) in the reservation's round trip. Always one row; the
- * claim's ON CONFLICT clause is claimInsert's.
- */
-const keyClaimFlow = namedSql(
-  'idv_key_claim_flow',
-  `WITH "k" AS (SELECT * FROM api_keys WHERE secret_hash = $1),
-  "claimed" AS (
-    INSERT INTO idempotency_keys AS "e" (api_key_id, key, request_hash, state, created_at, locked_until, expires_at)
-    SELECT "k".id, $2::text, $3::text, 'running', $4::timestamptz, $5::timestamptz, $6::timestamptz FROM "k" WHERE "k".revoked_at IS NULL
-    ON CONFLICT (api_key_id, key) DO UPDATE SET
-      request_hash = excluded.request_hash, state = 'running', response_status = NULL, response_body = NULL,
-      created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
-    WHERE ${entryTakenOver('"e"', 'excluded.created_at', 'excluded.request_hash')}
-    RETURNING key)
-  SELECT (SELECT key FROM "claimed") AS "claimed", ${columnsAs(apiKeys, '"k"', 'k_')}, ${columnsAs(flows, '"f"', 'f_')}
-  FROM (SELECT 1) AS "one"
-  LEFT JOIN "k" ON true
-  LEFT JOIN flows AS "f" ON "f".client_id = "k".client_id AND "f".environment = "k".environment AND "f".name = $7 AND "f".status = 'active'`,
-);
-
-/**
- * reserveIdempotencyKey for a request whose API key has not been read from the database yet: the
- * key (null when no key has that hash) read by the reservation's own statement, which claims only
- * for a key that exists and is not revoked (`reservation` is null otherwise: nothing was claimed).
- * Run it outside a transaction.
- */
-export async function reserveIdempotencyKeyWithApiKey(
-  db: Executor,
-  secretHash: string,
-  key: string,
-  requestHash: string,
-  t: IdempotencyTimes,
-  flowName: string | null,
-): Promise<{ apiKey: ApiKeyRow | null; reservation: Reservation | null }> {
-  const [row] = await keyClaimFlow(db, [
-    secretHash,
-    key,
-    requestHash,
-    t.now.toISOString(),
-    new Date(t.now.getTime() + t.lockMs).toISOString(),
-    new Date(t.now.getTime() + t.retainMs).toISOString(),
-    flowName,
-  ]);
-  const apiKey = rowFrom(apiKeys, 'k_', row);
-  if (!apiKey || apiKey.revokedAt) return { apiKey, reservation: null };
-  const flow = flowName === null ? undefined : rowFrom(flows, 'f_', row);
-  if (row.claimed !== null) return { apiKey, reservation: { outcome: 'reserved', flow } };
-  const activeFlow = flowName === null ? undefined : { tenant: { clientId: apiKey.clientId, environment: apiKey.environment }, name: flowName };
-  return { apiKey, reservation: await reserveIdempotencyKey(db, apiKey.id, key, requestHash, t, activeFlow) };
-}
-
-/** A response to store for replay, written by the statement (or transaction) of the work itself. */
-export interface StoredResponse {
+/** An entry written with its response at once (a creation that needs no reservation ahead). */
+export interface DoneEntry {
   apiKeyId: string;
   key: string;
+  requestHash: string;
   status: number;
   /** As stored (sealed by the caller when it may hold a secret). */
   body: unknown;
+  now: Date;
+  expiresAt: Date;
+}
+
+/**
+ * INSERT of a done entry with its response ($1-$7: doneEntryValues), or the takeover of an expired
+ * entry or of a running one whose process died (lock elapsed) for the same request; RETURNING its
+ * key, no row when a live entry decides instead. A concurrent twin's insert waits for this one's
+ * commit, then finds it.
+ */
+export const DONE_ENTRY_UPSERT = `INSERT INTO idempotency_keys AS "e" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at)
+    VALUES ($1::text, $2::text, $3::text, 'done', $4::integer, $5::jsonb, $6::timestamptz, $6::timestamptz, $7::timestamptz)
+    ON CONFLICT (api_key_id, key) DO UPDATE SET
+      request_hash = excluded.request_hash, state = 'done', response_status = excluded.response_status, response_body = excluded.response_body,
+      created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
+    WHERE "e".expires_at < excluded.created_at
+      OR ("e".state = 'running' AND "e".locked_until < excluded.created_at AND "e".request_hash = excluded.request_hash)
+    RETURNING key`;
+export const DONE_ENTRY_PARAMS = 7;
+
+export const doneEntryValues = (e: DoneEntry): unknown[] => [
+  e.apiKeyId,
+  e.key,
+  e.requestHash,
+  e.status,
+  JSON.stringify(e.body),
+  e.now.toISOString(),
+  e.expiresAt.toISOString(),
+];
+
+const storeDone = textStatement('idv_idempotency_store_done', DONE_ENTRY_UPSERT);
+
+/** Stores a response under a new (or taken-over) entry; false, writing nothing, when a live entry decides. */
+export async function storeDoneEntry(db: Executor, e: DoneEntry): Promise<boolean> {
+  return (await storeDone(db, doneEntryValues(e))).length > 0;
+}
+
+/** The live entry of (API key, Idempotency-Key) for a request of `requestHash` at `now`, or null when a new one would take its place. */
+export async function findLiveIdempotencyEntry(db: Executor, apiKeyId: string, key: string, requestHash: string, now: Date) {
+  const row = await findIdempotencyEntry(db, apiKeyId, key);
+  if (!row || row.expiresAt < now) return null;
+  if (row.state === 'running' && row.lockedUntil < now && row.requestHash === requestHash) return null;
+  return row;
 }
 
 /** Stores the response; pass the transaction of the creation so both commit together. */

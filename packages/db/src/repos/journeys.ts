@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { journeys, pieces, sessions } from '../schema.ts';
 import type { Tenant } from './tenant.ts';
@@ -38,15 +38,6 @@ export async function listPieces(db: Executor, caseId: string): Promise<PieceRow
 export async function listPiecesOfCases(db: Executor, caseIds: string[]): Promise<PieceRow[]> {
   if (caseIds.length === 0) return [];
   return db.select().from(pieces).where(inArray(pieces.caseId, caseIds)).orderBy(asc(pieces.id));
-}
-
-/** The current piece of a kind in a round (not superseded), if any. */
-export async function findCurrentPiece(db: Executor, caseId: string, round: number, kind: string): Promise<PieceRow | null> {
-  const [row] = await db
-    .select()
-    .from(pieces)
-    .where(and(eq(pieces.caseId, caseId), eq(pieces.round, round), eq(pieces.kind, kind), isNull(pieces.supersededAt)));
-  return row ?? null;
 }
 
 export async function countPieceUploads(db: Executor, caseId: string, kind: string): Promise<number> {

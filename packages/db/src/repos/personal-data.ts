@@ -179,7 +179,7 @@ export async function operatorsByIds(db: Executor, tenant: Tenant, ids: string[]
 // ---------------------------------------------------------------- erasure
 
 /** What an erasure removed, by category (counts of values or rows). */
-export interface ErasedCounts {
+interface ErasedCounts {
   images: number;
   identity_read: number;
   portraits_and_face_templates: number;
@@ -197,7 +197,7 @@ export interface ErasedCounts {
  * corrections deleted, images marked deleted (their blobs are removed by the caller after the
  * commit; the ids returned). The case, its steps, verdicts, decisions and journal stay.
  */
-export async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, now: Date): Promise<{ counts: ErasedCounts; blobIds: string[] }> {
+async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, now: Date): Promise<{ counts: ErasedCounts; blobIds: string[] }> {
   const n = (rows: unknown[]) => rows.length;
   const declared = await tx
     .update(cases)

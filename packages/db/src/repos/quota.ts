@@ -39,16 +39,6 @@ const inForceAt = (at: Date) =>
   sql`s.starts_at <= ${at.toISOString()}::timestamptz AND (s.ends_at IS NULL OR s.ends_at > ${at.toISOString()}::timestamptz)`;
 
 
-/** The subscription of each service in force at `at` for the client (a service without one is absent). */
-export async function quotasInForce(db: Executor, clientId: string, at: Date): Promise<Partial<Record<UsageService, QuotaInForce>>> {
-  const rows = await queryRows<TermsRow & { service: UsageService }>(
-    db,
-    sql`SELECT s.id, s.service, s.offer, s.monthly_quota, s.over_quota FROM subscriptions AS s
-        WHERE s.client_id = ${clientId} AND ${inForceAt(at)}`,
-  );
-  return Object.fromEntries(rows.map((r) => [r.service, terms(r)]));
-}
-
 /**
  * The blocking quota a new unit of `service` at `at` would go beyond, with the month's production
  * units, or null when nothing blocks. The sandbox never counts against a quota: always null there.

@@ -4,7 +4,7 @@ import { queryRows, type Executor } from '../connect.ts';
 import type { Tenant } from './tenant.ts';
 
 /** Rows each monthly total is spread over (schema.ts, usage_monthly). */
-export const USAGE_SLOTS = 8;
+const USAGE_SLOTS = 8;
 
 export interface UsageUnit extends Tenant {
   service: UsageService;

@@ -4,7 +4,8 @@ import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
-import { presentDecisionRecorded, recordKeyDecision, type DecisionResult } from '../../services/review.ts';
+import { presentDecisionRecorded } from '../../presenters/review.ts';
+import { recordKeyDecision, type DecisionResult } from '../../services/review.ts';
 import { CaseDecisionBodySchema, DecisionRecordedSchema } from '../reviews/schemas.ts';
 import { CaseParams } from './get.ts';
 

@@ -11,7 +11,7 @@ import { errorResponses } from '../../schemas/common.ts';
 export const CaseParams = Type.Object({ case_id: Type.String({ maxLength: 64 }) });
 
 /** The case of the path, within the caller's tenant; another client's case is simply not found. */
-export async function caseOfPath(ctx: AppContext, req: FastifyRequest, caseId: string): Promise<CaseRow> {
+async function caseOfPath(ctx: AppContext, req: FastifyRequest, caseId: string): Promise<CaseRow> {
   const row = await findCase(ctx.db, authOf(req).tenant, caseId);
   if (!row) throw new ApiError('resource_not_found', 'No such case.', 'case_id');
   return row;

@@ -8,8 +8,8 @@ import { errorResponses } from '../../schemas/common.ts';
 import { accessDetail, caseForOperator } from '../../services/case-access.ts';
 import { caseScreenParts } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { presentRevision } from '../reviews/revision.ts';
-import { CaseRecordSchema, presentDecision, presentTaskItem } from '../reviews/schemas.ts';
+import { presentDecision, presentRevision, presentTaskItem } from '../../presenters/review.ts';
+import { CaseRecordSchema } from '../reviews/schemas.ts';
 import { CaseParams } from './get.ts';
 
 export function registerCaseRecord(app: App, ctx: AppContext): void {

@@ -4,7 +4,8 @@ import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
-import { ContractSchema, presentSubscription } from './schemas.ts';
+import { presentSubscription } from '../../presenters/contract.ts';
+import { ContractSchema } from './schemas.ts';
 
 export function registerGetContract(app: App, ctx: AppContext): void {
   app.get(

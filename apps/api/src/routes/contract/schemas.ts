@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { SubscriptionRow } from '@idv/db';
-import { OVER_QUOTA_BEHAVIOURS, USAGE_SERVICES, subscriptionState, type QuotaTerms } from '@idv/domain';
+import { OVER_QUOTA_BEHAVIOURS, USAGE_SERVICES } from '@idv/domain';
 import { literals } from '../../schemas/case.ts';
 import { Timestamp } from '../../schemas/common.ts';
 
-export const UsageServiceSchema = literals(USAGE_SERVICES);
-export const OverQuotaSchema = literals(OVER_QUOTA_BEHAVIOURS);
+const UsageServiceSchema = literals(USAGE_SERVICES);
+const OverQuotaSchema = literals(OVER_QUOTA_BEHAVIOURS);
 
 /** The terms of a subscription, as GET /v1/contract and the detail of GET /v1/usage show them. */
 export const quotaTermsFields = {
@@ -43,19 +42,3 @@ export const ContractSchema = Type.Object(
   },
   { $id: 'Contract', description: 'Who the client is and what is subscribed; read-only (the provider sets it)' },
 );
-
-/** The terms in API form: an unlimited quota has no over-quota behaviour. */
-export function presentTerms(t: QuotaTerms & { offer: string }) {
-  return { offer: t.offer, quota: t.quota, over_quota: t.quota === null ? null : t.overQuota };
-}
-
-export function presentSubscription(row: SubscriptionRow, now: Date) {
-  return {
-    id: row.id,
-    service: row.service,
-    ...presentTerms({ offer: row.offer, quota: row.monthlyQuota, overQuota: row.overQuota }),
-    starts_at: row.startsAt.toISOString(),
-    ends_at: row.endsAt?.toISOString() ?? null,
-    state: subscriptionState(row, now),
-  };
-}

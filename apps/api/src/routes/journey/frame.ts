@@ -5,7 +5,7 @@ import { journeyOf } from '../../http/session-auth.ts';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 
 /** The framed journey's path: the journey server serves it with frame-ancestors from this client's origins. */
-export const framePath = (clientId: string, environment: string) => `/embed/${clientId}/${environment}`;
+const framePath = (clientId: string, environment: string) => `/embed/${clientId}/${environment}`;
 
 export function registerJourneyFrame(app: App, ctx: AppContext): void {
   app.get(

@@ -4,9 +4,9 @@ import { MAX_CLEARANCE_COUNTRIES, OPERATOR_ROLES, OPERATOR_STATUSES, ROLE_ABILIT
 import { literals } from '../../schemas/case.ts';
 import { ListOf, Timestamp } from '../../schemas/common.ts';
 
-export const RoleSchema = literals(OPERATOR_ROLES);
-export const SensitivitySchema = literals(SENSITIVITY_LEVELS);
-export const CountriesSchema = Type.Array(Type.String({ pattern: '^([A-Z]{2}|\\*)$' }), {
+const RoleSchema = literals(OPERATOR_ROLES);
+const SensitivitySchema = literals(SENSITIVITY_LEVELS);
+const CountriesSchema = Type.Array(Type.String({ pattern: '^([A-Z]{2}|\\*)$' }), {
   minItems: 1,
   maxItems: MAX_CLEARANCE_COUNTRIES,
   uniqueItems: true,

@@ -11,7 +11,7 @@ import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CorrectionRecordedSchema, FieldCorrectionSchema, TaskParams } from './schemas.ts';
 
 /** Sealed under the case's data key (purpose `review_correction:<id>`). */
-export interface SealedCorrection {
+interface SealedCorrection {
   previous: string | null;
   value: string;
   comment: string | null;

@@ -3,7 +3,8 @@ import type { OperatorOutcome } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
-import { presentDecisionRecorded, recordOperatorDecision } from '../../services/review.ts';
+import { presentDecisionRecorded } from '../../presenters/review.ts';
+import { recordOperatorDecision } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { DecisionRecordedSchema, OperatorDecisionSchema, TaskParams } from './schemas.ts';
 

@@ -7,7 +7,8 @@ import { operatorOf } from '../../http/operator.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { clearanceOf } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { ReviewTaskListSchema, TaskStatusSchema, presentTaskItem } from './schemas.ts';
+import { presentTaskItem } from '../../presenters/review.ts';
+import { ReviewTaskListSchema, TaskStatusSchema } from './schemas.ts';
 
 export function registerListReviews(app: App, ctx: AppContext): void {
   app.get(

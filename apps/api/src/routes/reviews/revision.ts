@@ -6,6 +6,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { BODY_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { PURPOSE } from '@idv/case-data';
+import { presentRevision } from '../../presenters/review.ts';
 import { taskForOperator } from '../../services/review.ts';
 import { REAUTH_ROUTE_ERRORS } from '../operators/errors.ts';
 import { RevisionRecordedSchema, RevisionSchema, TaskParams } from './schemas.ts';
@@ -66,29 +67,4 @@ export function registerReviseReview(app: App, ctx: AppContext): void {
       return reply.code(201).send(presentRevision(row));
     },
   );
-}
-
-export function presentRevision(r: {
-  id: string;
-  caseId: string;
-  taskId: string;
-  actor: string;
-  outcome: string;
-  reasonCode: string | null;
-  previousOutcome: string;
-  previousReasonCode: string | null;
-  createdAt: Date;
-}) {
-  return {
-    id: r.id,
-    object: 'revision' as const,
-    case_id: r.caseId,
-    task_id: r.taskId,
-    revised_by: r.actor,
-    outcome: r.outcome as 'approved' | 'rejected',
-    reason_code: r.reasonCode,
-    previous_outcome: r.previousOutcome as 'approved' | 'rejected',
-    previous_reason_code: r.previousReasonCode,
-    created_at: r.createdAt.toISOString(),
-  };
 }

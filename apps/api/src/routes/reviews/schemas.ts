@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { ReviewDecisionRow, ReviewTaskRow } from '@idv/db';
 import {
   CORRECTABLE_FIELDS,
   OPERATOR_OUTCOMES,
@@ -7,7 +6,6 @@ import {
   RESUBMISSION_STEPS,
   SENSITIVITY_LEVELS,
   TASK_STATUSES,
-  isOverdue,
 } from '@idv/domain';
 import { CaseSchema, CaseStateSchema, CaseStatusSchema, literals } from '../../schemas/case.ts';
 import { Timestamp } from '../../schemas/common.ts';
@@ -289,45 +287,3 @@ export const CaseRecordSchema = Type.Object(
 );
 
 export const TaskParams = Type.Object({ task_id: Type.String({ maxLength: 64 }) });
-
-export function presentLock(task: ReviewTaskRow, now: Date) {
-  return task.lockedBy && task.lockExpiresAt && task.lockExpiresAt > now
-    ? { operator_id: task.lockedBy, expires_at: task.lockExpiresAt.toISOString() }
-    : null;
-}
-
-export function presentTaskItem(task: ReviewTaskRow, now: Date) {
-  return {
-    id: task.id,
-    object: 'review_task' as const,
-    case_id: task.caseId,
-    status: task.status,
-    risk_score: task.riskScore,
-    due_at: task.dueAt.toISOString(),
-    overdue: isOverdue(task, now),
-    country: task.country,
-    sensitivity: SENSITIVITY_LEVELS[task.sensitivityRank],
-    reasons: task.reasons,
-    double_validation: task.doubleValidation,
-    lock: presentLock(task, now),
-    outcome: (task.outcome as 'approve' | 'reject' | 'resubmit' | null) ?? null,
-    created_at: task.createdAt.toISOString(),
-    closed_at: task.closedAt?.toISOString() ?? null,
-  };
-}
-
-export function presentDecision(d: ReviewDecisionRow) {
-  return {
-    id: d.id,
-    object: 'review_decision' as const,
-    task_id: d.taskId,
-    case_id: d.caseId,
-    decided_by: d.actor,
-    outcome: d.outcome,
-    reason_code: d.reasonCode,
-    steps: (d.steps as ('document' | 'face')[] | null) ?? null,
-    effect: d.effect as 'concluded' | 'await_second_validation' | 'escalate',
-    has_comment: d.commentSealed !== null,
-    created_at: d.createdAt.toISOString(),
-  };
-}

@@ -1,7 +1,7 @@
 import { listSubscriptions, type Tenant } from '@idv/db';
 import { USAGE_SERVICES, parsePeriod, quotaExcess, subscriptionOfMonth, type UsageService } from '@idv/domain';
 import type { AppContext } from '../../context.ts';
-import { presentTerms } from '../contract/schemas.ts';
+import { presentTerms } from '../../presenters/contract.ts';
 
 export interface UsageDetail {
   offer: string | null;

@@ -9,7 +9,7 @@ import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 import { UsageQuery } from './schemas.ts';
 
 /** The export's columns, in order: nothing but codes, quantities, instants and case ids. */
-export const EXPORT_COLUMNS: (keyof ExportedUnit)[] = ['occurred_at', 'service', 'quantity', 'case_id'];
+const EXPORT_COLUMNS: (keyof ExportedUnit)[] = ['occurred_at', 'service', 'quantity', 'case_id'];
 
 const CSV_RESPONSE = {
   description:

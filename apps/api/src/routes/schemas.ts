@@ -1,9 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
-import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '../routes/api-keys/schemas.ts';
-import { ApiUsageSchema } from '../routes/api-usage/get.ts';
-import { ContractSchema, SubscriptionSchema } from '../routes/contract/schemas.ts';
-import { UsageDailySchema, UsageDetailSchema, UsageSchema } from '../routes/usage/schemas.ts';
-import { SessionCreatedSchema, SessionSchema } from '../routes/sessions/schemas.ts';
+import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from './api-keys/schemas.ts';
+import { ApiUsageSchema } from './api-usage/get.ts';
+import { ContractSchema, SubscriptionSchema } from './contract/schemas.ts';
+import { UsageDailySchema, UsageDetailSchema, UsageSchema } from './usage/schemas.ts';
+import { SessionCreatedSchema, SessionSchema } from './sessions/schemas.ts';
 import {
   CaseCreatedSchema,
   CaseListSchema,
@@ -13,14 +13,14 @@ import {
   DecisionSchema,
   PieceSchema,
   ResubmissionSchema,
-} from './case.ts';
-import { ErrorSchema } from './common.ts';
-import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from '../routes/personal-data/schemas.ts';
-import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from '../routes/support-access/schemas.ts';
-import { HandoffCreatedSchema, HandoffSchema, HandoffSessionSchema, JourneyFrameSchema, JourneySchema } from '../routes/journey/schemas.ts';
-import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from '../routes/journey-appearance/schemas.ts';
-import { JourneyEmbeddingSchema } from '../routes/journey-embedding/schemas.ts';
-import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from '../routes/flows/schemas.ts';
+} from '../schemas/case.ts';
+import { ErrorSchema } from '../schemas/common.ts';
+import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from './personal-data/schemas.ts';
+import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from './support-access/schemas.ts';
+import { HandoffCreatedSchema, HandoffSchema, HandoffSessionSchema, JourneyFrameSchema, JourneySchema } from './journey/schemas.ts';
+import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from './journey-appearance/schemas.ts';
+import { JourneyEmbeddingSchema } from './journey-embedding/schemas.ts';
+import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from './flows/schemas.ts';
 import {
   NewOperatorSchema,
   OperatorClearanceSchema,
@@ -30,7 +30,7 @@ import {
   OperatorResolvedSchema,
   OperatorSchema,
   SubjectPresentedSchema,
-} from '../routes/operators/schemas.ts';
+} from './operators/schemas.ts';
 import {
   CaseDecisionBodySchema,
   CaseRecordSchema,
@@ -49,7 +49,7 @@ import {
   RevisionRecordedSchema,
   RevisionSchema,
   TaskLockSchema,
-} from '../routes/reviews/schemas.ts';
+} from './reviews/schemas.ts';
 import {
   WebhookAttemptSchema,
   WebhookDeliveryDetailSchema,
@@ -62,9 +62,12 @@ import {
   WebhookEventBodySchema,
   WebhookEventTypeInfoSchema,
   WebhookEventTypeListSchema,
-} from './webhooks.ts';
+} from '../schemas/webhooks.ts';
 
-/** Every schema with an $id, registered once on the app (and so named in the OpenAPI document). */
+/**
+ * Every schema with an $id, registered once on the app (and so named in the OpenAPI document):
+ * the routes' own and the contracts several share (schemas/).
+ */
 export const SHARED_SCHEMAS: TSchema[] = [
   ErrorSchema,
   CheckSchema,

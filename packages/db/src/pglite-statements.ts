@@ -1,55 +1,17 @@
-import { protocol, type ExecProtocolResult, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { protocol, type ExecProtocolResult, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 
 type BackendMessage = ExecProtocolResult['messages'][number];
 
 /**
- * The PGlite client that answers drizzle's queries on the database's thread (pglite-thread.ts):
- * PGlite's own, except that a query runs as a NAMED prepared statement in ONE call into the
- * database instead of six.
- *
- * PGlite's `query()` parses and plans the statement on every call and enters the WebAssembly
- * backend once per protocol message (parse, describe, bind, describe, execute, sync), and drizzle
- * hands it a parser map that it copies per query. Measured on the hot path of a signed creation
- * (bench/api-statements.ts), planning alone was most of a primary-key lookup. Here a statement
- * text is parsed and described once per database (then only bound and executed, like
- * node-postgres' named statements), and each execution is one batch of protocol messages.
- *
- * Values are serialised exactly as PGlite's `query()` does: with PGlite's serialisers for the
- * parameter types the server inferred, learnt once per statement when it is first prepared.
- * Results are parsed with PGlite's parsers and the caller's, as `query()` does. Anything this
- * path does not cover (blobs, explicit parameter types or serialisers) goes to PGlite's `query()`.
+ * Named statements for PGlite, on its public protocol API: a statement text is parsed and
+ * described once, then only bound and executed, in one call into the database (PGlite's query()
+ * parses and plans on every call, one call per protocol message). Values are serialised and
+ * results parsed as query() does. Used by the database's thread outside transactions only, under
+ * its own gate (pglite-thread.ts); what this does not cover (blobs, explicit types or serialisers)
+ * goes to query().
  */
-export function fastPglite(client: PGlite): PGlite {
-  const statements = new StatementCache(client);
-  const wrapTx = (tx: Transaction): Transaction =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        if (prop === 'query') {
-          return (text: string, params?: unknown[], options?: QueryOptions) =>
-            fastPath(options) ? statements.run(text, params ?? [], options, true) : target.query(text, params, options);
-        }
-        return Reflect.get(target, prop, receiver);
-      },
-    });
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      if (prop === 'query') {
-        return async (text: string, params?: unknown[], options?: QueryOptions) => {
-          if (!fastPath(options)) return target.query(text, params, options);
-          // As PGlite's query(): never concurrently with another query nor inside someone's transaction.
-          return target._runExclusiveTransaction(() => statements.run(text, params ?? [], options, false));
-        };
-      }
-      if (prop === 'transaction') {
-        return <T>(callback: (tx: Transaction) => Promise<T>) => target.transaction((tx) => callback(wrapTx(tx)));
-      }
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
-function fastPath(options: QueryOptions | undefined): boolean {
+export function preparable(options: QueryOptions | undefined): boolean {
   return !options || (!options.blob && !options.paramTypes && !options.serializers && !options.onNotice);
 }
 
@@ -69,22 +31,20 @@ interface Prepared {
 /** More statement texts than the service has (its queries are built from a fixed set), so eviction is rare. */
 const MAX_STATEMENTS = 500;
 
-class StatementCache {
+export class StatementCache {
   private readonly prepared = new Map<string, Prepared>();
   private readonly toClose: string[] = [];
   private counter = 0;
 
   constructor(private readonly client: PGlite) {}
 
-  /** Runs one statement; the caller holds the transaction mutex, or is inside a transaction. */
-  async run(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
-    return this.client._runExclusiveQuery(async () => {
-      const statement = this.prepared.get(text) ?? (await this.prepare(text));
-      const values = params.map((value, i) => this.serialise(value, statement.paramTypes[i], options));
-      const batch = [...this.toClose.splice(0).map((name) => protocol.serialize.close({ type: 'S', name })), bindExecuteSync(statement.name, values)];
-      const { messages } = await this.client.execProtocol(concat(batch), { syncToFs: !inTransaction });
-      return toResults(messages, statement.fields, this.client.parsers, options);
-    });
+  /** Runs one statement outside any transaction; the caller holds the thread's gate (pglite-thread.ts). */
+  async run(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results> {
+    const statement = this.prepared.get(text) ?? (await this.prepare(text));
+    const values = params.map((value, i) => this.serialise(value, statement.paramTypes[i], options));
+    const batch = [...this.toClose.splice(0).map((name) => protocol.serialize.close({ type: 'S', name })), bindExecuteSync(statement.name, values)];
+    const { messages } = await this.client.execProtocol(concat(batch), { syncToFs: true });
+    return toResults(messages, statement.fields, this.client.parsers, options);
   }
 
   /** Parses the statement under a name of its own and learns its parameter types (one more call, once). */

@@ -6,10 +6,9 @@ import { schema } from '@idv/db';
 import { errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
 
 /**
- * POST /v1/cases reads a key this instance has seen before with the reservation's statement, not
- * in the authentication hook (one round trip less). These tests hold it to what the hook did: a
- * revoked key is refused at once with its 401 and reserves nothing, whatever else is wrong with
- * the request, and a valid key creates its case.
+ * POST /v1/cases and the key: a key this instance has used before is read again on each request,
+ * so a revoked key is refused at once with its 401 and reserves nothing, whatever else is wrong
+ * with the request, and a valid key creates its case.
  */
 
 let t: TestApp;
@@ -45,7 +44,7 @@ async function knownRevokedKey(): Promise<Credentials> {
   return key;
 }
 
-describe('a key read by the reservation', () => {
+describe('the key of a case creation', () => {
   test('a known valid key creates its case, and a replay is answered as before', async () => {
     const key = await newKey();
     assert.equal((await t.request('GET', '/v1/cases', { key })).statusCode, 200); // now known
@@ -61,7 +60,7 @@ describe('a key read by the reservation', () => {
     assert.equal(errorOf(reused).code, 'idempotency_key_reused');
   });
 
-  test('an unknown flow is refused by the flow read with the reservation', async () => {
+  test('an unknown flow is refused', async () => {
     const res = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'nope', country: 'FR' } });
     assert.equal(res.statusCode, 422);
     assert.equal(errorOf(res).field, 'flow_name');

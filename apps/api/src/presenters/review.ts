@@ -1,0 +1,79 @@
+import type { CaseRow, ReviewDecisionRow, ReviewTaskRow } from '@idv/db';
+import { SENSITIVITY_LEVELS, isOverdue } from '@idv/domain';
+
+function presentLock(task: ReviewTaskRow, now: Date) {
+  return task.lockedBy && task.lockExpiresAt && task.lockExpiresAt > now
+    ? { operator_id: task.lockedBy, expires_at: task.lockExpiresAt.toISOString() }
+    : null;
+}
+
+export function presentTaskItem(task: ReviewTaskRow, now: Date) {
+  return {
+    id: task.id,
+    object: 'review_task' as const,
+    case_id: task.caseId,
+    status: task.status,
+    risk_score: task.riskScore,
+    due_at: task.dueAt.toISOString(),
+    overdue: isOverdue(task, now),
+    country: task.country,
+    sensitivity: SENSITIVITY_LEVELS[task.sensitivityRank],
+    reasons: task.reasons,
+    double_validation: task.doubleValidation,
+    lock: presentLock(task, now),
+    outcome: (task.outcome as 'approve' | 'reject' | 'resubmit' | null) ?? null,
+    created_at: task.createdAt.toISOString(),
+    closed_at: task.closedAt?.toISOString() ?? null,
+  };
+}
+
+export function presentDecision(d: ReviewDecisionRow) {
+  return {
+    id: d.id,
+    object: 'review_decision' as const,
+    task_id: d.taskId,
+    case_id: d.caseId,
+    decided_by: d.actor,
+    outcome: d.outcome,
+    reason_code: d.reasonCode,
+    steps: (d.steps as ('document' | 'face')[] | null) ?? null,
+    effect: d.effect as 'concluded' | 'await_second_validation' | 'escalate',
+    has_comment: d.commentSealed !== null,
+    created_at: d.createdAt.toISOString(),
+  };
+}
+
+export function presentDecisionRecorded(r: { decision: ReviewDecisionRow; task: ReviewTaskRow | null; case: CaseRow; concluded: boolean }) {
+  return {
+    object: 'decision_recorded' as const,
+    decision: presentDecision(r.decision),
+    task: r.task ? { id: r.task.id, status: r.task.status } : null,
+    case: { id: r.case.id, state: r.case.state, status: r.case.status },
+    concluded: r.concluded,
+  };
+}
+
+export function presentRevision(r: {
+  id: string;
+  caseId: string;
+  taskId: string;
+  actor: string;
+  outcome: string;
+  reasonCode: string | null;
+  previousOutcome: string;
+  previousReasonCode: string | null;
+  createdAt: Date;
+}) {
+  return {
+    id: r.id,
+    object: 'revision' as const,
+    case_id: r.caseId,
+    task_id: r.taskId,
+    revised_by: r.actor,
+    outcome: r.outcome as 'approved' | 'rejected',
+    reason_code: r.reasonCode,
+    previous_outcome: r.previousOutcome as 'approved' | 'rejected',
+    previous_reason_code: r.previousReasonCode,
+    created_at: r.createdAt.toISOString(),
+  };
+}
