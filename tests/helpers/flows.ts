@@ -1,5 +1,6 @@
 import { schema, type Db, type FlowRow, type Tenant } from '@idv/db';
 import { gradeFaceDistance, newId, statusOf, type CaseState, type CheckReport, type FlowDefinition } from '@idv/domain';
+import { newCaseRow } from '../../apps/api/src/services/cases.ts';
 
 /**
  * Decided cases with stored check reports, as the checks runner leaves them (cases.checks, state
@@ -58,21 +59,7 @@ export async function seedDecidedCases(
       const at = new Date(now.getTime() - (cases.length - start - j) * 1000);
       const id = newId('case', at.getTime());
       ids.push(id);
-      return {
-        id,
-        ...tenant,
-        flowId: flow.id,
-        flowName: flow.name,
-        flowVersion: flow.version,
-        country: 'FR',
-        state: c.state,
-        status: statusOf(c.state, true),
-        journeyStarted: 1,
-        checks: c.reports,
-        createdAt: at,
-        updatedAt: at,
-        expiresAt: new Date(at.getTime() + 7 * 86_400_000),
-      };
+      return { ...newCaseRow(flow, tenant, 'FR', null, at, id), state: c.state, status: statusOf(c.state, true), journeyStarted: 1, checks: c.reports };
     });
     await db.insert(schema.cases).values(rows);
   }

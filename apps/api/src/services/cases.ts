@@ -12,7 +12,7 @@ import type { NewCaseSchema } from '../schemas/case.ts';
 const HOUR = 3_600_000;
 
 /** A new case awaiting its applicant. */
-function newCaseRow(
+export function newCaseRow(
   flow: FlowRow,
   tenant: Tenant,
   country: string,
