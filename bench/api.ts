@@ -248,6 +248,22 @@ interface BackendResult {
   baseline: Measure;
 }
 
+/**
+ * Waits until the service's checks are warm (`/readyz`): the worker's warm-up takes the cores for
+ * seconds after a start, which would be measured as creation cost; creations themselves start
+ * no check.
+ */
+async function checksWarm(url: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${url}/readyz`).catch(() => null);
+    const checks = res ? ((await res.json()) as { checks?: string }).checks : undefined;
+    if (checks === 'warm' || checks === 'not_running') return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('bench:api: the service\'s checks were not warm after 5 minutes');
+}
+
 async function runBackend(backend: Backend): Promise<BackendResult> {
   console.error(`${backend}:`);
   let databaseUrl: string | null = null;
@@ -265,6 +281,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   const oursEnv: Record<string, string> = { DATA_DIR: oursDir, DOCS_URL: `http://127.0.0.1:${docsPort}`, RATE_LIMIT_ENABLED: 'false' };
   if (databaseUrl) Object.assign(oursEnv, { DATABASE_URL: databaseUrl, MASTER_KEY: generateMasterKey() });
   const ours = await startServer(`ours-${backend}`, 'apps/server/src/main.ts', oursEnv);
+  await checksWarm(ours.url);
   const baseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: baseDir };
   const base = await startServer(`baseline-${backend}`, 'bench/baseline-server.ts', baseEnv);
   const boot = JSON.parse(readFileSync(join(oursDir, 'bootstrap-credentials.json'), 'utf8')) as {
