@@ -19,6 +19,22 @@ describe('destination rules (server-side request forgery)', () => {
     }
   });
 
+  test('IPv6 forms that carry an IPv4 loopback or private address, or hide one, are non-public', () => {
+    // IPv4-compatible (::/96), IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96 with a
+    // private IPv4, and the local-use 64:ff9b:1::/48), Teredo (2001::/32), in hex and dotted forms.
+    for (const a of [
+      '::7f00:1', '::127.0.0.1', '::a00:1', '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::10.0.0.1',
+      '64:ff9b:1::1', '64:ff9b:1:ffff::8.8.8.8', '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    ]) {
+      assert.equal(isNonPublicAddress(a), true, a);
+    }
+    // A public IPv4 reached through NAT64 or mapped stays public.
+    for (const a of ['64:ff9b::808:808', '::ffff:8.8.8.8', '2002:808:808::1']) assert.equal(isNonPublicAddress(a), false, a);
+    for (const url of ['https://[::7f00:1]/', 'https://[::127.0.0.1]/', 'https://[::ffff:0:7f00:1]/', 'https://[64:ff9b:1::1]/', 'https://[2001::1]/']) {
+      assert.equal(checkEndpointUrl(url, prod).ok, false, url);
+    }
+  });
+
   test('production accepts https on a public address only', () => {
     assert.equal(checkEndpointUrl('https://93.184.215.14/hooks', prod).ok, true);
     assert.equal(checkEndpointUrl('https://hooks.example.com/idv?src=1', prod).ok, true, 'names are resolved separately');

@@ -46,22 +46,34 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv6');
 }
 
-/** IPv4 embedded in an IPv6 address that reaches it: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const words = expandIpv6(lower);
+/**
+ * What an IPv6 address says of the IPv4 it carries: the IPv4 it reaches (mapped ::ffff:0:0/96,
+ * NAT64 64:ff9b::/96, 6to4 2002::/16: judged as that IPv4), or `hidden` for the forms whose IPv4
+ * may be anything and cannot be judged here (IPv4-compatible ::/96, translated ::ffff:0:0:0/96,
+ * local-use NAT64 64:ff9b:1::/48, Teredo 2001::/32): those are refused outright.
+ */
+function embeddedIpv4(address: string): string | 'hidden' | null {
+  const words = expandIpv6(address.toLowerCase());
   if (!words) return null;
+  const zeros = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
   const fromWords = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) return fromWords(words[6], words[7]);
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) return fromWords(words[6], words[7]);
-  if (words[0] === 0x2002) return fromWords(words[1], words[2]);
+  if (zeros(0, 5) && words[5] === 0xffff) return fromWords(words[6]!, words[7]!);
+  if (words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6)) return fromWords(words[6]!, words[7]!);
+  if (words[0] === 0x2002) return fromWords(words[1]!, words[2]!);
+  if (zeros(0, 6) || (zeros(0, 4) && words[4] === 0xffff && words[5] === 0)) return 'hidden';
+  if ((words[0] === 0x64 && words[1] === 0xff9b && words[2] === 1) || (words[0] === 0x2001 && words[1] === 0)) return 'hidden';
   return null;
 }
 
-function expandIpv6(address: string): number[] | null {
-  if (address.includes('.')) return null;
+/** The eight 16-bit words of an IPv6 address (a trailing dotted IPv4 counts as two), or null. */
+function expandIpv6(text: string): number[] | null {
+  let address = text;
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const bytes = dotted.slice(2).map(Number);
+    if (bytes.some((b) => b > 255)) return null;
+    address = `${dotted[1]}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
+  }
   const [head, tail] = address.split('::');
   const parse = (part: string | undefined) => (part ? part.split(':').map((h) => parseInt(h, 16)) : []);
   const h = parse(head);
@@ -76,6 +88,7 @@ export function isNonPublicAddress(address: string): boolean {
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family === 6) {
     const v4 = embeddedIpv4(address);
+    if (v4 === 'hidden') return true;
     if (v4) return blocked.check(v4, 'ipv4');
     return blocked.check(address, 'ipv6');
   }
@@ -86,7 +99,10 @@ function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || embeddedIpv4(host)?.startsWith('127.') === true;
+  if (isIP(host) === 6) {
+    const v4 = embeddedIpv4(host);
+    return host === '::1' || (v4 !== null && v4 !== 'hidden' && v4.startsWith('127.'));
+  }
   return false;
 }
 
