@@ -29,8 +29,14 @@ export function safeReturnTo(value: unknown): string {
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
-  return value;
+  // The path as a browser would resolve it (dot segments, backslashes): `/..//evil.com` becomes
+  // `//evil.com`, which a Location header sends to another site.
+  const url = new URL(value, RETURN_BASE);
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== RETURN_BASE || path.startsWith('//') || path.startsWith('/\\')) return '/';
+  return path;
 }
+const RETURN_BASE = 'https://console.invalid';
 
 /** A write from the app itself: its CSRF token and, when the browser sent one, our own Origin. */
 export function sameOrigin(ctx: ConsoleContext, req: FastifyRequest): boolean {
