@@ -25,6 +25,7 @@ import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './routes/schemas.ts';
+import { logRequest } from './http/log-request.ts';
 import { sharedSerializers } from './http/shared-serializers.ts';
 import { CaseVault } from '@idv/case-data';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
@@ -72,6 +73,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     logger: options.logger === false ? false : {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-service-signature"]', 'req.headers["idempotency-key"]', 'req.headers["x-service-reauthenticated-at"]'],
+      serializers: { req: logRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: config.trustProxy,
