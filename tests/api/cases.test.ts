@@ -40,6 +40,9 @@ describe('POST /v1/cases', () => {
     ['impossible birth date', { declared: { birth_date: '1990-02-30' } }, 'parameter_invalid', 'declared.birth_date'],
     ['birth date not a date', { declared: { birth_date: '28/02/1990' } }, 'parameter_invalid', 'declared.birth_date'],
     ['declared not an object', { declared: 'Dupont' }, 'parameter_invalid', 'declared'],
+    // A right-to-left override would make the console show another name than the one stored.
+    ['a bidirectional override in a declared name', { declared: { surname: 'Dup\u202Etnon' } }, 'parameter_invalid', 'declared.surname'],
+    ['a bidirectional isolate in an external_ref', { external_ref: 'cust\u2067-1' }, 'parameter_invalid', 'external_ref'],
   ];
   for (const [name, patch, code, field] of invalid) {
     test(`422 ${code} on ${name}`, async () => {

@@ -330,6 +330,8 @@ describe('order and validation', () => {
       [{ given_names: 'A', birth_date: '1990-01-01' }, 'surname'],
       [{ given_names: 'A', surname: 'B', birth_date: '1990-01-01', phone: '+33 6 12 34 56 78' }, 'phone'],
       [{ given_names: 'A', surname: 'B', birth_date: '1990-01-01', email: 'nope' }, 'email'],
+      [{ given_names: 'Anne\u202E', surname: 'B', birth_date: '1990-01-01' }, 'given_names'],
+      [{ given_names: 'A', surname: '\u2066B\u2069', birth_date: '1990-01-01' }, 'surname'],
     ];
     for (const [body, field] of bad) {
       const res = await journey(t, 'POST', '/applicant', token, { body });

@@ -3,13 +3,16 @@ import { ApiError } from './api-error.ts';
 
 /**
  * Text no route accepts, refused once here for every route rather than by each schema: control
- * characters and unpaired UTF-16 surrogates. PostgreSQL refuses a NUL byte in text (a 500 if it
+ * characters, bidirectional overrides and unpaired UTF-16 surrogates. PostgreSQL refuses a NUL byte in text (a 500 if it
  * got that far) and stores a lone surrogate as U+FFFD (silently changing what was sent); the
  * other controls have no business in an identifier, a filter or a name, and make logs and
  * exports lie. Bodies keep tab, line feed and carriage return (free-text comments have lines).
  */
-const IN_LINE = /\p{Cc}|\p{Cs}/u;
-const IN_TEXT = /(?![\t\n\r])\p{Cc}|\p{Cs}/u;
+// Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): a name holding
+// one displays as another text than the one stored ("Trojan Source"). The directional marks
+// (LRM, RLM, ALM) that right-to-left writing uses are kept.
+const IN_LINE = /\p{Cc}|\p{Cs}|[\u202A-\u202E\u2066-\u2069]/u;
+const IN_TEXT = /(?![\t\n\r])\p{Cc}|\p{Cs}|[\u202A-\u202E\u2066-\u2069]/u;
 /**
  * Header values are Latin-1 as Node decodes them, so bytes 0x80–0x9F (parts of UTF-8 sequences)
  * are not controls there; tab is allowed between words (RFC 9110). Over real HTTP Node's parser
@@ -20,7 +23,7 @@ const IN_HEADER = /[\0-\x08\x0a-\x1f\x7f]|\p{Cs}/u;
 /** JSON bodies of this API are a few levels deep; deeper ones are refused before any schema walks them. */
 const MAX_JSON_DEPTH = 32;
 
-const WHAT = 'a control character or an unpaired surrogate (only well-formed Unicode text is accepted)';
+const WHAT = 'a control character, a bidirectional override or an unpaired surrogate (only well-formed Unicode text is accepted)';
 
 function lineRefusal(where: string, name: string, value: unknown): ApiError | null {
   // A parameter name is caller text too: it is refused without being echoed in error.field.
