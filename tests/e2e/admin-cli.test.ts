@@ -105,6 +105,13 @@ describe(`admin command on ${TEST_DB}`, () => {
       await app?.close();
       await database.close();
     }
+
+    // A console credential is made and revoked by the command line only (the API refuses to revoke one).
+    const consoleKey = await adminJson<{ id: string; kind: string }>('key', 'create', '--client', client.id, '--environment', 'prod', '--kind', 'console');
+    assert.equal(consoleKey.kind, 'console');
+    assert.deepEqual(await adminJson('key', 'revoke', '--client', client.id, '--environment', 'prod', '--key', consoleKey.id), { id: consoleKey.id, revoked: true });
+    const unknown = await admin('key', 'revoke', '--client', client.id, '--environment', 'prod', '--key', 'key_nobody');
+    assert.equal(unknown.code, 2);
   });
 
   test('refuses bad usage with exit code 2 and the usage text', async () => {

@@ -2820,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: operator_revoked, operator_role_insufficient, console_key_protected */
+            /** @description Error codes: operator_revoked, operator_role_insufficient, console_key_protected, permission_not_held */
             403: {
                 headers: {
                     [name: string]: unknown;

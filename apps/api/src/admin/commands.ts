@@ -6,6 +6,7 @@ import {
   listClients,
   listFlows,
   openDatabase,
+  revokeApiKey,
   type Database,
   type Environment,
   type KeyKind,
@@ -28,6 +29,8 @@ With the embedded database, stop the service first: PGlite allows one process.
   npm run admin -- client list
   npm run admin -- key create --client <cli_…> --environment sandbox|prod [--permissions personal_data,decisions]
                               [--name <label>] [--kind integration|console]
+  npm run admin -- key revoke --client <cli_…> --environment sandbox|prod --key <key_…>
+                                                    any key, a console credential too (the API refuses those)
   npm run admin -- flow template                    prints the standard flow definition, to copy and edit
   npm run admin -- flow create --client <cli_…> --environment sandbox|prod --name <flow> --file <definition.json> [--activate]
   npm run admin -- flow activate --client <cli_…> --environment sandbox|prod --name <flow> --version <n>
@@ -84,6 +87,7 @@ function parse(argv: string[]) {
       environment: { type: 'string' },
       permissions: { type: 'string' },
       kind: { type: 'string' },
+      key: { type: 'string' },
       file: { type: 'string' },
       version: { type: 'string' },
       activate: { type: 'boolean' },
@@ -127,6 +131,12 @@ async function run(
       const kind = str('kind') ? oneOf('kind', str('kind'), KINDS) : 'integration';
       const key = await issueApiKey(db, keyring, { ...t, kind, name: str('name'), permissions, createdBy: 'admin', now });
       return { id: key.row.id, environment: key.row.environment, kind, permissions: key.row.permissions, secret: key.secret, signing_secret: key.signingSecret };
+    }
+    case 'key revoke': {
+      const t = await tenant();
+      const id = required('key', str('key'));
+      if (!(await revokeApiKey(db, t, id, now))) throw new UsageError(`no key ${id} for that client and environment`);
+      return { id, revoked: true };
     }
     case 'flow create': {
       const t = await tenant();
