@@ -157,6 +157,27 @@ describe('a handoff from the desktop to a phone', () => {
     assert.equal(errorOf(await createHandoff(desktop)).code, 'session_expired');
   });
 
+  test('nothing outlives the desktop link: a code made before it expires neither opens after it, nor gives a phone longer', async () => {
+    const { desktop } = await desktopAtDocument();
+    const desktopEnds = Date.parse((await journey(t, 'GET', '', desktop)).json().expires_at);
+    // Five minutes before the link ends: the code ends with the link, not ten minutes later.
+    t.clock.advance(desktopEnds - t.clock.now().getTime() - 5 * MINUTE);
+    const late = await handoff(desktop);
+    assert.equal(Date.parse((await follow(desktop, late.id)).json().expires_at), desktopEnds);
+    const phone = await openCode(late.code);
+    assert.equal(phone.statusCode, 201, phone.body);
+    assert.ok(Date.parse(phone.json().expires_at) <= desktopEnds, 'the phone session ends with the desktop link');
+
+    const { desktop: other } = await desktopAtDocument();
+    const otherEnds = Date.parse((await journey(t, 'GET', '', other)).json().expires_at);
+    t.clock.advance(otherEnds - t.clock.now().getTime() - 2 * MINUTE);
+    const code = await handoff(other);
+    t.clock.advance(3 * MINUTE);
+    const refused = await openCode(code.code);
+    assert.equal(refused.statusCode, 401, refused.body);
+    assert.equal(errorOf(refused).code, 'handoff_code_expired');
+  });
+
   test('at most five codes per journey link', async () => {
     const { desktop } = await desktopAtDocument();
     for (let i = 0; i < 5; i++) await handoff(desktop);

@@ -81,7 +81,8 @@ export async function createHandoff(tx: Tx, j: OpenedJourney, opts: { journeyUrl
     sessionId: session.id,
     codeHash: secretHash(code),
     createdAt: now,
-    expiresAt: new Date(Math.min(now.getTime() + HANDOFF_CODE_TTL_MS, caseRow.expiresAt.getTime())),
+    // Nothing outlives the link it came from: the code ends with the desktop's session at the latest.
+    expiresAt: new Date(Math.min(now.getTime() + HANDOFF_CODE_TTL_MS, caseRow.expiresAt.getTime(), session.expiresAt.getTime())),
   });
   await appendJournal(tx, tenant, { caseId: caseRow.id, actor: PERSON, action: 'handoff.created', detail: { handoff_id: row.id, session_id: session.id }, at: now });
   const shown = formatHandoffCode(code);
@@ -118,6 +119,8 @@ export async function openHandoff(tx: Tx, typed: string, opts: { journeyUrl: str
   const tenant: Tenant = { clientId: row.clientId, environment: row.environment };
   const [caseRow, desktop] = [await findCase(tx, tenant, row.caseId), await findSession(tx, tenant, row.sessionId)];
   if (!caseRow || !desktop) throw new Error(`handoff ${row.id} lost its case or session`);
+  // A code made before its link ended does not open after it (codes made before this rule too).
+  if (desktop.expiresAt <= now) throw new ApiError('handoff_code_expired');
   if (!awaitsApplicant(caseRow.state) || caseRow.expiresAt <= now) {
     throw new ApiError('journey_closed', `The case is ${caseRow.state}; the journey accepts nothing more.`);
   }
@@ -126,7 +129,7 @@ export async function openHandoff(tx: Tx, typed: string, opts: { journeyUrl: str
     actor: PERSON,
     journeyUrl: opts.journeyUrl,
     now,
-    ttlMs: HANDOFF_SESSION_TTL_MS,
+    ttlMs: Math.min(HANDOFF_SESSION_TTL_MS, desktop.expiresAt.getTime() - now.getTime()),
     journal: { action: 'handoff.opened', detail: { handoff_id: row.id } },
   });
   await setHandoffPhoneSession(tx, row.id, phone.id);
