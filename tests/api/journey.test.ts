@@ -582,6 +582,22 @@ describe('journey embedding', () => {
     assert.deepEqual((await t.request('GET', '/v1/journey-embedding', { key: other.key })).json().origins, []);
   });
 
+  test('only a key trusted with personal data (or an administrator in the console) lets a new site frame the journey', async () => {
+    const before = (await t.request('GET', '/v1/journey-embedding')).json().origins;
+    for (const permissions of [[], ['decisions']]) {
+      const made = (await t.request('POST', '/v1/api-keys', { body: { permissions } })).json();
+      const key = { id: made.id, secret: made.secret, signingSecret: made.signing_secret };
+      const res = await t.request('POST', '/v1/journey-embedding', { signed: true, key, body: { origins: ['https://evil.example.com'] } });
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(errorOf(res).code, 'permission_denied');
+      assert.deepEqual((await t.request('GET', '/v1/journey-embedding', { key })).json().origins, before, 'nothing changed; reading stays open');
+    }
+    const made = (await t.request('POST', '/v1/api-keys', { body: { permissions: ['personal_data'] } })).json();
+    const trusted = { id: made.id, secret: made.secret, signingSecret: made.signing_secret };
+    const res = await t.request('POST', '/v1/journey-embedding', { signed: true, key: trusted, body: { origins: before } });
+    assert.equal(res.statusCode, 200, res.body);
+  });
+
   test('422 beyond twenty origins, or for a path, query, fragment, wildcard or scheme', async () => {
     const twentyOne = Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`);
     let res = await t.request('POST', '/v1/journey-embedding', { signed: true, body: { origins: twentyOne } });

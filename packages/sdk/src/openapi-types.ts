@@ -8472,7 +8472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            /** @description Error codes: operator_revoked, operator_role_insufficient, permission_denied */
             403: {
                 headers: {
                     [name: string]: unknown;

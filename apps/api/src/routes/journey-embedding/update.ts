@@ -29,11 +29,16 @@ export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void 
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...SIGNED_ERRORS, 'embedding_origin_invalid') },
+        response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...SIGNED_ERRORS, 'embedding_origin_invalid', 'permission_denied') },
       },
     },
-    (req, reply) =>
-      runIdempotent(ctx.idempotency, req, reply, async (tx) => {
+    (req, reply) => {
+      // A framing page sits around the person's capture of their data: letting a new site frame the
+      // journey takes a key trusted with personal data, or an administrator in the console.
+      if (!req.operator && !authOf(req).key.permissions.includes('personal_data')) {
+        throw new ApiError('permission_denied', 'Replacing the embedding origins requires a key with the permission personal_data.');
+      }
+      return runIdempotent(ctx.idempotency, req, reply, async (tx) => {
         const { tenant } = authOf(req);
         const actor = actorOf(req);
         const now = ctx.now();
@@ -54,6 +59,7 @@ export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void 
           at: now,
         });
         return { status: 200, body: presentEmbedding(row) };
-      }),
+      });
+    },
   );
 }
