@@ -23,7 +23,7 @@ import { detPoints, pairDistances, ratesAt, roundRates, spread, thresholdAtFmr, 
  * Runnable alone: `tsx bench/checks/faces-lfw.ts` prints one JSON line.
  */
 
-const LFW = join(FIXTURES_DIR, 'faces', 'lfw-dev');
+const LFW = process.env.LFW_DEV_DIR ?? join(FIXTURES_DIR, 'faces', 'lfw-dev');
 export const DET_FMRS = [1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 1e-1];
 
 interface LfwFace {
@@ -34,28 +34,40 @@ interface LfwFace {
   face: FaceFinding;
 }
 
-/** Every photo of lfw-dev analysed (photos without a face left out and counted). */
-export async function analyseLfw(): Promise<{ faces: LfwFace[]; undetected: number; cpuMs: number[] }> {
+/** lfw-dev's photos and their people (manifest.csv: path,identity), read in place, never copied. */
+export function lfwManifest(): Array<{ path: string; person: string }> {
   const manifest = join(LFW, 'manifest.csv');
-  if (!existsSync(manifest)) throw new Error(`lfw-dev not found at ${LFW}: the bench reads ../shared/fixtures/faces/lfw-dev in place`);
-  const rows = readFileSync(manifest, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+  if (!existsSync(manifest)) throw new Error(`lfw-dev not found at ${LFW}: the benches read ../shared/fixtures/faces/lfw-dev in place (or LFW_DEV_DIR)`);
+  return readFileSync(manifest, 'utf8').trim().split('\n').slice(1).map((line) => {
+    const [path, person] = line.split(',');
+    return { path: path!, person: person! };
+  });
+}
+
+/**
+ * Every photo of lfw-dev analysed as a selfie (its largest face; photos without a face left out
+ * and counted), with the CPU each took. Also the duplicate bench's templates (bench/duplicates).
+ */
+export async function analyseLfw(log: (line: string) => void = () => {}): Promise<{ faces: LfwFace[]; undetected: number; cpuMs: number[] }> {
+  const rows = lfwManifest();
   await loadFaceModels();
   const faces: LfwFace[] = [];
   const cpuMs: number[] = [];
   let undetected = 0;
-  for (const [path, person] of rows) {
-    const bytes = readFileSync(join(LFW, path!));
+  for (const [i, { path, person }] of rows.entries()) {
+    const bytes = readFileSync(join(LFW, path));
     const started = process.cpuUsage();
     const [face] = await analyseFaces(bytes);
     const cpu = process.cpuUsage(started);
     cpuMs.push((cpu.user + cpu.system) / 1000);
     if (!face) undetected++;
-    else faces.push({ path: path!, person: person!, half: halfOf(person!), face });
+    else faces.push({ path, person, half: halfOf(person), face });
+    if ((i + 1) % 100 === 0) log(`  faces: ${i + 1}/${rows.length}`);
   }
   return { faces, undetected, cpuMs };
 }
 
-/** The half of the people a name falls in: the first bit of its SHA-256 (stable, no list to keep). */
+/** The half of the people a name falls in (0 chooses, 1 reports): the first bit of its SHA-256 (stable, no list to keep). */
 export const halfOf = (person: string) => createHash('sha256').update(person).digest()[0]! & 1;
 
 export async function measureFacesLfw(): Promise<Record<string, unknown>> {

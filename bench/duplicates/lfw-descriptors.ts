@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyseFaces, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, loadFaceModels } from '../../packages/engine/src/index.ts';
+import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '../../packages/engine/src/index.ts';
+import { analyseLfw, lfwManifest } from '../checks/faces-lfw.ts';
 
 /**
  * The engine's face template of every photo of the development set of faces from the wild
- * (`../shared/fixtures/faces/lfw-dev`, manifest.csv: path,identity; never copied into the
- * repository): the largest face of each photo, as a case's selfie template is computed.
+ * (`../shared/fixtures/faces/lfw-dev`, analysed by bench/checks/faces-lfw.ts's `analyseLfw`):
+ * the largest face of each photo, as a case's selfie template is computed.
  *
  * Cached under `.tmp/` by a hash of the model files, the engine's face sources and the
  * template version: a rerun with the same engine reads the cache (the first run takes about a
@@ -15,7 +16,6 @@ import { analyseFaces, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, loadFaceMode
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LFW_DEV = process.env.LFW_DEV_DIR ?? resolve(ROOT, '..', 'shared', 'fixtures', 'faces', 'lfw-dev');
 
 export interface LfwFace {
   path: string;
@@ -47,33 +47,18 @@ function modelFingerprint(): string {
 }
 
 export async function lfwTemplates(log: (line: string) => void = () => {}): Promise<LfwTemplates> {
-  const manifest = readFileSync(join(LFW_DEV, 'manifest.csv'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => {
-      const [path, identity] = line.split(',');
-      return { path: path!, identity: identity! };
-    });
+  const photos = lfwManifest().length;
   const key = modelFingerprint();
   const cacheDir = join(ROOT, '.tmp', 'lfw-dev-templates');
   const cacheFile = join(cacheDir, `${key}.json`);
   if (existsSync(cacheFile)) {
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Omit<LfwTemplates, 'cached'>;
-    if (cached.photos === manifest.length) return { ...cached, cached: true };
+    if (cached.photos === photos) return { ...cached, cached: true };
   }
-  await loadFaceModels();
-  const faces: LfwFace[] = [];
-  let withoutFace = 0;
-  let n = 0;
-  for (const entry of manifest) {
-    n++;
-    const [face] = await analyseFaces(readFileSync(join(LFW_DEV, entry.path)));
-    if (face) faces.push({ ...entry, template: Array.from(face.descriptor) });
-    else withoutFace++;
-    if (n % 100 === 0) log(`  templates: ${n}/${manifest.length}`);
-  }
-  const out = { faces, photos: manifest.length, without_face: withoutFace, cache_key: key };
+  const analysed = await analyseLfw(log);
+  const faces = analysed.faces.map((f) => ({ path: f.path, identity: f.person, template: Array.from(f.face.descriptor) }));
+  const withoutFace = analysed.undetected;
+  const out = { faces, photos, without_face: withoutFace, cache_key: key };
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${cacheFile}.${process.pid}`;
   writeFileSync(partial, JSON.stringify(out));

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { faceDistance } from '../../packages/engine/src/index.ts';
+import { halfOf } from '../checks/faces-lfw.ts';
 import type { LfwFace } from './lfw-descriptors.ts';
 
 /**
@@ -36,7 +36,7 @@ export interface HalfStats {
 export function splitByIdentity(faces: readonly LfwFace[]): { choose: LfwFace[]; report: LfwFace[] } {
   const choose: LfwFace[] = [];
   const report: LfwFace[] = [];
-  for (const f of faces) (createHash('sha256').update(f.identity).digest()[0]! % 2 === 0 ? choose : report).push(f);
+  for (const f of faces) (halfOf(f.identity) === 0 ? choose : report).push(f);
   return { choose, report };
 }
 
