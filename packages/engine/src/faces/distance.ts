@@ -19,10 +19,15 @@ export function faceSimilarity(distance: number): number {
   return Math.round(Math.min(1, Math.max(0, s)) * 1000) / 1000;
 }
 
-/** The vector scaled to unit length (a zero vector stays zero). */
-export function unitVector(values: ArrayLike<number>): number[] {
+/** The vector's Euclidean length. */
+export function vectorLength(values: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < values.length; i++) sum += values[i]! ** 2;
-  const norm = Math.sqrt(sum) || 1;
+  return Math.sqrt(sum);
+}
+
+/** The vector scaled to unit length (a zero vector stays zero). */
+export function unitVector(values: ArrayLike<number>, length = vectorLength(values)): number[] {
+  const norm = length || 1;
   return Array.from(values, (v) => v / norm);
 }

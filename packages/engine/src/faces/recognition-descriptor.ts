@@ -3,7 +3,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import { runFloat } from '../onnx/session.ts';
 import { ALIGNED_POINTS, ALIGNED_SIDE, fitSimilarity, fivePointsFromMesh, warpAligned, type Mesh } from './align.ts';
 import type { RgbImage } from './decode-image.ts';
-import { unitVector } from './distance.ts';
+import { unitVector, vectorLength } from './distance.ts';
 
 /**
  * The face recognition model (an ArcFace-style network: five-point aligned 112 × 112 RGB crop in,
@@ -38,14 +38,13 @@ export async function describeFace(recognition: InferenceSession, rgb: RgbImage,
   const both = warpAligned(rgb, transform, ALIGNED_SIDE, true);
   const direct = await runFloat(recognition, modelInput(both, 0), [1, 3, ALIGNED_SIDE, ALIGNED_SIDE]);
   const mirrored = await runFloat(recognition, modelInput(both, 1), [1, 3, ALIGNED_SIDE, ALIGNED_SIDE]);
-  const a = unitVector(direct), b = unitVector(mirrored);
+  const [lengthA, lengthB] = [vectorLength(direct), vectorLength(mirrored)];
+  const a = unitVector(direct, lengthA), b = unitVector(mirrored, lengthB);
   return {
     descriptor: unitVector(a.map((v, i) => v + b[i]!)),
-    quality: Math.round(((length(direct) + length(mirrored)) / 2) * 1000) / 1000,
+    quality: Math.round(((lengthA + lengthB) / 2) * 1000) / 1000,
   };
 }
-
-const length = (v: ArrayLike<number>) => Math.hypot(...Array.from(v));
 
 /** One crop of the batch, NHWC 0..255, as the model's NCHW input scaled to about -1..1. */
 function modelInput(batch: Float32Array, index: number): Float32Array {
