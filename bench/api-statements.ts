@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import {
-  findActiveFlow,
-  findApiKeyBySecretHash,
+  findActiveFlows,
+  findApiKeysBySecretHashes,
   insertCaseWithResponse,
   openDatabase,
   queryRows,
@@ -45,17 +45,17 @@ async function measure(database: Database): Promise<Figure[]> {
   const keyring = new MasterKeyring(parseMasterKey(generateMasterKey()), []);
   const demo = (await bootstrapDemoClient(db, keyring, new Date()))!;
   const hash = secretHash(demo.api_key.secret);
-  const key = (await findApiKeyBySecretHash(db, hash))!;
+  const [key] = await findApiKeysBySecretHashes(db, [hash]);
   const tenant = { clientId: key.clientId, environment: key.environment };
-  const flow = (await findActiveFlow(db, tenant, 'standard'))!;
+  const [flow] = await findActiveFlows(db, [{ tenant, name: 'standard' }]);
   await db.execute(sql`CREATE TABLE bench_baseline (id text PRIMARY KEY, flow_name text NOT NULL, country text NOT NULL, external_ref text, created_at timestamptz NOT NULL)`);
   const run = Math.random().toString(36).slice(2);
   const t = (now: Date) => ({ now, lockMs: 60_000, retainMs: 86_400_000 });
   const results: Figure[] = [];
-  results.push(await time('api key lookup', () => findApiKeyBySecretHash(db, hash)));
-  results.push(await time('idempotency reservation', (i) => reserveIdempotencyKey(db, key.id, `r-${run}-${i}`, 'h', t(new Date()))));
-  results.push(await time('flow lookup', () => findActiveFlow(db, tenant, 'standard')));
-  results.push(await time('reservation + flow', (i) => reserveIdempotencyKey(db, key.id, `f-${run}-${i}`, 'h', t(new Date()), { tenant, name: 'standard' })));
+  results.push(await time('api key lookup', () => findApiKeysBySecretHashes(db, [hash])));
+  const owner = (i: number, prefix: string) => ({ apiKeyId: key.id, key: `${prefix}-${run}-${i}`, requestHash: 'h', signature: `${prefix}-${run}-${i}` });
+  results.push(await time('idempotency reservation', (i) => reserveIdempotencyKey(db, owner(i, 'r'), t(new Date()))));
+  results.push(await time('flow lookup', () => findActiveFlows(db, [{ tenant, name: 'standard' }])));
   results.push(
     await time('case + journal + stored response (the creation statement)', async (i) => {
       const now = new Date();
@@ -65,7 +65,7 @@ async function measure(database: Database): Promise<Figure[]> {
         externalRef: idem, declaredSealed: null, state: 'awaiting_applicant', status: statusOf('awaiting_applicant', false),
         journeyStarted: 0, checks: [], duplicates: [], decision: null, resubmission: null, createdAt: now, updatedAt: now, expiresAt: now,
       };
-      const entry = { apiKeyId: key.id, key: idem, requestHash: 'h', status: 201, body: { sealed: 'x'.repeat(300) }, now, expiresAt: now };
+      const entry = { apiKeyId: key.id, key: idem, requestHash: 'h', signature: idem, status: 201, body: { sealed: 'x'.repeat(300) }, now, expiresAt: now };
       if (!(await insertCaseWithResponse(db, row, { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } }, entry))) {
         throw new Error('the creation statement wrote nothing');
       }

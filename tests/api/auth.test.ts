@@ -256,6 +256,9 @@ describe('tenancy', () => {
   });
 });
 
+const countCases = async () => (await t.database.db.select({ id: schema.cases.id }).from(schema.cases)).length;
+const countSessions = async () => (await t.database.db.select({ id: schema.sessions.id }).from(schema.sessions)).length;
+
 describe('signed creations', () => {
   const signedRoutes = routes.filter((r) => r.signed);
 
@@ -312,6 +315,30 @@ describe('signed creations', () => {
       const late = await t.request('POST', target, { signed: true, body: route.body!(), timestamp: signedAt });
       assert.equal(late.statusCode, 401);
       assert.equal(errorOf(late).code, 'signature_expired');
+    });
+
+    test(`${route.name}: the same signed request under a new Idempotency-Key -> 401 signature_replayed, nothing done; under its own key, the stored response`, async () => {
+      const body = payload();
+      const headers = { ...auth(), ...sig({ body }) };
+      const first = await send('POST', target, headers, body);
+      assert.equal(first.statusCode, 201, first.body);
+      const entries = async () => (await t.database.db.select().from(schema.idempotencyKeys)).length;
+      const [cases, sessions, stored] = [await countCases(), await countSessions(), await entries()];
+      const replayed = await send('POST', target, { ...headers, 'idempotency-key': randomUUID() }, body);
+      expectError(replayed, 'replayed signature', 401, 'signature_replayed');
+      // Concurrent replays: the database refuses every one (the signature is unique per key).
+      const burst = await Promise.all(Array.from({ length: 4 }, () => send('POST', target, { ...headers, 'idempotency-key': randomUUID() }, body)));
+      assert.deepEqual(burst.map((r) => `${r.statusCode} ${errorOf(r).code}`), Array(4).fill('401 signature_replayed'));
+      // The request sent again as it was (a retry) gets the stored response.
+      const retried = await send('POST', target, headers, body);
+      assert.equal(retried.statusCode, 201);
+      assert.equal(retried.headers['idempotent-replayed'], 'true');
+      assert.equal(retried.json().id, first.json().id);
+      assert.deepEqual([await countCases(), await countSessions(), await entries()], [cases, sessions, stored], 'nothing created, nothing stored');
+      // The same body signed at another second is another request.
+      const again = await send('POST', target, { ...auth(), ...sig({ body, ts: nowS() + 1 }) }, body);
+      assert.equal(again.statusCode, 201, again.body);
+      assert.notEqual(again.json().id, first.json().id);
     });
 
     test(`${route.name}: a tampered body (signed one, sent another) -> 401 signature_invalid, nothing created`, async () => {

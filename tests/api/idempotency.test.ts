@@ -43,11 +43,11 @@ async function reserveAsRunning(idem: string, twin: (twinIdem: string) => Promis
     .from(schema.idempotencyKeys)
     .where(and(eq(schema.idempotencyKeys.apiKeyId, t.demoKey.id), eq(schema.idempotencyKeys.key, twinIdem)));
   assert.ok(twinRow, 'the twin request stored its idempotency entry');
-  const reservation = await reserveIdempotencyKey(t.database.db, t.demoKey.id, idem, twinRow.requestHash, {
-    now: t.clock.now(),
-    lockMs: LOCK_MS,
-    retainMs: RETAIN_MS,
-  });
+  const reservation = await reserveIdempotencyKey(
+    t.database.db,
+    { apiKeyId: t.demoKey.id, key: idem, requestHash: twinRow.requestHash, signature: null },
+    { now: t.clock.now(), lockMs: LOCK_MS, retainMs: RETAIN_MS },
+  );
   assert.equal(reservation.outcome, 'reserved');
 }
 

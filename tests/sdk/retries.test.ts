@@ -98,6 +98,34 @@ describe('SDK retries', () => {
     assert.equal(listed.data.filter((c) => c.external_ref === ref).length, 1, 'one case, not two');
   });
 
+  test('one client signing the same body many times in one second sends a new signature each time: every creation is served at once', async () => {
+    reset([]);
+    const client = sdk();
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+    const body = { flow_name: 'standard', country: 'FR', external_ref: `burst-${Date.now()}` } as const;
+    const made = await Promise.all(Array.from({ length: 5 }, () => client.createCase(body)));
+    assert.equal(new Set(made.map((c) => c.id)).size, 5, 'five cases');
+    assert.equal(seen.length, 5, 'one request each, no refusal');
+    assert.equal(new Set(seen.map((s) => s.signature)).size, 5, 'five signatures');
+    assert.ok(served.every((r) => r.status === 201));
+  });
+
+  test('two clients with the same key signing the same body in the same second: the one refused as a replay signs again ahead and is served', async () => {
+    reset([]);
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+    // A body of this test's own: no signature of another test's can be met.
+    const body = { flow_name: 'standard', country: 'FR', external_ref: `collide-${Date.now()}` } as const;
+    const [a, b] = await Promise.all([sdk().createCase(body), sdk().createCase(body)]);
+    assert.notEqual(a.id, b.id, 'two cases');
+    assert.equal(seen.length, 3, seen.map((s) => s.signature).join(', '));
+    assert.equal(seen[0].signature, seen[1].signature, 'the first two carry the same signature');
+    assert.notEqual(seen[0].key, seen[1].key, 'under two Idempotency-Keys');
+    const refused = served.find((r) => r.status === 401);
+    assert.equal(refused && JSON.parse(refused.body).error.code, 'signature_replayed');
+    assert.notEqual(seen[2].signature, seen[0].signature, 'signed again');
+    assert.ok([seen[0].key, seen[1].key].includes(seen[2].key), "under the refused request's own key");
+  });
+
   test('a read is retried after a network error; an unsigned write (a new API key) is not, since it may have been served', async () => {
     const opened = await new IdvClient({ baseUrl: base, apiKey: t.demoKey.secret, signingSecret: t.demoKey.signingSecret }).createCase({ flow_name: 'standard', country: 'FR' });
     reset(['serve-then-break', 'pass']);

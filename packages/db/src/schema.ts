@@ -186,8 +186,19 @@ export const idempotencyKeys = pgTable(
     /** When a running request is presumed dead (its process crashed) and may be taken over. */
     lockedUntil: ts('locked_until').notNull(),
     expiresAt: ts('expires_at').notNull(),
+    /**
+     * The request's v2 signature (null for the console's unsigned calls): unique per key while the
+     * entry lives, so a captured signed request sent again under a new Idempotency-Key is refused
+     * (signature_replayed) by the database itself, on every instance. An entry outlives the 300 s
+     * in which its signature is accepted at all.
+     */
+    signature: text('signature'),
   },
-  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index('idempotency_expiry').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.apiKeyId, t.key] }),
+    index('idempotency_expiry').on(t.expiresAt),
+    uniqueIndex('idempotency_signature').on(t.apiKeyId, t.signature),
+  ],
 );
 
 /** Integration calls per day and response code (console calls are not counted). */

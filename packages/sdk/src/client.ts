@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { operations } from './openapi-types.ts';
 import { signedHeaders } from './sign-request.ts';
+import { SigningClock } from './signing-clock.ts';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -50,6 +51,9 @@ export class ApiRequestError extends Error {
  * Idempotency-Key per intention, kept across retries so a retry never creates twice.
  */
 export class IdvClient {
+  /** No two signed requests of this client carry the same signature (the service accepts one once). */
+  private readonly signingClock = new SigningClock();
+
   constructor(private readonly options: ClientOptions) {}
 
   /** Any route: the JSON answer of `method target` (signed creations with `signed: true`). */
@@ -71,7 +75,10 @@ export class IdvClient {
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}` };
       if (raw) headers['content-type'] = 'application/json';
-      if (opts.signed) Object.assign(headers, signedHeaders(this.options.signingSecret, method, target, raw, idempotencyKey));
+      if (opts.signed) {
+        const ts = this.signingClock.next(method, target, raw, Math.floor(Date.now() / 1000));
+        Object.assign(headers, signedHeaders(this.options.signingSecret, method, target, raw, idempotencyKey, ts));
+      }
       let res: Response;
       try {
         res = await fetch(this.options.baseUrl + target, { method, headers, body: raw || undefined, redirect: 'manual' });
@@ -97,6 +104,13 @@ export class IdvClient {
         const after = Number(retryAfter ?? 1);
         if (!(Number.isFinite(after) && after >= 0 && after <= (this.options.maxRetryAfterS ?? 60))) throw new ApiRequestError(res.status, parsed);
         await new Promise((r) => setTimeout(r, after * 1000));
+        continue;
+      }
+      if (opts.signed && parsed.error?.code === 'signature_replayed' && attempt < attempts) {
+        // This client made no replay: another client with the same key signed the same content in
+        // the same second. Signed again a few seconds ahead, under the same Idempotency-Key (the
+        // refusal stored nothing under it), the request is served.
+        this.signingClock.collided(method, target, raw, Math.floor(Date.now() / 1000));
         continue;
       }
       const retriable = res.status === 409 && parsed.error?.code === 'idempotency_request_in_progress';

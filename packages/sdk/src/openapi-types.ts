@@ -3023,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3321,7 +3321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4054,7 +4054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6615,7 +6615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7531,7 +7531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8463,7 +8463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8667,7 +8667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8969,7 +8969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9089,7 +9089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: signature_missing, signature_invalid, signature_expired, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findApiKeyBySecretHash, type ApiKeyRow, type Permission, type Tenant, type Db } from '@idv/db';
+import { findApiKeysBySecretHashes, type ApiKeyRow, type Permission, type Tenant, type Db } from '@idv/db';
 import { constantTimeEqual, secretHash } from '@idv/vault';
 import { ApiError } from './api-error.ts';
+import { batchedLookup } from './batched-lookup.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,9 +37,11 @@ export function authOf(req: FastifyRequest): RequestAuth {
 
 /**
  * Authenticates every keyed route on each request from the database (no cache that outlives a
- * revocation), so that a revoked key stops working on the next request on every instance.
+ * revocation), so that a revoked key stops working on the next request on every instance. The
+ * keys of concurrent requests are read in one statement (batched-lookup.ts).
  */
 export function installAuth(app: FastifyInstance, db: Db): void {
+  const keys = batchedLookup((hashes: readonly string[]) => findApiKeysBySecretHashes(db, hashes), (hash) => hash, (row) => row.secretHash);
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
     if (!req.routeOptions.url || config.auth === 'none' || config.auth === 'session' || config.auth === 'handoff') return;
@@ -47,7 +50,7 @@ export function installAuth(app: FastifyInstance, db: Db): void {
     const match = BEARER.exec(header);
     if (!match) throw new ApiError('api_key_invalid', 'The Authorization header must be "Bearer <API key>".');
     const hash = secretHash(match[1]);
-    const key = await findApiKeyBySecretHash(db, hash);
+    const key = await keys.load(hash);
     // The lookup is by hash; the comparison keeps the final check constant-time anyway.
     if (!key || !constantTimeEqual(key.secretHash, hash)) throw new ApiError('api_key_invalid');
     if (key.revokedAt) throw new ApiError('api_key_revoked');

@@ -3,11 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   completeIdempotencyKey,
   findLiveIdempotencyEntry,
+  isSignatureReplay,
   releaseIdempotencyKey,
   reserveIdempotencyKey,
   storeDoneEntry,
   type Db,
   type DoneEntry,
+  type EntryOwner,
   type Reservation,
   type Tx,
 } from '@idv/db';
@@ -60,6 +62,24 @@ async function sendReplay(s: IdempotencySettings, reply: FastifyReply, apiKeyId:
 
 const inProgress = () => new ApiError('idempotency_request_in_progress', undefined, undefined, { 'retry-after': '1' });
 
+/** The entry a request writes: its key, Idempotency-Key, fingerprint and signature (http/signature.ts). */
+const ownerOf = (req: FastifyRequest): EntryOwner => ({
+  apiKeyId: authOf(req).key.id,
+  key: idempotencyKeyOf(req),
+  requestHash: requestHashOf(req),
+  signature: req.signature ?? null,
+});
+
+/** Runs a statement that writes the request's entry: a signature another entry holds is a replay, refused. */
+async function writingEntry<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isSignatureReplay(err)) throw new ApiError('signature_replayed');
+    throw err;
+  }
+}
+
 interface Reserved {
   apiKeyId: string;
   idem: string;
@@ -84,8 +104,9 @@ async function answerExisting(s: IdempotencySettings, reply: FastifyReply, r: Re
  * see it; answers a replay itself (returns null) and refuses a mismatch or a duplicate in progress.
  */
 async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: FastifyReply): Promise<Reserved | null> {
-  const r = { apiKeyId: authOf(req).key.id, idem: idempotencyKeyOf(req) };
-  const reservation = await reserveIdempotencyKey(s.db, r.apiKeyId, r.idem, requestHashOf(req), timesOf(s));
+  const owner = ownerOf(req);
+  const r = { apiKeyId: owner.apiKeyId, idem: owner.key };
+  const reservation = await writingEntry(() => reserveIdempotencyKey(s.db, owner, timesOf(s)));
   if (reservation.outcome === 'reserved') return r;
   await answerExisting(s, reply, r, reservation);
   return null;
@@ -97,8 +118,12 @@ async function reserve(s: IdempotencySettings, req: FastifyRequest, reply: Fasti
  */
 const TRANSIENT_REFUSALS: ReadonlySet<string> = new Set(['quota_exceeded']);
 
-/** A refusal (4xx) is stored and replayed like a success; an unexpected failure is not. */
-const isStoredRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500 && !TRANSIENT_REFUSALS.has(err.code);
+/**
+ * A refusal (4xx) is stored and replayed like a success; an unexpected failure is not, nor a
+ * replayed signature (its entry cannot be written: the signature is another entry's).
+ */
+const isStoredRefusal = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.status < 500 && !TRANSIENT_REFUSALS.has(err.code) && err.code !== 'signature_replayed';
 
 async function settleFailure(s: IdempotencySettings, req: FastifyRequest, r: Reserved, err: unknown): Promise<never> {
   if (isStoredRefusal(err)) {
@@ -155,13 +180,12 @@ export async function runIdempotentCreation(
   reply: FastifyReply,
   work: (entryOf: EntryOf) => Promise<{ outcome: Outcome; written: boolean }>,
 ): Promise<void> {
-  const r = { apiKeyId: authOf(req).key.id, idem: idempotencyKeyOf(req) };
-  const requestHash = requestHashOf(req);
+  const owner = ownerOf(req);
+  const { requestHash } = owner;
+  const r = { apiKeyId: owner.apiKeyId, idem: owner.key };
   const now = s.now();
   const entryOf: EntryOf = (o) => ({
-    apiKeyId: r.apiKeyId,
-    key: r.idem,
-    requestHash,
+    ...owner,
     status: o.status,
     body: sealBody(s, r.apiKeyId, r.idem, o.body),
     now,
@@ -169,7 +193,7 @@ export async function runIdempotentCreation(
   });
   let result: { outcome: Outcome; written: boolean };
   try {
-    result = await work(entryOf);
+    result = await writingEntry(() => work(entryOf));
   } catch (err) {
     const stored = isStoredRefusal(err);
     if (!stored && !(err instanceof ApiError && TRANSIENT_REFUSALS.has(err.code))) throw err;

@@ -5,6 +5,13 @@ import { constantTimeEqual } from '@idv/vault';
 import { ApiError } from './api-error.ts';
 import { authOf } from './auth.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified v2 signature of a signed creation, stored with its idempotency entry: a signature is accepted once. */
+    signature?: string;
+  }
+}
+
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
 
 /**
@@ -60,6 +67,7 @@ export function installSignatureCheck(app: FastifyInstance, keyring: MasterKeyri
     if (!valid) throw new ApiError('signature_invalid');
     if (Math.abs(now().getTime() / 1000 - Number(timestamp)) > toleranceS) throw new ApiError('signature_expired');
     requireIdempotencyKey(req.headers['idempotency-key']);
+    req.signature = expected;
   });
 }
 

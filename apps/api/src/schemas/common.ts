@@ -49,6 +49,7 @@ export const SIGNED_ERRORS: ErrorCode[] = [
   'signature_missing',
   'signature_invalid',
   'signature_expired',
+  'signature_replayed',
   'idempotency_key_missing',
   'idempotency_key_invalid',
   'idempotency_key_reused',

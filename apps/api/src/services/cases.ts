@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { blockingQuota, findActiveFlow, insertCaseWithResponse, type CaseRow, type Db, type FlowRow, type Tenant } from '@idv/db';
+import { blockingQuota, insertCaseWithResponse, type CaseRow, type Db, type FlowRow, type Tenant } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import { PURPOSE } from '@idv/case-data';
 import type { AppContext } from '../context.ts';
@@ -10,6 +10,11 @@ import { presentCaseCreated } from '../presenters/case.ts';
 import type { NewCaseSchema } from '../schemas/case.ts';
 
 const HOUR = 3_600_000;
+
+/** The activated flow of a name under a tenant, or null (read per creation: routes/cases/create.ts). */
+export interface ActiveFlowLookup {
+  load(wanted: { tenant: Tenant; name: string }): Promise<FlowRow | null>;
+}
 
 /** A new case awaiting its applicant. */
 export function newCaseRow(
@@ -53,6 +58,7 @@ export function newCaseRow(
 export async function createCase(
   ctx: Pick<AppContext, 'vault' | 'now'>,
   db: Db,
+  activeFlow: ActiveFlowLookup,
   entryOf: EntryOf,
   by: { tenant: Tenant; keyId: string },
   body: Static<typeof NewCaseSchema>,
@@ -60,7 +66,7 @@ export async function createCase(
   if (!isCountryCode(body.country)) {
     throw new ApiError('invalid_country', `${body.country} is not an assigned ISO 3166-1 alpha-2 code.`, 'country');
   }
-  const flow = await findActiveFlow(db, by.tenant, body.flow_name);
+  const flow = await activeFlow.load({ tenant: by.tenant, name: body.flow_name });
   if (!flow) throw new ApiError('unknown_flow', `No activated flow is named ${body.flow_name}.`, 'flow_name');
   if (!acceptsCountry(flow.definition, body.country)) {
     throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');

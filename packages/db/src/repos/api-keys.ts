@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { apiKeys } from '../schema.ts';
 import { perHandle, raw } from './prepared.ts';
@@ -11,12 +11,21 @@ export async function insertApiKey(db: Executor, row: typeof apiKeys.$inferInser
   return inserted;
 }
 
-const bySecretHash = perHandle((db) => db.select().from(apiKeys).where(eq(apiKeys.secretHash, raw('hash'))).prepare('idv_api_key_by_hash'));
+const bySecretHashes = perHandle((db) =>
+  db
+    .select()
+    .from(apiKeys)
+    .where(sql`${apiKeys.secretHash} = ANY(${raw('hashes')}::text[])`)
+    .prepare('idv_api_keys_by_hashes'),
+);
 
-/** Read on every request (no cache), so a revocation applies to the next request on every instance. */
-export async function findApiKeyBySecretHash(db: Executor, hash: string): Promise<ApiKeyRow | null> {
-  const [row] = await bySecretHash(db).execute({ hash });
-  return row ?? null;
+/**
+ * The keys of these secret hashes, in one statement: the keys of concurrent requests are read
+ * together (http/batched-lookup.ts). Read on every request (no cache), so a revocation applies to
+ * the next request on every instance.
+ */
+export async function findApiKeysBySecretHashes(db: Executor, hashes: readonly string[]): Promise<ApiKeyRow[]> {
+  return bySecretHashes(db).execute({ hashes: [...hashes] });
 }
 
 /** Newest first; `startingAfter` is the id of the last key of the previous page. */

@@ -50,23 +50,31 @@ export async function activateFlowVersion(tx: Executor, tenant: Tenant, name: st
   return row;
 }
 
-const activeFlow = perHandle((db) =>
+const activeFlows = perHandle((db) =>
   db
     .select()
     .from(flows)
     .where(
       and(
-        eq(flows.clientId, raw('clientId')),
-        eq(flows.environment, raw('environment')),
-        eq(flows.name, raw('name')),
         eq(flows.status, 'active'),
+        sql`(${flows.clientId}, ${flows.environment}, ${flows.name}) IN
+          (SELECT * FROM unnest(${raw('clientIds')}::text[], ${raw('environments')}::text[], ${raw('names')}::text[]))`,
       ),
     )
-    .prepare('idv_flow_active'),
+    .prepare('idv_flows_active'),
 );
 
+/** The activated flows of these (tenant, name) pairs, in one statement (the creations of concurrent requests read together). */
+export async function findActiveFlows(db: Executor, wanted: readonly { tenant: Tenant; name: string }[]): Promise<FlowRow[]> {
+  return activeFlows(db).execute({
+    clientIds: wanted.map((w) => w.tenant.clientId),
+    environments: wanted.map((w) => w.tenant.environment),
+    names: wanted.map((w) => w.name),
+  });
+}
+
 export async function findActiveFlow(db: Executor, tenant: Tenant, name: string): Promise<FlowRow | null> {
-  const [row] = await activeFlow(db).execute({ clientId: tenant.clientId, environment: tenant.environment, name });
+  const [row] = await findActiveFlows(db, [{ tenant, name }]);
   return row ?? null;
 }
 

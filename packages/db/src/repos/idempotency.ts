@@ -1,13 +1,10 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
-import { flows, idempotencyKeys } from '../schema.ts';
-import type { FlowRow } from './flows.ts';
+import { idempotencyKeys } from '../schema.ts';
 import { perHandle, raw, textStatement } from './prepared.ts';
-import type { Tenant } from './tenant.ts';
 
 export type Reservation =
-  /** `flow`: the activated flow asked for with the reservation (null when none), read by the same statement. */
-  | { outcome: 'reserved'; flow?: FlowRow | null }
+  | { outcome: 'reserved' }
   | { outcome: 'replay'; status: number; body: unknown }
   | { outcome: 'in_progress' }
   | { outcome: 'mismatch' };
@@ -35,6 +32,7 @@ const claimInsert = (db: Executor) =>
       createdAt: raw('now'),
       lockedUntil: raw('lockedUntil'),
       expiresAt: raw('expiresAt'),
+      signature: raw('signature'),
     })
     .onConflictDoUpdate({
       target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
@@ -46,6 +44,7 @@ const claimInsert = (db: Executor) =>
         createdAt: sql`excluded.created_at`,
         lockedUntil: sql`excluded.locked_until`,
         expiresAt: sql`excluded.expires_at`,
+        signature: sql`excluded.signature`,
       },
       setWhere: sql`${idempotencyKeys.expiresAt} < excluded.created_at
         OR (${idempotencyKeys.state} = 'running'
@@ -55,30 +54,6 @@ const claimInsert = (db: Executor) =>
     .returning({ key: idempotencyKeys.key });
 
 const claim = perHandle((db) => claimInsert(db).prepare('idv_idempotency_claim'));
-
-/**
- * The claim and, in the same statement (one round trip less on the hot path of a creation), the
- * activated flow of the given name: always one row, `claimed` null when the key was not claimed,
- * the flow's columns null when there is no such flow. The claim commits with the statement, as
- * the claim alone does.
- */
-const claimWithFlow = perHandle((db) => {
-  const claimed = db.$with('claimed').as(claimInsert(db));
-  return db
-    .with(claimed)
-    .select({ claimed: sql<string | null>`(SELECT "key" FROM ${claimed})`, flow: flows })
-    .from(sql`(SELECT 1) AS "one"`)
-    .leftJoin(
-      flows,
-      and(
-        eq(flows.clientId, raw('clientId')),
-        eq(flows.environment, raw('environment')),
-        eq(flows.name, raw('flowName')),
-        eq(flows.status, 'active'),
-      ),
-    )
-    .prepare('idv_idempotency_claim_flow');
-});
 
 const existingEntry = perHandle((db) =>
   db
@@ -94,52 +69,49 @@ async function findIdempotencyEntry(db: Executor, apiKeyId: string, key: string)
   return row ?? null;
 }
 
+/** What identifies a request's entry: its key and Idempotency-Key, its fingerprint and its signature (null when unsigned). */
+export interface EntryOwner {
+  apiKeyId: string;
+  key: string;
+  requestHash: string;
+  signature: string | null;
+}
+
 /**
  * Claims an idempotency key for a request, committed on its own so that concurrent duplicates see
  * it at once. An expired entry, or a running one whose process died (lock elapsed) for the same
  * request, is taken over; otherwise the existing entry decides: replay, in progress, or mismatch.
- * With `activeFlow`, the same statement also reads that activated flow, returned with a claim.
+ * A signature already held by another entry of the key fails the statement (isSignatureReplay).
  */
-export async function reserveIdempotencyKey(
-  db: Executor,
-  apiKeyId: string,
-  key: string,
-  requestHash: string,
-  t: IdempotencyTimes,
-  activeFlow?: { tenant: Tenant; name: string },
-): Promise<Reservation> {
-  const values = {
-    apiKeyId,
-    key,
-    requestHash,
+export async function reserveIdempotencyKey(db: Executor, owner: EntryOwner, t: IdempotencyTimes): Promise<Reservation> {
+  const claimed = await claim(db).execute({
+    ...owner,
     now: t.now.toISOString(),
     lockedUntil: new Date(t.now.getTime() + t.lockMs).toISOString(),
     expiresAt: new Date(t.now.getTime() + t.retainMs).toISOString(),
-  };
-  if (activeFlow) {
-    const [row] = await claimWithFlow(db).execute({
-      ...values,
-      clientId: activeFlow.tenant.clientId,
-      environment: activeFlow.tenant.environment,
-      flowName: activeFlow.name,
-    });
-    if (row.claimed !== null) return { outcome: 'reserved', flow: row.flow };
-  } else {
-    const claimed = await claim(db).execute(values);
-    if (claimed.length === 1) return { outcome: 'reserved' };
-  }
-  const [existing] = await existingEntry(db).execute({ apiKeyId, key });
-  if (!existing) return reserveIdempotencyKey(db, apiKeyId, key, requestHash, t, activeFlow);
-  if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
+  });
+  if (claimed.length === 1) return { outcome: 'reserved' };
+  const [existing] = await existingEntry(db).execute({ apiKeyId: owner.apiKeyId, key: owner.key });
+  if (!existing) return reserveIdempotencyKey(db, owner, t);
+  if (existing.requestHash !== owner.requestHash) return { outcome: 'mismatch' };
   if (existing.state === 'running') return { outcome: 'in_progress' };
   return { outcome: 'replay', status: existing.responseStatus!, body: existing.responseBody };
 }
 
+/**
+ * The statement failed because its request's signature is held by another entry of the key: the
+ * same signed request sent again under another Idempotency-Key (a replay, refused).
+ */
+export function isSignatureReplay(err: unknown): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505' && constraint === 'idempotency_signature') return true;
+  }
+  return false;
+}
+
 /** An entry written with its response at once (a creation that needs no reservation ahead). */
-export interface DoneEntry {
-  apiKeyId: string;
-  key: string;
-  requestHash: string;
+export interface DoneEntry extends EntryOwner {
   status: number;
   /** As stored (sealed by the caller when it may hold a secret). */
   body: unknown;
@@ -148,20 +120,20 @@ export interface DoneEntry {
 }
 
 /**
- * INSERT of a done entry with its response ($1-$7: doneEntryValues), or the takeover of an expired
+ * INSERT of a done entry with its response ($1-$8: doneEntryValues), or the takeover of an expired
  * entry or of a running one whose process died (lock elapsed) for the same request; RETURNING its
  * key, no row when a live entry decides instead. A concurrent twin's insert waits for this one's
  * commit, then finds it.
  */
-export const DONE_ENTRY_UPSERT = `INSERT INTO idempotency_keys AS "e" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at)
-    VALUES ($1::text, $2::text, $3::text, 'done', $4::integer, $5::jsonb, $6::timestamptz, $6::timestamptz, $7::timestamptz)
+export const DONE_ENTRY_UPSERT = `INSERT INTO idempotency_keys AS "e" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at, signature)
+    VALUES ($1::text, $2::text, $3::text, 'done', $4::integer, $5::jsonb, $6::timestamptz, $6::timestamptz, $7::timestamptz, $8::text)
     ON CONFLICT (api_key_id, key) DO UPDATE SET
       request_hash = excluded.request_hash, state = 'done', response_status = excluded.response_status, response_body = excluded.response_body,
-      created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at
+      created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at, signature = excluded.signature
     WHERE "e".expires_at < excluded.created_at
       OR ("e".state = 'running' AND "e".locked_until < excluded.created_at AND "e".request_hash = excluded.request_hash)
     RETURNING key`;
-export const DONE_ENTRY_PARAMS = 7;
+export const DONE_ENTRY_PARAMS = 8;
 
 export const doneEntryValues = (e: DoneEntry): unknown[] => [
   e.apiKeyId,
@@ -171,6 +143,7 @@ export const doneEntryValues = (e: DoneEntry): unknown[] => [
   JSON.stringify(e.body),
   e.now.toISOString(),
   e.expiresAt.toISOString(),
+  e.signature,
 ];
 
 const storeDone = textStatement('idv_idempotency_store_done', DONE_ENTRY_UPSERT);

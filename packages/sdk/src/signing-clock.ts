@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+
+/** A timestamp is accepted up to 300 s ahead of the service clock: stay well inside it. */
+const MAX_AHEAD_S = 240;
+
+/**
+ * Signing times for one client. The service accepts a signature once (`signature_replayed`), and
+ * the same content signed in the same second gives the same signature: content signed again takes
+ * the next free second (a little ahead of the clock, which the service tolerates), so a burst of
+ * identical creations from one client never collides with itself.
+ */
+export class SigningClock {
+  private readonly last = new Map<string, number>();
+
+  /** The timestamp to sign `method target body` with, at `nowS`. */
+  next(method: string, target: string, body: string, nowS: number): number {
+    const content = createHash('sha256').update(`${method.toUpperCase()} ${target}\n${body}`).digest('base64url');
+    const last = this.last.get(content);
+    const ts = last !== undefined && last >= nowS && last + 1 - nowS <= MAX_AHEAD_S ? last + 1 : nowS;
+    if (this.last.size >= 10_000) this.forgetBefore(nowS);
+    this.last.set(content, ts);
+    return ts;
+  }
+
+  /**
+   * The service refused a signature of this content as already used (by another client with the
+   * same secret, signing the same content in the same second): the next one skips a random few
+   * seconds ahead, where two such clients are unlikely to meet again.
+   */
+  collided(method: string, target: string, body: string, nowS: number): void {
+    const content = createHash('sha256').update(`${method.toUpperCase()} ${target}\n${body}`).digest('base64url');
+    const from = Math.max(this.last.get(content) ?? nowS, nowS);
+    this.last.set(content, Math.min(from + 1 + Math.floor(Math.random() * 30), nowS + MAX_AHEAD_S - 1));
+  }
+
+  private forgetBefore(nowS: number): void {
+    for (const [content, ts] of this.last) if (ts < nowS) this.last.delete(content);
+  }
+}
