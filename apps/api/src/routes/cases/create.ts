@@ -5,6 +5,7 @@ import { runIdempotentCreation } from '../../http/idempotent.ts';
 import { createCase } from '../../services/cases.ts';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerCreateCase(app: App, ctx: AppContext): void {
   app.post(
@@ -19,7 +20,7 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         body: NewCaseSchema,
         response: {
           201: Type.Ref(CaseCreatedSchema),
-          ...errorResponses(...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted', 'quota_exceeded'),
+          ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted', 'quota_exceeded'),
         },
       },
     },
