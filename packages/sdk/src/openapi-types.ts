@@ -1119,7 +1119,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; answered for an expired session too */
+        /** For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired */
         get: operations["getJourneyFrame"];
         put?: never;
         post?: never;
