@@ -565,12 +565,14 @@ describe('journey embedding', () => {
       origins: ['https://shop.example.com', 'http://127.0.0.1:5173'],
       frame_path: `/embed/${t.demo.client_id}/sandbox`,
     });
-    // Answered for an expired session too (the framed journey must still say `ended: expired`).
+    // Nothing outlives the link it came from: an expired link learns nothing of its client's frame,
+    // answered as every other journey route answers it.
     const start = t.clock.now();
     t.clock.advance(3_600_000 + 1000);
     try {
       assert.equal((await journey(t, 'GET', '', token)).statusCode, 401);
-      assert.deepEqual((await journey(t, 'GET', '/embedding', token)).json().origins, frame.origins);
+      const expired = await journey(t, 'GET', '/embedding', token);
+      assert.deepEqual([expired.statusCode, errorOf(expired).code], [401, 'session_expired'], expired.body);
     } finally {
       t.clock.set(start);
     }

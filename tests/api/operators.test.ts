@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '@idv/db';
-import { errorOf } from '../helpers/app.ts';
+import { errorOf, type ConsoleCredentials, type Credentials } from '../helpers/app.ts';
 import { addOperator, caseInReview, startReviewApp, type ReviewTestApp } from '../helpers/operators.ts';
 import { issueKey, otherClient } from '../helpers/tenants.ts';
 
@@ -21,7 +21,7 @@ async function invite(body: Record<string, unknown> = newOperator) {
   return res.json() as { operator: { id: string }; invitation_token: string; invitation_expires_at: string };
 }
 
-const resolve = (body: Record<string, unknown>, key = t.consoleKey) => t.request('POST', '/v1/operators/resolve', { key, body });
+const resolve = (body: Record<string, unknown>, key: Credentials | ConsoleCredentials = t.consoleKey) => t.request('POST', '/v1/operators/resolve', { key, body });
 
 describe('invitation and resolve', () => {
   test('the invitation token is returned once, stored only as a hash, and attaches the subject at the first resolve', async () => {

@@ -107,8 +107,10 @@ describe(`admin command on ${TEST_DB}`, () => {
     }
 
     // A console credential is made and revoked by the command line only (the API refuses to revoke one).
-    const consoleKey = await adminJson<{ id: string; kind: string }>('key', 'create', '--client', client.id, '--environment', 'prod', '--kind', 'console');
+    const consoleKey = await adminJson<{ id: string; kind: string; secret: string }>('key', 'create', '--client', client.id, '--environment', 'prod', '--kind', 'console');
     assert.equal(consoleKey.kind, 'console');
+    assert.match(consoleKey.secret, /^sk_live_/);
+    assert.equal('signing_secret' in consoleKey, false, 'a console credential signs nothing: no signing secret is printed');
     assert.deepEqual(await adminJson('key', 'revoke', '--client', client.id, '--environment', 'prod', '--key', consoleKey.id), { id: consoleKey.id, revoked: true });
     const unknown = await admin('key', 'revoke', '--client', client.id, '--environment', 'prod', '--key', 'key_nobody');
     assert.equal(unknown.code, 2);

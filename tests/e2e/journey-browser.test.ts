@@ -690,7 +690,29 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     }
   });
 
-  test('an expired link shows the expired screen; a new session resumes at the same step, top level and framed', async () => {
+  test('a refused embedding changes nothing: the client’s own frame, framed by an allowed page that never answers its handshake, leaves the case created', async () => {
+    const caseId = await newCase();
+    const other = await newCase();
+    const creds = JSON.parse(readFileSync(join(dir, 'bootstrap-credentials.json'), 'utf8'));
+    // The page's integrator script answers its own frame only: the direct frame's handshake goes unanswered.
+    const allowed = await startEmbeddingPage(await freePort(), journeyUrl, () => sessionUrl(other), {
+      directFrame: async () => `${journeyUrl}/embed/${creds.client_id}/sandbox${new URL(await sessionUrl(caseId)).hash}`,
+    });
+    pages.push(allowed);
+    await client.request('POST', '/v1/journey-embedding', { origins: [allowed.origin] }, { signed: true });
+    const { context, page } = await phone();
+    try {
+      await page.goto(`${allowed.origin}/?direct`);
+      const direct = await (await page.waitForSelector('#direct-frame')).contentFrame();
+      assert.ok(direct);
+      await direct.locator('h1').filter({ hasText: en.refused_title }).waitFor({ timeout: 20_000 });
+      assert.equal((await client.getCase(caseId)).status, 'created', 'the refused frame did not open the journey');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an expired link shows the expired screen, top level and framed (telling no page); a new session resumes at the same step', async () => {
     const caseId = await newCase();
     const first = await newSession(caseId);
     const { context, page } = await phone();
@@ -712,29 +734,21 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await heading(page).filter({ hasText: en.questionnaire_title }).waitFor();
       await shot(page, '31-resumed');
 
-      // Framed: the expired link ends with `expired`, the integrator script asks for a new url
-      // and swaps the frame source; the journey resumes at the same step. The expired link is
-      // made before the page opens: on PGlite, expiring restarts the service, which must not
-      // happen while the browser waits.
+      // Framed, an expired link learns nothing of its client (nothing outlives the link it came
+      // from, not even the origins allowed to frame it): the frame says it has expired, and no
+      // page is verified to be told. The expired link is made before the page opens: on PGlite,
+      // expiring restarts the service, which must not happen while the browser waits.
       const expired = await newSession(caseId);
       await expireSession(expired.id);
-      let served = 0;
-      const embedding = await startEmbeddingPage(await freePort(), journeyUrl, async () => (++served === 1 ? expired.url : (await newSession(caseId)).url));
+      const embedding = await startEmbeddingPage(await freePort(), journeyUrl, async () => expired.url);
       pages.push(embedding);
       await client.request('POST', '/v1/journey-embedding', { origins: [embedding.origin] }, { signed: true });
       await page.goto(embedding.origin);
       const frame = page.frameLocator('iframe').first();
-      await frame.locator('h1').filter({ hasText: en.questionnaire_title }).waitFor();
-      await shot(page, '32-embedded-renewed');
-      await eventually('the step event reached the page', async () => (await eventsOf(page)).some((e) => e.type === 'step'));
-      const events = (await eventsOf(page)).filter((e) => e.type !== 'resize');
-      assert.deepEqual(events, [
-        { type: 'ready' },
-        { type: 'ended', reason: 'expired' },
-        { type: 'ready' },
-        { type: 'step', step: 'questionnaire' },
-      ]);
-      assert.equal(await page.evaluate(() => (window as unknown as { renewals: number }).renewals), 1);
+      await frame.locator('h1').filter({ hasText: en.expired_title }).waitFor();
+      await shot(page, '32-embedded-expired');
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { raw: unknown[] }).raw), [], 'no message reached the page');
+      assert.equal(await page.evaluate(() => (window as unknown as { renewals: number }).renewals), 0);
     } finally {
       await context.close();
     }

@@ -16,12 +16,19 @@ export interface Credentials {
   id: string;
 }
 
+/** A console credential: no signing secret, since it signs nothing. */
+export interface ConsoleCredentials {
+  secret: string;
+  signingSecret: null;
+  id: string;
+}
+
 export interface RequestOptions {
   body?: unknown;
   /** Raw body text, sent as is (for malformed JSON or exact bytes). */
   raw?: string;
   /** Defaults to the demo key; null sends no Authorization header. */
-  key?: Credentials | null;
+  key?: Credentials | ConsoleCredentials | null;
   signed?: boolean;
   idempotencyKey?: string;
   /** Signature time in Unix seconds; defaults to the test clock. */
@@ -65,8 +72,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     if (key) headers.authorization = `Bearer ${key.secret}`;
     if (payload) headers['content-type'] = 'application/json';
     if (opts.signed && key) {
-      const ts = opts.timestamp ?? signingClock.next(method, url, payload, Math.floor(clock.now().getTime() / 1000));
-      Object.assign(headers, signedHeaders(key.signingSecret, method, url, payload, opts.idempotencyKey ?? randomUUID(), ts));
+      const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+      // A console credential signs nothing: like the console, it sends the Idempotency-Key alone.
+      if (key.signingSecret === null) headers['idempotency-key'] = idempotencyKey;
+      else {
+        const ts = opts.timestamp ?? signingClock.next(method, url, payload, Math.floor(clock.now().getTime() / 1000));
+        Object.assign(headers, signedHeaders(key.signingSecret, method, url, payload, idempotencyKey, ts));
+      }
     }
     Object.assign(headers, opts.headers);
     return app.inject({ method: method as 'GET', url, headers, payload: payload || undefined });

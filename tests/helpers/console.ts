@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createConsoleServer, type ConsoleAssets } from '@idv/console';
 import { createDevIdp, type DevIdp } from '@idv/dev-idp';
-import { startTestApp, type Credentials, type TestApp } from './app.ts';
+import { startTestApp, type ConsoleCredentials, type TestApp } from './app.ts';
 import { freePort } from './processes.ts';
 import { issueKey } from './tenants.ts';
 
@@ -20,7 +20,7 @@ export interface ConsoleStack {
   api: TestApp;
   apiUrl: string;
   consoleUrl: string;
-  consoleKey: Credentials;
+  consoleKey: ConsoleCredentials;
   tenant: { clientId: string; environment: 'sandbox' };
   /** The console server's log lines (JSON), as written. */
   logs: string[];

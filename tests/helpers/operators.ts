@@ -11,7 +11,7 @@ import {
   type Tenant,
 } from '@idv/db';
 import { STANDARD_FLOW, newId, type OperatorRole, type Sensitivity } from '@idv/domain';
-import { startTestApp, type Credentials, type RequestOptions, type TestApp } from './app.ts';
+import { startTestApp, type ConsoleCredentials, type Credentials, type RequestOptions, type TestApp } from './app.ts';
 import { issueKey } from './tenants.ts';
 
 /**
@@ -68,7 +68,7 @@ export interface ReviewTestApp extends TestApp {
   idp: TestIdp;
   tenant: Tenant;
   /** A console credential of the demo client (kind console). */
-  consoleKey: Credentials;
+  consoleKey: ConsoleCredentials;
   /** Unix seconds on the test clock. */
   nowS(): number;
   /** A fresh re-authentication proof for an operator, on the test clock. */

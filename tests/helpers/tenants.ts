@@ -1,13 +1,13 @@
 import { createClient, createFlowVersion, type Environment, type KeyKind, type Permission } from '@idv/db';
 import { STANDARD_FLOW } from '@idv/domain';
 import { issueApiKey } from '../../apps/api/src/services/api-keys.ts';
-import type { Credentials, TestApp } from './app.ts';
+import type { ConsoleCredentials, Credentials, TestApp } from './app.ts';
 
 /** Issues a key directly (as the admin command would), for a client and environment of the test's choosing. */
-export async function issueKey(
+export async function issueKey<K extends KeyKind = 'integration'>(
   t: TestApp,
-  spec: { clientId: string; environment?: Environment; kind?: KeyKind; permissions?: Permission[]; name?: string },
-): Promise<Credentials> {
+  spec: { clientId: string; environment?: Environment; kind?: K; permissions?: Permission[]; name?: string },
+): Promise<K extends 'console' ? ConsoleCredentials : Credentials> {
   const issued = await issueApiKey(t.database.db, t.ctx.keyring, {
     clientId: spec.clientId,
     environment: spec.environment ?? 'sandbox',
@@ -17,7 +17,7 @@ export async function issueKey(
     createdBy: 'test',
     now: t.clock.now(),
   });
-  return { id: issued.row.id, secret: issued.secret, signingSecret: issued.signingSecret };
+  return { id: issued.row.id, secret: issued.secret, signingSecret: issued.signingSecret } as K extends 'console' ? ConsoleCredentials : Credentials;
 }
 
 /** An activated `standard` flow for a client in an environment. */

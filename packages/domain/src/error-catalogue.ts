@@ -54,6 +54,7 @@ export const ERROR_CATALOGUE = {
   permission_not_held: e(403, 'permission_error', 'A key cannot grant, nor revoke a key holding, a permission it does not hold itself.', 'Use a key that holds every permission of the key created or revoked.'),
   console_key_protected: e(403, 'permission_error', 'A console credential is not revoked through the API: every operator of the console depends on it.', 'Issue its replacement and revoke it with the command line (admin key create --kind console, then admin key revoke).'),
   console_credential_required: e(403, 'permission_error', 'Only a console credential may act for an operator.', 'Call this route from the console server with its credential.'),
+  integration_key_required: e(403, 'permission_error', 'A console credential acts for operators only; this route is called with an integration key.', 'Call it with an API key made by POST /v1/api-keys or the admin command; the console credential works on operator-bound routes, naming the operator.'),
   reauth_required: e(403, 'permission_error', 'This action requires a recent re-authentication of the operator.', 'Re-authenticate with the identity provider and send the proof in X-Service-Reauthenticated-At.'),
   reauth_invalid: e(403, 'permission_error', 'The re-authentication proof is not a valid identity token of this operator.', 'Send the ID token the identity provider issued at the re-authentication, unchanged, for the operator named in X-Service-Operator.'),
   // Operators

@@ -1119,7 +1119,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; answered for an expired session too */
+        /** For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired */
         get: operations["getJourneyFrame"];
         put?: never;
         post?: never;
@@ -3032,7 +3032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: quota_exceeded */
+            /** @description Error codes: integration_key_required, quota_exceeded */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3144,6 +3144,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: integration_key_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: resource_not_found */
             404: {
                 headers: {
@@ -3222,6 +3231,15 @@ export interface operations {
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: integration_key_required */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3323,6 +3341,15 @@ export interface operations {
             };
             /** @description Error codes: signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: integration_key_required */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3435,6 +3462,15 @@ export interface operations {
             };
             /** @description Error codes: api_key_missing, api_key_invalid, api_key_revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: integration_key_required */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6624,7 +6660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: permission_denied */
+            /** @description Error codes: integration_key_required, permission_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6971,7 +7007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: permission_denied */
+            /** @description Error codes: integration_key_required, permission_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7448,6 +7484,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: integration_key_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: resource_not_found */
             404: {
                 headers: {
@@ -7540,7 +7585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: permission_denied */
+            /** @description Error codes: integration_key_required, permission_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7665,7 +7710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: permission_denied */
+            /** @description Error codes: integration_key_required, permission_denied */
             403: {
                 headers: {
                     [name: string]: unknown;

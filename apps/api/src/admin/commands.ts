@@ -41,7 +41,8 @@ With the embedded database, stop the service first: PGlite allows one process.
                                                     on PostgreSQL; see docs/personal-data.md
 ${CONTRACT_USAGE}
 
-Secrets of a new key are printed once, as JSON; only their hash (and the sealed signing secret) are kept.`;
+Secrets of a new key are printed once, as JSON; only their hash (and the sealed signing secret) are kept. A console
+credential has no signing secret: it acts for operators only, and signs nothing.`;
 
 const ENVIRONMENTS: Environment[] = ['sandbox', 'prod'];
 const PERMISSIONS: Permission[] = ['personal_data', 'decisions'];
@@ -130,7 +131,9 @@ async function run(
       const permissions = (str('permissions') ?? '').split(',').filter(Boolean).map((p) => oneOf('permissions', p, PERMISSIONS));
       const kind = str('kind') ? oneOf('kind', str('kind'), KINDS) : 'integration';
       const key = await issueApiKey(db, keyring, { ...t, kind, name: str('name'), permissions, createdBy: 'admin', now });
-      return { id: key.row.id, environment: key.row.environment, kind, permissions: key.row.permissions, secret: key.secret, signing_secret: key.signingSecret };
+      // A console credential has no signing secret to print: it signs nothing (docs/operators.md).
+      const signing = key.signingSecret === null ? {} : { signing_secret: key.signingSecret };
+      return { id: key.row.id, environment: key.row.environment, kind, permissions: key.row.permissions, secret: key.secret, ...signing };
     }
     case 'key revoke': {
       const t = await tenant();

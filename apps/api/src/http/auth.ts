@@ -56,6 +56,12 @@ export function installAuth(app: FastifyInstance, db: Db): void {
     if (key.revokedAt) throw new ApiError('api_key_revoked');
     // Authenticated even when refused for its permission: the request counts for the key's client.
     req.auth = { key, tenant: { clientId: key.clientId, environment: key.environment } };
+    // The console credential does operator-bound work only (http/operator.ts checks its operator
+    // there): on an integration route it is refused as what it is, before the permission, the
+    // signature or the body are looked at, so it never reads, signs or creates as a client would.
+    if (key.kind === 'console' && !config.operator && !config.console) {
+      throw new ApiError('integration_key_required', 'The console credential acts for operators only; call this route with an integration key.');
+    }
     if (config.permission && !key.permissions.includes(config.permission)) {
       throw new ApiError('permission_denied', `This route requires a key with the permission ${config.permission}.`);
     }

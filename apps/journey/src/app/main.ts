@@ -69,31 +69,34 @@ async function start(): Promise<void> {
     return showEnded(root, 'invalid_link');
   }
   const api = new Api(apiBase, token);
-  const stateCall = api.state().then(
-    (state) => ({ state }) as const,
-    (error: unknown) => ({ error }) as const,
-  );
 
   let parent: Parent = noParent;
   if (embed) {
     document.body.hidden = true;
     let frame: JourneyFrame | null = null;
+    let expired = false;
     try {
       frame = await api.frame();
-    } catch {
-      frame = null;
+    } catch (err) {
+      expired = err instanceof ApiFailure && err.code === 'session_expired';
     }
     const verified = frame && frame.frame_path === location.pathname ? await handshake(frame.origins) : null;
     document.body.hidden = false;
     if (!verified) {
+      // An expired link learns nothing of its client, so no page is verified to be told: it says so here only.
       await loadMessages(fallbackLocale);
-      return showEnded(root, 'refused');
+      return showEnded(root, expired ? 'expired' : 'refused');
     }
     parent = verified;
     reportHeight(parent);
   }
 
-  const result = await stateCall;
+  // Reading the journey opens it (the case moves to collecting): framed, only once the page is
+  // verified, so that a refused embedding changes nothing.
+  const result = await api.state().then(
+    (state) => ({ state }) as const,
+    (error: unknown) => ({ error }) as const,
+  );
   if ('error' in result) {
     await loadMessages(fallbackLocale);
     const code = result.error instanceof ApiFailure ? result.error.code : 'unknown';

@@ -7,6 +7,7 @@ import { runIdempotentCreation } from '../../http/idempotent.ts';
 import { createCase } from '../../services/cases.ts';
 import { CaseCreatedSchema, NewCaseSchema } from '../../schemas/case.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export function registerCreateCase(app: App, ctx: AppContext): void {
   // The flows of concurrent creations are read in one statement.
@@ -28,7 +29,7 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
         body: NewCaseSchema,
         response: {
           201: Type.Ref(CaseCreatedSchema),
-          ...errorResponses(...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted', 'quota_exceeded'),
+          ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'invalid_country', 'unknown_flow', 'country_not_accepted', 'quota_exceeded'),
         },
       },
     },

@@ -4,6 +4,7 @@ import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 import { presentDecisionRecorded } from '../../presenters/review.ts';
 import { recordKeyDecision, type DecisionResult } from '../../services/review.ts';
 import { CaseDecisionBodySchema, DecisionRecordedSchema } from '../reviews/schemas.ts';
@@ -25,7 +26,7 @@ export function registerDecideCase(app: App, ctx: AppContext): void {
         body: Type.Ref(CaseDecisionBodySchema),
         response: {
           201: Type.Ref(DecisionRecordedSchema),
-          ...errorResponses(...SIGNED_ERRORS, 'permission_denied', 'resource_not_found', 'case_not_in_review'),
+          ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'permission_denied', 'resource_not_found', 'case_not_in_review'),
         },
       },
     },

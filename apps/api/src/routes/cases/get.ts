@@ -7,6 +7,7 @@ import { authOf } from '../../http/auth.ts';
 import { presentCase, presentResults } from '../../presenters/case.ts';
 import { CaseResultsSchema, CaseSchema } from '../../schemas/case.ts';
 import { errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 
 export const CaseParams = Type.Object({ case_id: Type.String({ maxLength: 64 }) });
 
@@ -26,7 +27,7 @@ export function registerGetCase(app: App, ctx: AppContext): void {
         tags: ['cases'],
         summary: 'State, checks and their verdicts, duplicates, pieces and decision of a case',
         params: CaseParams,
-        response: { 200: Type.Ref(CaseSchema), ...errorResponses('resource_not_found') },
+        response: { 200: Type.Ref(CaseSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'resource_not_found') },
       },
     },
     async (req) => {
@@ -43,7 +44,7 @@ export function registerGetCase(app: App, ctx: AppContext): void {
         tags: ['cases'],
         summary: 'Results without personal data: state, decision, resubmission, checks, duplicates, pieces',
         params: CaseParams,
-        response: { 200: Type.Ref(CaseResultsSchema), ...errorResponses('resource_not_found') },
+        response: { 200: Type.Ref(CaseResultsSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'resource_not_found') },
       },
     },
     async (req) => {

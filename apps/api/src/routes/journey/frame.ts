@@ -11,12 +11,14 @@ export function registerJourneyFrame(app: App, ctx: AppContext): void {
   app.get(
     '/v1/sessions/current/embedding',
     {
-      // Answered for an expired session too: the framed journey must still find its frame to say `ended: expired`.
-      config: { auth: 'session', expiredSessionAllowed: true },
+      // Not for an expired session (401 session_expired, as every journey route): nothing outlives
+      // the link it came from, not even its client's origins. A frame that already made its
+      // handshake still says `ended: expired` to its verified page.
+      config: { auth: 'session' },
       schema: {
         operationId: 'getJourneyFrame',
         tags: ['journey'],
-        summary: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; answered for an expired session too',
+        summary: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired',
         security: JOURNEY_SECURITY,
         response: { 200: Type.Ref('JourneyFrame'), ...journeyErrors() },
       },

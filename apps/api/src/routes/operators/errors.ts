@@ -17,3 +17,9 @@ export const REAUTH_ROUTE_ERRORS: ErrorCode[] = [...OPERATOR_ROUTE_ERRORS, 'reau
  * the operator refusals, but never console_credential_required (any key may call them).
  */
 export const ALSO_CONSOLE_ROUTE_ERRORS: ErrorCode[] = OPERATOR_ROUTE_ERRORS.filter((c) => c !== 'console_credential_required');
+
+/**
+ * On integration routes (no operator setting): the console credential, which does operator-bound
+ * work only, is refused there (http/auth.ts).
+ */
+export const INTEGRATION_ROUTE_ERRORS: ErrorCode[] = ['integration_key_required'];

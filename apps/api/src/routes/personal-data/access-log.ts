@@ -5,6 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CaseParams } from '../cases/get.ts';
 import { AccessLogQuery, AccessLogSchema } from './schemas.ts';
 
@@ -38,7 +39,7 @@ export function registerAccessLog(app: App, ctx: AppContext): void {
           'support staff. Client-level (no operator header)',
         params: CaseParams,
         querystring: AccessLogQuery,
-        response: { 200: Type.Ref(AccessLogSchema), ...errorResponses(...VALIDATION_ERRORS, 'resource_not_found') },
+        response: { 200: Type.Ref(AccessLogSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found') },
       },
     },
     async (req) => {

@@ -5,6 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 import { readIdentities } from '@idv/case-data';
 import { CaseParams } from '../cases/get.ts';
 import { CaseDataSchema } from './schemas.ts';
@@ -25,7 +26,7 @@ export function registerCaseData(app: App, ctx: AppContext): void {
           'read from the document and its agreement with the machine-readable zone, and the declared-vs-read gap. Journaled as a consultation before it ' +
           'is read; never cached (Cache-Control: no-store)',
         params: CaseParams,
-        response: { 200: Type.Ref(CaseDataSchema), ...errorResponses('permission_denied', 'resource_not_found') },
+        response: { 200: Type.Ref(CaseDataSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'permission_denied', 'resource_not_found') },
       },
     },
     async (req, reply) => {

@@ -6,6 +6,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CaseParams } from '../cases/get.ts';
 import { ErasureSchema } from './schemas.ts';
 
@@ -24,7 +25,7 @@ export function registerErasure(app: App, ctx: AppContext): void {
           'journal. The answer says what was erased by category; a replay erases nothing more and says 0. An open case: 409 case_open',
         headers: SignedHeaders,
         params: CaseParams,
-        response: { 200: Type.Ref(ErasureSchema), ...errorResponses(...SIGNED_ERRORS, 'permission_denied', 'resource_not_found', 'case_open') },
+        response: { 200: Type.Ref(ErasureSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'permission_denied', 'resource_not_found', 'case_open') },
       },
     },
     async (req, reply) => {

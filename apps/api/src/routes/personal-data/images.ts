@@ -9,7 +9,7 @@ import { errorResponses } from '../../schemas/common.ts';
 import { accessDetail, caseForOperator } from '../../services/case-access.ts';
 import { pieceBlobs } from '@idv/case-data';
 import { taskForOperator } from '../../services/review.ts';
-import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
+import { INTEGRATION_ROUTE_ERRORS, OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 
 const IMAGE = { type: 'string', format: 'binary' } as const;
 /** The binary answer, per image type the journey accepts. */
@@ -58,7 +58,7 @@ export function registerImageRoutes(app: App, ctx: AppContext): void {
           'An image of the case (document side, selfie, liveness challenge image); key permission personal_data; never cached; the download is journaled ' +
           'before the image is read. An image deleted (retake, retention, erasure): 410 piece_unavailable',
         params: PieceOfCaseParams,
-        response: { 200: IMAGE_RESPONSE, ...errorResponses('permission_denied', 'resource_not_found', 'piece_unavailable') },
+        response: { 200: IMAGE_RESPONSE, ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'permission_denied', 'resource_not_found', 'piece_unavailable') },
       },
     },
     async (req, reply) => {

@@ -5,6 +5,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { runIdempotent } from '../../http/idempotent.ts';
 import { SIGNED_ERRORS, SignedHeaders, errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 import { issueSession } from '../../services/sessions.ts';
 import { LocaleField, SessionCreatedSchema, presentSession } from './schemas.ts';
 
@@ -27,7 +28,7 @@ export function registerCreateSession(app: App, ctx: AppContext): void {
         ),
         response: {
           201: Type.Ref(SessionCreatedSchema),
-          ...errorResponses(...SIGNED_ERRORS, 'resource_not_found', 'case_not_awaiting_applicant'),
+          ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'resource_not_found', 'case_not_awaiting_applicant'),
         },
       },
     },

@@ -4,6 +4,7 @@ import type { App, AppContext } from '../../context.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authOf } from '../../http/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
+import { INTEGRATION_ROUTE_ERRORS } from '../operators/errors.ts';
 import { SessionSchema, presentSession, sessionStatus } from './schemas.ts';
 
 export function registerGetSession(app: App, ctx: AppContext): void {
@@ -15,7 +16,7 @@ export function registerGetSession(app: App, ctx: AppContext): void {
         tags: ['sessions'],
         summary: 'State of a journey link (never the url)',
         params: Type.Object({ session_id: Type.String({ maxLength: 64 }) }),
-        response: { 200: Type.Ref(SessionSchema), ...errorResponses('resource_not_found') },
+        response: { 200: Type.Ref(SessionSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'resource_not_found') },
       },
     },
     async (req) => {
