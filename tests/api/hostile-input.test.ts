@@ -8,12 +8,15 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import type { OperatorRow } from '@idv/db';
-import { signedHeaders } from '@idv/sdk';
+import { SigningClock } from '@idv/sdk';
 import { assertWellFormedAnswer, brokenEscape, hostileString, odd, percentEncode, rawBodyFor, rowCounts, valueFor, type BodyContext } from '../helpers/hostile.ts';
 import { DOCS_URL, errorOf } from '../helpers/app.ts';
 import { newSession } from '../helpers/journey.ts';
 import { addOperator, caseInReview, startReviewApp, type ReviewTestApp } from '../helpers/operators.ts';
 import { issueKey } from '../helpers/tenants.ts';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * Property-based: requests drawn from the OpenAPI document for every route (fixed seed, a bounded
@@ -213,7 +216,7 @@ async function send(route: Route, d: Drawn): Promise<LightMyRequestResponse> {
     if (d.identity === 'operator-reauth') headers['x-service-reauthenticated-at'] = await t.reauth(admin);
   }
   if (route.signed && d.sign && typeof d.body !== 'object' && d.identity === 'integration') {
-    Object.assign(headers, signedHeaders(t.demoKey.signingSecret, d.method, url, d.body ?? '', d.idempotencyKey, t.nowS()));
+    Object.assign(headers, signing.headers(t.demoKey.signingSecret, d.method, url, d.body ?? '', d.idempotencyKey, t.nowS()));
   }
   Object.assign(headers, d.headers);
   return t.app.inject({ method: d.method as 'GET', url, headers, payload: d.body });

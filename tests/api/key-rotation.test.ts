@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { build } from '@idv/api';
 import { runAdmin } from '@idv/api/admin';
 import { openDatabase, queryRows, type Database } from '@idv/db';
-import { signedHeaders } from '@idv/sdk';
+import { SigningClock } from '@idv/sdk';
 import { LocalKeyWrapper, MasterKeyring, generateMasterKey, parseMasterKey } from '@idv/vault';
 import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../../apps/api/src/bootstrap.ts';
@@ -17,6 +17,9 @@ import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
 import { rotateMasterKey } from '../../apps/api/src/services/key-rotation.ts';
 import { DOCS_URL, JOURNEY_URL, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * Master key rotation without downtime: instances run with the new key and the old one as
@@ -36,7 +39,7 @@ async function instance(keyring: MasterKeyring) {
     const payload = body === undefined ? '' : JSON.stringify(body);
     const headers: Record<string, string> = { authorization: `Bearer ${t.demoKey.secret}` };
     if (payload) headers['content-type'] = 'application/json';
-    if (method === 'POST') Object.assign(headers, signedHeaders(t.demoKey.signingSecret, method, url, payload, idempotencyKey, Math.floor(t.clock.now().getTime() / 1000)));
+    if (method === 'POST') Object.assign(headers, signing.headers(t.demoKey.signingSecret, method, url, payload, idempotencyKey, Math.floor(t.clock.now().getTime() / 1000)));
     return app.inject({ method: method as 'POST', url, headers, payload: payload || undefined });
   };
   return { app, request };
@@ -178,7 +181,7 @@ describe(`npm run admin -- keys status | rewrap on ${TEST_DB}`, () => {
       const headers = {
         authorization: `Bearer ${demo.api_key.secret}`,
         'content-type': 'application/json',
-        ...signedHeaders(demo.api_key.signing_secret, 'POST', '/v1/cases', body, randomUUID(), Math.floor(Date.now() / 1000)),
+        ...signing.headers(demo.api_key.signing_secret, 'POST', '/v1/cases', body, randomUUID(), Math.floor(Date.now() / 1000)),
       };
       const caseId = (await app.inject({ method: 'POST', url: '/v1/cases', headers, payload: body })).json().id as string;
       await app.close();

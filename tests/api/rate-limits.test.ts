@@ -10,12 +10,15 @@ import { Redis } from 'ioredis';
 import { build } from '@idv/api';
 import { ConfigError, loadConfig } from '@idv/config';
 import type { App } from '../../apps/api/src/context.ts';
-import { ApiRequestError, IdvClient, signedHeaders } from '@idv/sdk';
+import { ApiRequestError, IdvClient, SigningClock } from '@idv/sdk';
 import { DOCS_URL, JOURNEY_URL, errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
 import { newSession, openCase } from '../helpers/journey.ts';
 import { addOperator, type ReviewTestApp } from '../helpers/operators.ts';
 import { freePort } from '../helpers/processes.ts';
 import { issueKey } from '../helpers/tenants.ts';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * Rate limits (docs/rate-limits.md): tiny limits configured per test, on the real app and real
@@ -73,7 +76,7 @@ function get(app: App, url: string, authorization: string | null, headers: Recor
 /** A signed creation with a key of the demo client. */
 function signedPost(app: App, url: string, key: Credentials, body: unknown) {
   const payload = JSON.stringify(body);
-  const headers = signedHeaders(key.signingSecret, 'POST', url, payload, randomUUID(), Math.floor(t.clock.now().getTime() / 1000));
+  const headers = signing.headers(key.signingSecret, 'POST', url, payload, randomUUID(), Math.floor(t.clock.now().getTime() / 1000));
   return app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' } });
 }
 

@@ -7,11 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { build } from '@idv/api';
 import { runAdmin } from '@idv/api/admin';
 import { openDatabase, type Database } from '@idv/db';
-import { signedHeaders } from '@idv/sdk';
+import { SigningClock } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import { loadConfig, localMasterKey } from '@idv/config';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { runNode } from '../helpers/processes.ts';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * `npm run admin -- …` on the database of TEST_DB, and its keys and flows used through the API.
@@ -90,7 +93,7 @@ describe(`admin command on ${TEST_DB}`, () => {
         method: 'POST',
         url: '/v1/cases',
         payload: body,
-        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', ...signedHeaders(key.signing_secret, 'POST', '/v1/cases', body, randomUUID()) },
+        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', ...signing.headers(key.signing_secret, 'POST', '/v1/cases', body, randomUUID()) },
       });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.json().flow_name, 'onboarding');

@@ -8,10 +8,13 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, queryRows } from '@idv/db';
 import { sql } from 'drizzle-orm';
-import { ApiRequestError, IdvClient, signedHeaders } from '@idv/sdk';
+import { ApiRequestError, IdvClient, SigningClock } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * The service as an operator runs it: `node --import tsx apps/server/src/main.ts` over real HTTP, on
@@ -221,7 +224,7 @@ describe(`the service process on ${TEST_DB}`, () => {
       authorization: `Bearer ${creds.api_key.secret}`,
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
-      ...signedHeaders(creds.api_key.signing_secret, 'POST', '/v1/cases', body, randomUUID()),
+      ...signing.headers(creds.api_key.signing_secret, 'POST', '/v1/cases', body, randomUUID()),
     };
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(url, { method: 'POST', headers }, (res) => {

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { signedHeaders } from '@idv/sdk';
+import { SigningClock } from '@idv/sdk';
 import type { FaultService } from './fault-service.ts';
 import { fixture, IMAGES } from './journey.ts';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * The fault suite's mixed load over real HTTP, spread over the running APIs: signed case creations
@@ -73,7 +76,7 @@ async function call(
     else headers.authorization = `Bearer ${svc.creds.api_key.secret}`;
     if (opts.bytes) headers['content-type'] = 'image/jpeg';
     else if (body !== undefined) headers['content-type'] = 'application/json';
-    if (opts.signed) Object.assign(headers, signedHeaders(svc.creds.api_key.signing_secret, method, path, (body as string) ?? '', idem));
+    if (opts.signed) Object.assign(headers, signing.headers(svc.creds.api_key.signing_secret, method, path, (body as string) ?? '', idem));
     let res: Response;
     try {
       res = await fetch(base + path, { method, headers, body: body as BodyInit | undefined, signal: AbortSignal.timeout(20_000) });

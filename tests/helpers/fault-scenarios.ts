@@ -3,7 +3,10 @@ import { creationStream, decideReviews, newRecord, runJourney, type LoadRecord }
 import type { FaultService, Node } from './fault-service.ts';
 import { execFileSync } from 'node:child_process';
 import { statfsSync } from 'node:fs';
-import { signedHeaders } from '@idv/sdk';
+import { SigningClock } from '@idv/sdk';
+
+/** No two signed requests here carry the same signature: the service accepts one once. */
+const signing = new SigningClock();
 
 /**
  * The faults of the suite, each under the mixed load, shared by tests/faults (few cases, the
@@ -49,7 +52,7 @@ export async function subscribe(svc: FaultService): Promise<void> {
     headers: {
       authorization: `Bearer ${svc.creds.api_key.secret}`,
       'content-type': 'application/json',
-      ...signedHeaders(svc.creds.api_key.signing_secret, 'POST', path, body, `sub-${Date.now()}-${serial++}`),
+      ...signing.headers(svc.creds.api_key.signing_secret, 'POST', path, body, `sub-${Date.now()}-${serial++}`),
     },
     body,
   });

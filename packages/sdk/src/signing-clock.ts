@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { signedHeaders } from './sign-request.ts';
 
 /** A timestamp is accepted up to 300 s ahead of the service clock: stay well inside it. */
 const MAX_AHEAD_S = 240;
@@ -20,6 +21,11 @@ export class SigningClock {
     if (this.last.size >= 10_000) this.forgetBefore(nowS);
     this.last.set(content, ts);
     return ts;
+  }
+
+  /** signedHeaders at the next free second for this content (`nowS`, the clock, by default). */
+  headers(signingSecret: string, method: string, target: string, body: string, idempotencyKey: string, nowS = Math.floor(Date.now() / 1000)) {
+    return signedHeaders(signingSecret, method, target, body, idempotencyKey, this.next(method, target, body, nowS));
   }
 
   /**
