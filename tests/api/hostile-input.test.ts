@@ -8,15 +8,12 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import type { OperatorRow } from '@idv/db';
-import { SigningClock } from '@idv/sdk';
 import { assertWellFormedAnswer, brokenEscape, hostileString, odd, percentEncode, rawBodyFor, rowCounts, valueFor, type BodyContext } from '../helpers/hostile.ts';
 import { DOCS_URL, errorOf } from '../helpers/app.ts';
 import { newSession } from '../helpers/journey.ts';
 import { addOperator, caseInReview, startReviewApp, type ReviewTestApp } from '../helpers/operators.ts';
 import { issueKey } from '../helpers/tenants.ts';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from '../helpers/signing.ts';
 
 /**
  * Property-based: requests drawn from the OpenAPI document for every route (fixed seed, a bounded

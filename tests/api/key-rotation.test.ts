@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm';
 import { build } from '@idv/api';
 import { runAdmin } from '@idv/api/admin';
 import { openDatabase, queryRows, type Database } from '@idv/db';
-import { SigningClock } from '@idv/sdk';
 import { LocalKeyWrapper, MasterKeyring, generateMasterKey, parseMasterKey } from '@idv/vault';
 import { loadConfig } from '@idv/config';
 import { bootstrapDemoClient } from '../../apps/api/src/bootstrap.ts';
@@ -17,9 +16,7 @@ import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
 import { rotateMasterKey } from '../../apps/api/src/services/key-rotation.ts';
 import { DOCS_URL, JOURNEY_URL, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from '../helpers/signing.ts';
 
 /**
  * Master key rotation without downtime: instances run with the new key and the old one as

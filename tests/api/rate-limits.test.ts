@@ -10,15 +10,13 @@ import { Redis } from 'ioredis';
 import { build } from '@idv/api';
 import { ConfigError, loadConfig } from '@idv/config';
 import type { App } from '../../apps/api/src/context.ts';
-import { ApiRequestError, IdvClient, SigningClock } from '@idv/sdk';
+import { ApiRequestError, IdvClient } from '@idv/sdk';
 import { DOCS_URL, JOURNEY_URL, errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
 import { newSession, openCase } from '../helpers/journey.ts';
 import { addOperator, type ReviewTestApp } from '../helpers/operators.ts';
 import { freePort } from '../helpers/processes.ts';
 import { issueKey } from '../helpers/tenants.ts';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from '../helpers/signing.ts';
 
 /**
  * Rate limits (docs/rate-limits.md): tiny limits configured per test, on the real app and real

@@ -7,14 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { build } from '@idv/api';
 import { runAdmin } from '@idv/api/admin';
 import { openDatabase, type Database } from '@idv/db';
-import { SigningClock } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import { loadConfig, localMasterKey } from '@idv/config';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { runNode } from '../helpers/processes.ts';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from '../helpers/signing.ts';
 
 /**
  * `npm run admin -- …` on the database of TEST_DB, and its keys and flows used through the API.

@@ -8,13 +8,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, queryRows } from '@idv/db';
 import { sql } from 'drizzle-orm';
-import { ApiRequestError, IdvClient, SigningClock } from '@idv/sdk';
+import { ApiRequestError, IdvClient } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from '../helpers/signing.ts';
 
 /**
  * The service as an operator runs it: `node --import tsx apps/server/src/main.ts` over real HTTP, on

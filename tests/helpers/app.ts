@@ -4,11 +4,12 @@ import { build } from '@idv/api';
 import { loadConfig, type Config } from '@idv/config';
 import { bootstrapDemoClient, type DemoCredentials } from '../../apps/api/src/bootstrap.ts';
 import type { App, AppContext } from '../../apps/api/src/context.ts';
-import { SigningClock, signedHeaders } from '@idv/sdk';
+import { signedHeaders } from '@idv/sdk';
 import { MasterKeyring, generateMasterKey } from '@idv/vault';
 import type { Database } from '@idv/db';
 import { freshDatabase } from './database.ts';
 import { TestClock } from './clock.ts';
+import { signing } from './signing.ts';
 
 export interface Credentials {
   secret: string;
@@ -61,10 +62,6 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const { app, ctx } = await build({ config, db: database.db, keyring, now: clock.now, logger: false });
   const demoKey = { id: demo.api_key.id, secret: demo.api_key.secret, signingSecret: demo.api_key.signing_secret };
 
-  // The service accepts a signature once, and the test clock stands still: as the SDK does, the
-  // same content signed again takes the next second.
-  const signingClock = new SigningClock();
-
   const request = (method: string, url: string, opts: RequestOptions = {}) => {
     const key = opts.key === undefined ? demoKey : opts.key;
     const payload = opts.raw ?? (opts.body === undefined ? '' : JSON.stringify(opts.body));
@@ -76,7 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       // A console credential signs nothing: like the console, it sends the Idempotency-Key alone.
       if (key.signingSecret === null) headers['idempotency-key'] = idempotencyKey;
       else {
-        const ts = opts.timestamp ?? signingClock.next(method, url, payload, Math.floor(clock.now().getTime() / 1000));
+        const ts = opts.timestamp ?? signing.next(method, url, payload, Math.floor(clock.now().getTime() / 1000));
         Object.assign(headers, signedHeaders(key.signingSecret, method, url, payload, idempotencyKey, ts));
       }
     }

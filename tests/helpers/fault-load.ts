@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { SigningClock } from '@idv/sdk';
 import type { FaultService } from './fault-service.ts';
 import { fixture, IMAGES } from './journey.ts';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from './signing.ts';
 
 /**
  * The fault suite's mixed load over real HTTP, spread over the running APIs: signed case creations

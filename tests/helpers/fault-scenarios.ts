@@ -3,10 +3,7 @@ import { creationStream, decideReviews, newRecord, runJourney, type LoadRecord }
 import type { FaultService, Node } from './fault-service.ts';
 import { execFileSync } from 'node:child_process';
 import { statfsSync } from 'node:fs';
-import { SigningClock } from '@idv/sdk';
-
-/** No two signed requests here carry the same signature: the service accepts one once. */
-const signing = new SigningClock();
+import { signing } from './signing.ts';
 
 /**
  * The faults of the suite, each under the mixed load, shared by tests/faults (few cases, the
