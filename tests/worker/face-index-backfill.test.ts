@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { countCaseFaces, queryRows, saveDocumentReading, type Tenant } from '@idv/db';
-import { ChecksPool, FACE_TEMPLATE_LENGTH } from '@idv/engine';
+import { ChecksPool, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
 import { ChecksRunner } from '@idv/worker';
 import { PieceBlobs } from '@idv/case-data';
 import { openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
@@ -50,6 +50,9 @@ function start() {
   return runner.indexMissingFaces();
 }
 
+const descriptorOf = async (caseId: string) =>
+  (await queryRows<{ d: string | null }>(t.database.db, sql`SELECT face_templates_descriptor AS d FROM document_readings WHERE case_id = ${caseId} AND round = 1`))[0]?.d;
+
 const indexedAt = async (caseId: string) =>
   (await queryRows<{ source: string; created_at: string }>(t.database.db, sql`SELECT source, created_at::text FROM face_vectors WHERE case_id = ${caseId} ORDER BY source`)).map(
     (r) => `${r.source}@${r.created_at}`,
@@ -77,6 +80,10 @@ describe('worker start: readings missing from the face index', () => {
     const first = await start();
     assert.equal(first.readings, 5, `every reading opened once: ${JSON.stringify(first)}`);
     assert.equal(first.templates, 3, `the current readings' templates indexed: ${JSON.stringify(first)}`);
+    assert.equal(first.superseded, 3, `the old readings marked: ${JSON.stringify(first)}`);
+    // The mark the next start's query skips them by, and the version of the indexed ones.
+    for (const caseId of old) assert.equal(await descriptorOf(caseId), `superseded:${OLD_LENGTH}`);
+    for (const caseId of current) assert.equal(await descriptorOf(caseId), FACE_TEMPLATE_VERSION);
     for (const caseId of old) assert.equal(await countCaseFaces(t.database.db, caseId), 0, 'an old template is never indexed');
     assert.equal(await countCaseFaces(t.database.db, current[0]!), 2);
     assert.equal(await countCaseFaces(t.database.db, current[1]!), 1);
