@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -24,13 +24,32 @@ export interface Sql {
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
   exec(text: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * `maintenance_work_mem` for the index build: enough for the whole graph on PostgreSQL (4 GB;
+   * the machine has 23 GB), 1.5 GB on PGlite (its WebAssembly memory is at most 2 GiB, see
+   * pgliteLimits).
+   */
+  buildMemory: string;
+  /** What the database's process holds in memory at its peak, read after the run (MB), or null. */
+  memory(): Promise<Record<string, number | null>>;
+}
+
+/** The PGlite's WebAssembly memory: its current size and the maximum it may grow to. */
+interface WasmMemoryHolder {
+  Module?: { wasmMemory?: WebAssembly.Memory };
 }
 
 export async function pgliteSql(): Promise<Sql & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'idv-bench-dup-'));
   const db = await PGlite.create(dir, { extensions: { vector } });
+  const heap = () => (db as unknown as WasmMemoryHolder).Module?.wasmMemory?.buffer.byteLength ?? null;
   return {
     dir,
+    buildMemory: '1500MB',
+    memory: async () => ({
+      wasm_heap_mb: mb(heap()),
+      process_peak_rss_mb: peakRss('self'),
+    }),
     query: async <T,>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
     exec: async (text: string) => void (await db.exec(text)),
     close: async () => {
@@ -50,7 +69,12 @@ export async function postgresSql(serverUrl: string): Promise<Sql> {
   url.pathname = `/${name}`;
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
+  const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
   return {
+    buildMemory: '4GB',
+    // The bench's own connection's server process (on this machine; null elsewhere). A parallel
+    // index build's shared graph is counted where this process touched it.
+    memory: async () => ({ backend_pid: pid, backend_peak_rss_mb: peakRss(pid) }),
     query: async <T,>(text: string, params?: unknown[]) => (await client.query(text, params as unknown[])).rows as T[],
     exec: async (text: string) => void (await client.query(text)),
     close: async () => {
@@ -59,6 +83,59 @@ export async function postgresSql(serverUrl: string): Promise<Sql> {
       await admin.end();
     },
   };
+}
+
+/** VmHWM (peak resident memory) of a process of this machine, MB; null when it cannot be read. */
+function peakRss(pid: number | 'self'): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+const mb = (bytes: number | null) => (bytes === null ? null : Math.round(bytes / 1048576));
+
+/**
+ * What stops a million templates in PGlite, probed for real on a fresh (empty) PGlite: the
+ * largest `maintenance_work_mem` it accepts (PostgreSQL caps it at 2 GB − 1 kB where `size_t` is
+ * 32 bits, as in WebAssembly) and what asking for `graphMb` answers; and its WebAssembly memory's
+ * ceiling, found by asking it to grow to 4 GiB (refused, without allocating, past its maximum).
+ */
+export async function pgliteLimits(graphMb: number): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'idv-bench-dup-probe-'));
+  const db = await PGlite.create(dir, { extensions: { vector } });
+  try {
+    const [range] = (await db.query<{ max_val: string; unit: string }>(`SELECT max_val, unit FROM pg_settings WHERE name = 'maintenance_work_mem'`)).rows;
+    let setError: string | null = null;
+    try {
+      await db.exec(`SET maintenance_work_mem = '${Math.ceil(graphMb)}MB'`);
+    } catch (err) {
+      setError = err instanceof Error ? err.message : String(err);
+    }
+    const memory = (db as unknown as WasmMemoryHolder).Module?.wasmMemory;
+    const pagesBefore = memory ? memory.buffer.byteLength / 65536 : null;
+    let growError: string | null = null;
+    if (memory && pagesBefore !== null) {
+      // To 4 GiB (65,536 pages of 64 kB, WebAssembly's 32-bit limit): refused when the module's
+      // declared maximum is lower, and nothing is allocated then.
+      try {
+        memory.grow(65536 - pagesBefore);
+      } catch (err) {
+        growError = err instanceof Error ? err.message : String(err);
+      }
+    }
+    return {
+      maintenance_work_mem_max_kb: Number(range?.max_val),
+      graph_mb_needed: Math.round(graphMb),
+      set_maintenance_work_mem_error: setError,
+      wasm_heap_mb_at_start: pagesBefore === null ? null : pagesBefore / 16,
+      wasm_memory_grow_to_4gib_error: growError,
+    };
+  } finally {
+    await db.close().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface ScaleResult {
@@ -79,6 +156,9 @@ export interface ScaleResult {
   recall_close: number;
   insert_ms: { p50: number; p95: number };
   queries: number;
+  maintenance_work_mem: string;
+  /** Peak memory of the database's process (PostgreSQL: the bench's backend; PGlite: the bench's own process and its WebAssembly heap). */
+  memory: Record<string, number | null>;
 }
 
 const CLUSTER = 5;
@@ -112,7 +192,7 @@ export async function measureScale(db: Sql, n: number, dimension: number, querie
   await db.exec(`VACUUM ANALYZE bench_vectors`);
 
   started = performance.now();
-  await db.exec(`SET maintenance_work_mem = '1500MB'`);
+  await db.exec(`SET maintenance_work_mem = '${db.buildMemory}'`);
   await db.exec(`CREATE INDEX bench_vectors_hnsw ON bench_vectors USING hnsw (embedding vector_l2_ops)`);
   const buildS = (performance.now() - started) / 1000;
   log(`    index built in ${buildS.toFixed(0)} s`);
@@ -187,6 +267,8 @@ export async function measureScale(db: Sql, n: number, dimension: number, querie
     recall_close: r3((main.close + minor.close) / 2),
     insert_ms: spread(inserts),
     queries: big.length + small.length,
+    maintenance_work_mem: db.buildMemory,
+    memory: await db.memory(),
   };
 }
 

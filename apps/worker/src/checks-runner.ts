@@ -326,10 +326,11 @@ export class ChecksRunner {
   }
 
   /**
-   * Indexes the face templates of readings made before the face search index existed (run once
-   * in the background by startWorker; ends early when the runner stops).
+   * Indexes the face templates of readings made before the face search index existed, and marks
+   * those of an older descriptor so that no later start opens them (run in the background by
+   * startWorker at each start; ends early when the runner stops).
    */
-  indexMissingFaces(): Promise<{ readings: number; templates: number }> {
+  indexMissingFaces(): Promise<{ readings: number; templates: number; superseded: number }> {
     return this.faceIndex.indexMissing(this.o.db, this.o.vault, this.now, () => this.stopping);
   }
 
@@ -388,6 +389,8 @@ export class ChecksRunner {
       ...tenant,
       fieldsSealed: fields ? await this.o.vault.sealJson(tx, row.id, 'data', `document_reading:${round}`, fields, now) : null,
       faceTemplatesSealed: hasTemplates ? await this.o.vault.sealJson(tx, row.id, 'biometric', `face_templates:${round}`, faceTemplates, now) : null,
+      // The version that made them: a later descriptor's start-up pass skips them by it, unopened.
+      faceTemplatesDescriptor: hasTemplates ? this.faceIndex.descriptor.version : null,
       fingerprints: fingerprints.length ? fingerprints : null,
       zoneAgreement,
       readAt: now,

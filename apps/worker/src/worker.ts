@@ -87,10 +87,12 @@ export async function startWorker(parts: WorkerParts): Promise<RunningWorker> {
   }
   const checks = new ChecksRunner({ db, keyring, vault: parts.vault, pieces: parts.pieces, analyser: pool, listen, log, leaseMs: parts.checksLeaseMs });
   await checks.start();
-  // Readings made before the face search index existed are indexed once, in the background.
+  // Readings made before the face search index existed are indexed once, in the background; those
+  // of an older descriptor are marked once and then skipped by the query (docs/face-match.md).
   const faceBackfill = checks.indexMissingFaces().then(
     (n) => {
       if (n.templates > 0) log.info(n, 'face index: earlier readings indexed');
+      if (n.superseded > 0) log.info(n, 'face index: readings of an older descriptor marked, not searched until read again');
     },
     (err: unknown) => {
       if (!stopping) log.error({ err: err instanceof Error ? err.name : 'error' }, 'face index: indexing earlier readings failed');

@@ -3,6 +3,7 @@ import {
   findFaceIndexKey,
   indexFaces,
   lockReadingTemplates,
+  markReadingDescriptor,
   nearestFaces,
   readingsMissingFromFaceIndex,
   storeFaceIndexKey,
@@ -131,32 +132,53 @@ export class FaceSearchIndex {
   }
 
   /**
-   * Indexes the readings made before the index existed (or while a tenant's key could not be
-   * made): each reading's sealed templates opened with its case's biometric key, in a transaction
-   * that locks the reading (an erasure meanwhile waits, then deletes what was added; an erased
-   * reading is skipped). Templates of another length or version stay out. Returns how many
-   * readings were looked at and how many templates were indexed; `stop()` ends it between batches.
+   * Indexes the readings missing from the index whose templates may be of the current version:
+   * readings sealed before the index existed (or while a tenant's key could not be made). Each is
+   * opened with its case's biometric key in a transaction that locks the reading (an erasure
+   * meanwhile waits, then deletes what was added; an erased reading is skipped), indexed, and its
+   * descriptor recorded: the current version, or `superseded:<length>` when no template has the
+   * current length (an older descriptor's, never indexed). Readings recorded with another
+   * descriptor are not selected, so a second start opens none of them (docs/face-match.md,
+   * "Readings of an older descriptor"). Returns the readings opened, the templates indexed and the
+   * readings marked superseded; `stop()` ends it between batches.
    */
-  async indexMissing(db: Db, vault: CaseVault, now: () => Date, stop: () => boolean = () => false, batch = 100): Promise<{ readings: number; templates: number }> {
+  async indexMissing(
+    db: Db,
+    vault: CaseVault,
+    now: () => Date,
+    stop: () => boolean = () => false,
+    batch = 100,
+  ): Promise<{ readings: number; templates: number; superseded: number }> {
     let after: { caseId: string; round: number } | null = null;
-    const done = { readings: 0, templates: 0 };
+    const done = { readings: 0, templates: 0, superseded: 0 };
     while (!stop()) {
-      const rows = await readingsMissingFromFaceIndex(db, after, batch);
+      const rows = await readingsMissingFromFaceIndex(db, this.descriptor.version, after, batch);
       for (const r of rows) {
-        done.readings += 1;
-        done.templates += await db.transaction(async (tx) => {
+        const outcome = await db.transaction(async (tx) => {
           const reading = await lockReadingTemplates(tx, r.caseId, r.round);
-          if (!reading) return 0;
+          if (!reading) return null;
           const key = await vault.existingKey(tx, r.caseId, 'biometric');
-          if (!key) return 0;
+          if (!key) return null;
           const templates = key.openJson<FaceTemplates>(reading.sealed, `face_templates:${r.round}`);
           const tenant = { clientId: reading.clientId, environment: reading.environment as Environment };
-          return this.index(tx, tenant, r.caseId, r.round, templates, now());
+          const indexed = await this.index(tx, tenant, r.caseId, r.round, templates, now());
+          await markReadingDescriptor(tx, r.caseId, r.round, indexed > 0 ? this.descriptor.version : supersededLabel(templates));
+          return indexed;
         });
+        if (outcome === null) continue;
+        done.readings += 1;
+        done.templates += outcome;
+        if (outcome === 0) done.superseded += 1;
       }
       if (rows.length < batch) break;
       after = rows[rows.length - 1]!;
     }
     return done;
   }
+}
+
+/** `superseded:<length>` for templates of another descriptor (the lengths found, `+`-joined when they differ). */
+function supersededLabel(templates: FaceTemplates): string {
+  const lengths = new Set([templates.selfie, templates.portrait].filter((t): t is number[] => Array.isArray(t)).map((t) => t.length));
+  return `superseded:${[...lengths].sort((a, b) => a - b).join('+') || 'none'}`;
 }

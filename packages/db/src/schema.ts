@@ -581,6 +581,14 @@ export const documentReadings = pgTable(
     environment: text('environment').$type<Environment>().notNull(),
     fieldsSealed: text('fields_sealed'),
     faceTemplatesSealed: text('face_templates_sealed'),
+    /**
+     * The descriptor version that made the sealed templates (FACE_TEMPLATE_VERSION of @idv/engine),
+     * written with them. Null for readings sealed before migration 0018 and not indexed then: the
+     * worker's start-up pass (FaceSearchIndex.indexMissing) opens each once and writes the current
+     * version (indexed) or `superseded:<length>` (an older descriptor's templates, never indexed),
+     * so that no start opens them again.
+     */
+    faceTemplatesDescriptor: text('face_templates_descriptor'),
     /** Keyed HMACs (`v1.<key id>.<hex>`) of the document number and zone, to find duplicates without the values. */
     fingerprints: jsonb('fingerprints').$type<string[] | null>(),
     /** Per field read: agree, differ or absent between the printed zone and the machine-readable zone. */

@@ -107,11 +107,15 @@ function vectorText(v: readonly number[]): string {
 }
 
 /**
- * Readings holding sealed face templates and no row in the face index (made before the index
- * existed), after `after` in (case, round) order: to index them once.
+ * Readings holding sealed face templates and no row in the face index whose templates may give a
+ * template of `descriptor` (the current version): those sealed by it, and those sealed before the
+ * version was recorded (null: to be opened once). Readings of another descriptor, recorded when
+ * sealed or by an earlier pass (`superseded:<length>`), are left out by the query itself, not
+ * opened. After `after` in (case, round) order.
  */
 export async function readingsMissingFromFaceIndex(
   db: Executor,
+  descriptor: string,
   after: { caseId: string; round: number } | null,
   limit: number,
 ): Promise<Array<{ caseId: string; round: number }>> {
@@ -119,12 +123,18 @@ export async function readingsMissingFromFaceIndex(
     db,
     sql`SELECT r.case_id, r.round FROM document_readings r
         WHERE r.face_templates_sealed IS NOT NULL AND r.erased_at IS NULL
+          AND (r.face_templates_descriptor IS NULL OR r.face_templates_descriptor = ${descriptor})
           AND NOT EXISTS (SELECT 1 FROM face_vectors v WHERE v.case_id = r.case_id AND v.round = r.round)
           AND (r.case_id, r.round) > (${after?.caseId ?? ''}, ${after?.round ?? 0})
         ORDER BY r.case_id, r.round
         LIMIT ${limit}`,
   );
   return rows.map((r) => ({ caseId: r.case_id, round: Number(r.round) }));
+}
+
+/** Records the descriptor version of a reading's sealed templates (in the transaction that locked it). */
+export async function markReadingDescriptor(tx: Executor, caseId: string, round: number, descriptor: string): Promise<void> {
+  await tx.execute(sql`UPDATE document_readings SET face_templates_descriptor = ${descriptor} WHERE case_id = ${caseId} AND round = ${round}`);
 }
 
 /** The reading locked against a concurrent erasure (which updates it), if it still holds templates. */

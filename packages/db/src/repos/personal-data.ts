@@ -55,6 +55,7 @@ export async function saveDocumentReading(tx: Executor, row: typeof documentRead
       set: {
         fieldsSealed: row.fieldsSealed ?? null,
         faceTemplatesSealed: row.faceTemplatesSealed ?? null,
+        faceTemplatesDescriptor: row.faceTemplatesDescriptor ?? null,
         fingerprints: row.fingerprints ?? null,
         zoneAgreement: row.zoneAgreement ?? {},
         readAt: row.readAt,
