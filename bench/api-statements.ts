@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import {
   findActiveFlows,
   findApiKeysBySecretHashes,
-  insertCaseWithResponse,
+  insertCasesWithResponses,
   openDatabase,
   queryRows,
   reserveIdempotencyKey,
@@ -66,7 +66,8 @@ async function measure(database: Database): Promise<Figure[]> {
         journeyStarted: 0, checks: [], duplicates: [], decision: null, resubmission: null, createdAt: now, updatedAt: now, expiresAt: now,
       };
       const entry = { apiKeyId: key.id, key: idem, requestHash: 'h', signature: idem, status: 201, body: { sealed: 'x'.repeat(300) }, now, expiresAt: now };
-      if (!(await insertCaseWithResponse(db, row, { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } }, entry))) {
+      const [written] = await insertCasesWithResponses(db, [{ row, journal: { actor: `key:${key.id}`, action: 'case.created', detail: { flow_id: flow.id } }, entry }]);
+      if (!written) {
         throw new Error('the creation statement wrote nothing');
       }
     }),

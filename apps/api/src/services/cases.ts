@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { blockingQuota, insertCaseWithResponse, type CaseRow, type Db, type FlowRow, type Tenant } from '@idv/db';
+import { blockingQuota, insertCasesWithResponses, type CaseCreation, type CaseRow, type Db, type FlowRow, type Tenant } from '@idv/db';
 import { acceptsCountry, isCountryCode, newId, statusOf } from '@idv/domain';
 import { PURPOSE } from '@idv/case-data';
 import type { AppContext } from '../context.ts';
@@ -11,9 +11,13 @@ import type { NewCaseSchema } from '../schemas/case.ts';
 
 const HOUR = 3_600_000;
 
-/** The activated flow of a name under a tenant, or null (read per creation: routes/cases/create.ts). */
-export interface ActiveFlowLookup {
-  load(wanted: { tenant: Tenant; name: string }): Promise<FlowRow | null>;
+/**
+ * The statements of a creation, batched with those of concurrent creations (routes/cases/create.ts):
+ * the activated flow of a name, and the write of a case with its journal entry and stored response.
+ */
+export interface CreationStatements {
+  activeFlow: { load(wanted: { tenant: Tenant; name: string }): Promise<FlowRow | null> };
+  writeCase: { load(creation: CaseCreation): Promise<boolean> };
 }
 
 /** A new case awaiting its applicant. */
@@ -51,14 +55,14 @@ export function newCaseRow(
 /**
  * Opens a case under the key's tenant: refuses an invalid country, a name with no active flow, a
  * country the flow does not accept and a used-up blocking quota; writes the case, its journal
- * entry and the request's idempotency entry `entryOf(outcome)` in one statement (in one
- * transaction with the case's data key when declared data needs one). `written` is false, and
+ * entry and the request's idempotency entry `entryOf(outcome)` in one statement, shared with
+ * concurrent creations (in one transaction with the case's data key when declared data needs one). `written` is false, and
  * nothing written, when a live entry of the Idempotency-Key decides instead.
  */
 export async function createCase(
   ctx: Pick<AppContext, 'vault' | 'now'>,
   db: Db,
-  activeFlow: ActiveFlowLookup,
+  statements: CreationStatements,
   entryOf: EntryOf,
   by: { tenant: Tenant; keyId: string },
   body: Static<typeof NewCaseSchema>,
@@ -66,7 +70,7 @@ export async function createCase(
   if (!isCountryCode(body.country)) {
     throw new ApiError('invalid_country', `${body.country} is not an assigned ISO 3166-1 alpha-2 code.`, 'country');
   }
-  const flow = await activeFlow.load({ tenant: by.tenant, name: body.flow_name });
+  const flow = await statements.activeFlow.load({ tenant: by.tenant, name: body.flow_name });
   if (!flow) throw new ApiError('unknown_flow', `No activated flow is named ${body.flow_name}.`, 'flow_name');
   if (!acceptsCountry(flow.definition, body.country)) {
     throw new ApiError('country_not_accepted', `The flow ${flow.name} accepts no document from ${body.country}.`, 'country');
@@ -81,11 +85,16 @@ export async function createCase(
   const declaredSealed = declared && declaredKey ? declaredKey.key.sealJson(declared, PURPOSE.declared) : null;
   const row = newCaseRow(flow, by.tenant, body.country, body.external_ref ?? null, now, id, declaredSealed);
   const outcome = { status: 201, body: presentCaseCreated(row) };
-  const journal = { actor: `key:${by.keyId}`, action: 'case.created', detail: { flow_id: flow.id } };
-  if (!declaredKey) return { outcome, written: await insertCaseWithResponse(db, row, journal, entryOf(outcome)) };
-  // The case key refers to the case row: both in one transaction.
+  const creation: CaseCreation = {
+    row,
+    journal: { actor: `key:${by.keyId}`, action: 'case.created', detail: { flow_id: flow.id } },
+    entry: entryOf(outcome),
+  };
+  if (!declaredKey) return { outcome, written: await statements.writeCase.load(creation) };
+  // The case key refers to the case row: both in one transaction, outside the batches.
   const written = await db.transaction(async (tx) => {
-    if (!(await insertCaseWithResponse(tx, row, journal, entryOf(outcome)))) return false;
+    const [done] = await insertCasesWithResponses(tx, [creation]);
+    if (!done) return false;
     await declaredKey.store(tx);
     return true;
   });

@@ -1,45 +1,56 @@
-import { and, desc, eq, getTableColumns, getTableName, gt, inArray, lt, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableName, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ALL_COUNTRIES, newId, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
-import { caseJournal, cases, reviewTasks } from '../schema.ts';
+import { caseJournal, cases, idempotencyKeys, reviewTasks } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
-import { DONE_ENTRY_PARAMS, DONE_ENTRY_UPSERT, doneEntryValues, type DoneEntry } from './idempotency.ts';
-import { encodeValues, textStatement } from './prepared.ts';
+import { doneEntriesUpsert, doneEntryRecord, type DoneEntry } from './idempotency.ts';
+import { columnList, recordOf, textStatement } from './prepared.ts';
 
 export type CaseRow = typeof cases.$inferSelect;
 
-/** `INSERT INTO table (every column) SELECT $first::type, … FROM source`: a row written only if `source` has one. */
-function insertFrom(table: PgTable, first: number, source: string): string {
-  const columns = Object.values(getTableColumns(table) as Record<string, Column>);
-  return `INSERT INTO "${getTableName(table)}" (${columns.map((c) => `"${c.name}"`).join(', ')})
-    SELECT ${columns.map((c, i) => `$${first + i}::${c.getSQLType()}`).join(', ')} FROM "${source}"`;
-}
-
-const CASE_FIRST = DONE_ENTRY_PARAMS + 1;
-const JOURNAL_FIRST = CASE_FIRST + Object.keys(getTableColumns(cases)).length;
-const createCaseStatement = textStatement(
-  'idv_case_create',
-  `WITH "e" AS (${DONE_ENTRY_UPSERT}),
-    "c" AS (${insertFrom(cases, CASE_FIRST, 'e')} RETURNING id),
-    "j" AS (${insertFrom(caseJournal, JOURNAL_FIRST, 'c')} RETURNING id)
-  SELECT count(*)::int AS n FROM "e"`,
-);
+/** `json_populate_recordset` over parameter `$n`: the rows of `table` given as JSON (recordOf), numbered from 1. */
+const rowsOf = (table: PgTable, n: number, alias: string) =>
+  `json_populate_recordset(NULL::"${getTableName(table)}", $${n}::json) WITH ORDINALITY AS "${alias}"`;
 
 /**
- * A new case, its journal entry and the stored response of the idempotent request that creates
- * it, in one statement: the entry first, and the case and its journal entry only if the entry was
- * written (false, nothing written, when a live entry of that Idempotency-Key decides instead). The
- * row is written exactly as given (defaults included), so the caller can present it without
- * reading it back.
+ * The creations of concurrent requests in one statement (a group commit): the idempotency entries
+ * first ($1), then each case ($2, matched to its entry by position) and its journal entry ($3)
+ * only where that entry was written. RETURNING the entries written.
  */
-export async function insertCaseWithResponse(
-  db: Executor,
-  row: CaseRow,
-  journal: { actor: string; action: string; detail: Record<string, unknown> },
-  entry: DoneEntry,
-): Promise<boolean> {
-  const journalRow = {
+const createCasesStatement = textStatement(
+  'idv_cases_create',
+  `WITH "ei" AS (SELECT * FROM ${rowsOf(idempotencyKeys, 1, 'i')}),
+    "e" AS (${doneEntriesUpsert('ei')}),
+    "c" AS (INSERT INTO "cases" (${columnList(cases)})
+      SELECT ${columnList(cases, 'r')} FROM ${rowsOf(cases, 2, 'r')}
+      JOIN "ei" ON "ei"."ordinality" = "r"."ordinality"
+      JOIN "e" ON "e"."api_key_id" = "ei"."api_key_id" AND "e"."key" = "ei"."key"
+      RETURNING "id"),
+    "j" AS (INSERT INTO "case_journal" (${columnList(caseJournal)})
+      SELECT ${columnList(caseJournal, 'jr')} FROM ${rowsOf(caseJournal, 3, 'jr')}
+      JOIN "c" ON "c"."id" = "jr"."case_id"
+      RETURNING "id")
+  SELECT "api_key_id", "key" FROM "e"`,
+);
+
+/** A new case, the journal entry of its creation, and the stored response of the request that creates it. */
+export interface CaseCreation {
+  row: CaseRow;
+  journal: { actor: string; action: string; detail: Record<string, unknown> };
+  entry: DoneEntry;
+}
+
+/**
+ * New cases, each with its journal entry and the stored response of the idempotent request that
+ * creates it, in one statement: each entry first, and its case and journal entry only if the
+ * entry was written (false, nothing of it written, when a live entry of that Idempotency-Key
+ * decides instead). Rows are written exactly as given (defaults included), so the caller can
+ * present them without reading them back. Two creations of one Idempotency-Key, or of one
+ * signature, fail the whole statement, nothing written: the caller writes them one by one.
+ */
+export async function insertCasesWithResponses(db: Executor, creations: readonly CaseCreation[]): Promise<boolean[]> {
+  const journalRows = creations.map(({ row, journal }) => ({
     id: newId('jrn', row.createdAt.getTime()),
     clientId: row.clientId,
     environment: row.environment,
@@ -48,9 +59,14 @@ export async function insertCaseWithResponse(
     action: journal.action,
     detail: journal.detail,
     at: row.createdAt,
-  } satisfies typeof caseJournal.$inferSelect;
-  const [written] = await createCaseStatement(db, [...doneEntryValues(entry), ...encodeValues(cases, row), ...encodeValues(caseJournal, journalRow)]);
-  return Number(written.n) > 0;
+  }) satisfies typeof caseJournal.$inferSelect);
+  const written = await createCasesStatement(db, [
+    JSON.stringify(creations.map((c) => doneEntryRecord(c.entry))),
+    JSON.stringify(creations.map((c) => recordOf(cases, c.row))),
+    JSON.stringify(journalRows.map((j) => recordOf(caseJournal, j))),
+  ]);
+  const keys = new Set(written.map((w) => `${w.api_key_id} ${w.key}`));
+  return creations.map((c) => keys.has(`${c.entry.apiKeyId} ${c.entry.key}`));
 }
 
 export async function findCase(db: Executor, tenant: Tenant, id: string): Promise<CaseRow | null> {

@@ -119,23 +119,38 @@ export interface DoneEntry extends EntryOwner {
   expiresAt: Date;
 }
 
+const DONE_ENTRY_COLUMNS = 'api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at, signature';
+
 /**
- * INSERT of a done entry with its response ($1-$8: doneEntryValues), or the takeover of an expired
- * entry or of a running one whose process died (lock elapsed) for the same request; RETURNING its
- * key, no row when a live entry decides instead. A concurrent twin's insert waits for this one's
- * commit, then finds it.
+ * A new done entry takes over an expired one, or a running one whose process died (lock elapsed)
+ * for the same request; otherwise the live entry stays and decides (no row returned).
  */
-export const DONE_ENTRY_UPSERT = `INSERT INTO idempotency_keys AS "e" (api_key_id, key, request_hash, state, response_status, response_body, created_at, locked_until, expires_at, signature)
-    VALUES ($1::text, $2::text, $3::text, 'done', $4::integer, $5::jsonb, $6::timestamptz, $6::timestamptz, $7::timestamptz, $8::text)
-    ON CONFLICT (api_key_id, key) DO UPDATE SET
+const DONE_ENTRY_CONFLICT = `ON CONFLICT (api_key_id, key) DO UPDATE SET
       request_hash = excluded.request_hash, state = 'done', response_status = excluded.response_status, response_body = excluded.response_body,
       created_at = excluded.created_at, locked_until = excluded.locked_until, expires_at = excluded.expires_at, signature = excluded.signature
     WHERE "e".expires_at < excluded.created_at
-      OR ("e".state = 'running' AND "e".locked_until < excluded.created_at AND "e".request_hash = excluded.request_hash)
-    RETURNING key`;
-export const DONE_ENTRY_PARAMS = 8;
+      OR ("e".state = 'running' AND "e".locked_until < excluded.created_at AND "e".request_hash = excluded.request_hash)`;
 
-export const doneEntryValues = (e: DoneEntry): unknown[] => [
+/**
+ * INSERT of a done entry with its response ($1-$8: doneEntryValues); RETURNING its key, no row
+ * when a live entry decides instead (DONE_ENTRY_CONFLICT). A concurrent twin's insert waits for
+ * this one's commit, then finds it.
+ */
+const DONE_ENTRY_UPSERT = `INSERT INTO idempotency_keys AS "e" (${DONE_ENTRY_COLUMNS})
+    VALUES ($1::text, $2::text, $3::text, 'done', $4::integer, $5::jsonb, $6::timestamptz, $6::timestamptz, $7::timestamptz, $8::text)
+    ${DONE_ENTRY_CONFLICT}
+    RETURNING key`;
+
+/**
+ * The same for every entry of `source`, a relation of idempotency_keys rows (doneEntryRecord):
+ * RETURNING the api_key_id and key of each entry written.
+ */
+export const doneEntriesUpsert = (source: string) => `INSERT INTO idempotency_keys AS "e" (${DONE_ENTRY_COLUMNS})
+    SELECT ${DONE_ENTRY_COLUMNS} FROM "${source}"
+    ${DONE_ENTRY_CONFLICT}
+    RETURNING api_key_id, key`;
+
+const doneEntryValues = (e: DoneEntry): unknown[] => [
   e.apiKeyId,
   e.key,
   e.requestHash,
@@ -145,6 +160,20 @@ export const doneEntryValues = (e: DoneEntry): unknown[] => [
   e.expiresAt.toISOString(),
   e.signature,
 ];
+
+/** A done entry as a row of idempotency_keys for json_populate_recordset (doneEntriesUpsert). */
+export const doneEntryRecord = (e: DoneEntry): Record<string, unknown> => ({
+  api_key_id: e.apiKeyId,
+  key: e.key,
+  request_hash: e.requestHash,
+  state: 'done',
+  response_status: e.status,
+  response_body: e.body,
+  created_at: e.now.toISOString(),
+  locked_until: e.now.toISOString(),
+  expires_at: e.expiresAt.toISOString(),
+  signature: e.signature,
+});
 
 const storeDone = textStatement('idv_idempotency_store_done', DONE_ENTRY_UPSERT);
 

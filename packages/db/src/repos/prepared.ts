@@ -20,7 +20,7 @@ export function perHandle<T>(build: (db: Executor) => T): (db: Executor) => T {
   };
 }
 
-/** A placeholder passed to the driver as given: encode it with `encodeRow` (or pass text and numbers). */
+/** A placeholder passed to the driver as given (text, numbers, arrays of text). */
 export function raw(name: string): SQL {
   return sql`${sql.placeholder(name)}`;
 }
@@ -35,18 +35,26 @@ function columnsOf(table: PgTable): [string, Column][] {
 }
 
 /**
- * A row's values keyed by `<prefix><field>`, encoded as drizzle encodes the values of a plain insert (each
- * column's driver mapping; null stays SQL NULL, which a prepared statement's own mapping would turn
- * into JSON null or a crash). Every column must be given.
+ * A row as `json_populate_recordset(NULL::table, $n::json)` takes it: keyed by column name, JSON
+ * columns as their value, every other column as its driver value (a timestamp's text, say), null
+ * as null. Every column must be given.
  */
-function encodeRow<T extends PgTable>(table: T, prefix: string, row: T['$inferSelect']): Record<string, unknown> {
+export function recordOf<T extends PgTable>(table: T, row: T['$inferSelect']): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, column] of columnsOf(table)) {
     const value = (row as Record<string, unknown>)[field];
-    if (value === undefined) throw new Error(`${field} missing from a row for a prepared insert`);
-    out[prefix + field] = value === null ? null : column.mapToDriverValue(value);
+    if (value === undefined) throw new Error(`${field} missing from a row for a recordset insert`);
+    const json = column.getSQLType() === 'jsonb' || column.getSQLType() === 'json';
+    out[column.name] = value === null || json ? value : column.mapToDriverValue(value);
   }
   return out;
+}
+
+/** The column list of a table, quoted, each prefixed by `alias.` when given: for INSERT … SELECT. */
+export function columnList(table: PgTable, alias?: string): string {
+  return columnsOf(table)
+    .map(([, c]) => (alias ? `"${alias}"."${c.name}"` : `"${c.name}"`))
+    .join(', ');
 }
 
 /** The same statement as drizzle SQL, for a transaction (whose driver client drizzle keeps to itself). */
@@ -61,10 +69,6 @@ function sqlOf(text: string, values: unknown[]): SQL {
   return sql.join(chunks);
 }
 
-/** The values of every column of the table, in the table's column order, encoded as encodeRow does. */
-export function encodeValues<T extends PgTable>(table: T, row: T['$inferSelect']): unknown[] {
-  return Object.values(encodeRow(table, '', row));
-}
 
 /**
  * A statement written in SQL with $n parameters, its text built once: on PostgreSQL a named
