@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { createClient, createFlowVersion, reserveIdempotencyKey, schema } from '@idv/db';
 import { STANDARD_FLOW } from '@idv/domain';
+import { signedHeaders } from '@idv/sdk';
 import { errorOf, startTestApp, type Credentials, type TestApp } from '../helpers/app.ts';
 import { activateStandardFlow, issueKey } from '../helpers/tenants.ts';
 
@@ -216,6 +217,40 @@ describe('reuse and concurrency', () => {
     const pairs = rows.filter((r) => caseOf.get(r.idem) === r.caseId);
     assert.equal(pairs.length, 50);
     for (const r of pairs) assert.deepEqual([r.journal, r.entry], [r.case, r.case], 'a case, its journal entry and its stored response commit together');
+  });
+
+  test('concurrent creations are written together (one statement, one commit) and each keeps its own answer', async () => {
+    const idems = Array.from({ length: 20 }, () => randomUUID());
+    const responses = await Promise.all(idems.map((idem, i) => createCase(`group-${i}`, idem)));
+    assert.deepEqual(new Set(responses.map((r) => r.statusCode)), new Set([201]));
+    const ids = responses.map((r) => r.json().id as string);
+    const { rows } = (await t.database.db.execute(sql`SELECT DISTINCT xmin::text AS "tx" FROM cases WHERE id IN ${ids}`)) as unknown as { rows: { tx: string }[] };
+    assert.ok(rows.length < ids.length, `20 creations in ${rows.length} transactions: some share one`);
+  });
+
+  test('a burst mixing new creations, twins of one Idempotency-Key and a replayed signature: each its own answer', async () => {
+    const body = JSON.stringify(caseBody('burst-replayed'));
+    const headers = {
+      authorization: `Bearer ${t.demoKey.secret}`,
+      'content-type': 'application/json',
+      ...signedHeaders(t.demoKey.signingSecret, 'POST', '/v1/cases', body, randomUUID(), Math.floor(t.clock.now().getTime() / 1000) - 7),
+    };
+    const first = await t.app.inject({ method: 'POST', url: '/v1/cases', headers, payload: body });
+    assert.equal(first.statusCode, 201, first.body);
+    const twin = randomUUID();
+    const burst = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => createCase(`burst-new-${i}`, randomUUID())),
+      ...Array.from({ length: 3 }, () => createCase('burst-twin', twin)),
+      t.app.inject({ method: 'POST', url: '/v1/cases', headers: { ...headers, 'idempotency-key': randomUUID() }, payload: body }),
+    ]);
+    assert.deepEqual(burst.slice(0, 8).map((r) => r.statusCode), Array(8).fill(201));
+    assert.equal(new Set(burst.slice(0, 8).map((r) => r.json().id)).size, 8);
+    const twins = burst.slice(8, 11);
+    assert.ok(twins.every((r) => r.statusCode === 201 || r.statusCode === 409), twins.map((r) => r.body).join('\n'));
+    assert.equal((await casesWithRef('burst-twin')).length, 1, 'one case for the twins');
+    assert.equal(burst[11].statusCode, 401);
+    assert.equal(errorOf(burst[11]).code, 'signature_replayed');
+    assert.deepEqual(await casesWithRef('burst-replayed'), [first.json().id], 'the replay created nothing');
   });
 
   test('the key is per API key: the same Idempotency-Key on two keys creates two cases', async () => {
