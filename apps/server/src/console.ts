@@ -10,7 +10,7 @@ import { bootstrapConsole, readConsoleCredential } from '@idv/api/console-bootst
 import type { Config } from '@idv/config';
 
 /** What startConsoleCompanions started: the addresses for the ready banner (null when not started). */
-export interface ConsoleCompanions {
+interface ConsoleCompanions {
   /** The development identity provider's issuer, when it runs. */
   idpUrl: string | null;
   /** Starts the console server (after the API listens); resolves with its address, or null when it cannot run. */
