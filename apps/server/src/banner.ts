@@ -41,7 +41,7 @@ export function readyBanner(f: BannerFacts): string {
   if (f.metricsPort) rows.push(['metrics', `port ${f.metricsPort}, GET /metrics`]);
   rows.push(['database', f.database.kind === 'pglite' ? `embedded (PGlite) in ${path(f.database.dataDir)}` : 'PostgreSQL (DATABASE_URL)']);
   if (f.credentials) {
-    rows.push(['credentials', `${path(f.credentials.path)}: the demo client's API key and signing secret${f.credentials.consoleAdmin ? ", and the console's demo administrator under \"console\"" : ''} (not printed here)`]);
+    rows.push(['credentials', `${path(f.credentials.path)}: the demo client's API key and signing secret${f.credentials.consoleAdmin ? ", and the console's login and password under \"console\"" : ''} (not printed here)`]);
   } else {
     rows.push(['credentials', 'no demo credentials file (the database had clients before the first start): `npm run admin -- --help`']);
   }

@@ -57,8 +57,10 @@ export async function runService(config: Config, apiOnly: boolean): Promise<void
   const consoleParts = apiOnly ? null : await startConsoleCompanions(config, database.db, keyring, pino({ level: config.logLevel }), demo);
 
   let stopping = false;
-  // Ready once the API listens and SIGTERM is handled (a stop asked for earlier would find the
-  // default handler and kill the process without a clean shutdown).
+  // Ready (/readyz 200) once every server listens and the worker runs, SIGTERM handling included
+  // (a stop asked for earlier would find the default handler and kill the process without a
+  // clean shutdown): a client that waits for it may call the journey, the console and the docs
+  // at once. The API answers its other routes from the moment it listens.
   let started = false;
   // Assigned once the API listens and the companions are up.
   let worker: RunningWorker | null = null;
@@ -103,7 +105,6 @@ export async function runService(config: Config, apiOnly: boolean): Promise<void
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  started = true;
 
   // One registry for the whole process: the API's requests, the worker's jobs and deliveries.
   metrics = await serveProcessMetrics(config.metricsPort, config.host, database);
@@ -132,6 +133,7 @@ export async function runService(config: Config, apiOnly: boolean): Promise<void
           log: app.log,
         })
       : null;
+  started = true;
   if (!worker && database.kind === 'pglite') {
     app.log.warn(apiOnly ? 'the API alone with the embedded database: no webhook will be sent' : 'RUN_WORKER=false with the embedded database: no webhook will be sent');
   }
