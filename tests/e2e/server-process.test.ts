@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,14 +32,18 @@ const procs: Proc[] = [];
 interface Instance {
   proc: Proc;
   api: string;
+  /** API_BASE_URL: the address the service gives out (localhost), beside `api` (127.0.0.1) that the tests call. */
+  apiBaseUrl: string;
   docsUrl: string;
   journeyUrl: string;
+  consoleUrl: string;
 }
 
 async function startService(dir = dataDir, extra: Record<string, string> = {}, args: string[] = []): Promise<Instance> {
   const [port, docsPort, journeyPort, consolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const docsUrl = `http://localhost:${docsPort}`;
   const journeyUrl = `http://localhost:${journeyPort}`;
+  const consoleUrl = `http://localhost:${consolePort}`;
   const env: Record<string, string> = {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -47,7 +51,7 @@ async function startService(dir = dataDir, extra: Record<string, string> = {}, a
     API_BASE_URL: `http://localhost:${port}`,
     DOCS_URL: docsUrl,
     JOURNEY_URL: journeyUrl,
-    CONSOLE_URL: `http://localhost:${consolePort}`,
+    CONSOLE_URL: consoleUrl,
     // The development identity provider of the console, on a port of its own.
     IDP_URL: `http://127.0.0.1:${await freePort()}`,
     LOG_LEVEL: 'warn',
@@ -61,7 +65,31 @@ async function startService(dir = dataDir, extra: Record<string, string> = {}, a
   // also initialises the database, beside three threads loading the checks' models, on two cores
   // that CI shares with two other test files (seen past 90 s there; 45 s alone).
   await waitUntilReady(proc, `${api}/readyz`, 180_000);
-  return { proc, api, docsUrl, journeyUrl };
+  return { proc, api, apiBaseUrl: `http://localhost:${port}`, docsUrl, journeyUrl, consoleUrl };
+}
+
+/** The ready banner (apps/server/src/banner.ts) once the process has printed it: its lines, up to the blank line that ends it. */
+async function banner(inst: Instance, deadlineMs = 120_000): Promise<string> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const out = inst.proc.stdout();
+    const at = out.search(/^idv is ready/m);
+    if (at >= 0) {
+      const end = out.indexOf('\n\n', at);
+      if (end >= 0) return out.slice(at, end);
+    }
+    if (Date.now() > until) throw new Error(`no ready banner after ${deadlineMs} ms:\n${out}\n${inst.proc.stderr()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The nice values of a process's threads (Linux: field 19 of /proc/<pid>/task/<tid>/stat). */
+function threadNiceValues(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // After the command's name in parentheses, which may hold spaces: state is field 3, nice field 19.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
 }
 
 interface Creds {
@@ -151,6 +179,26 @@ describe(`the service process on ${TEST_DB}`, () => {
     // is seen warming, then warm; on a slow start the models may already be warm when it listens.
     // Never anything else (cold would mean the warm-up failed).
     assert.ok(['warming,warm', 'warm'].includes(states.join(',')), `readyz checks states: ${states.join(' → ')}`);
+  });
+
+  test('once the checks are warm, one readable banner gives every address and where the credentials are, never a secret; the checks threads ran at a lower priority', async () => {
+    const text = await banner(first);
+    assert.equal(first.proc.stdout().match(/^idv is ready/gm)?.length, 1, 'printed once');
+    for (const line of text.split('\n')) assert.ok(!line.trimStart().startsWith('{'), `a readable line, not JSON: ${line}`);
+    for (const url of [first.apiBaseUrl, first.journeyUrl, first.consoleUrl, first.docsUrl]) assert.ok(text.includes(url), `${url} in:\n${text}`);
+    assert.match(text, /^ {2}credentials +\S*bootstrap-credentials\.json/m);
+    assert.ok(text.includes(credsPath()), text);
+    assert.match(text, /checks +models loaded/);
+    for (const secret of [creds.api_key.secret, creds.api_key.signing_secret, creds.console!.password]) assert.equal(text.includes(secret), false, 'no secret in the banner');
+    // The first answer came before the warm-up, which starts once the API listens.
+    const [, apiS, readyS] = /the API answered after ([\d.]+) s, everything below after ([\d.]+) s/.exec(text) ?? [];
+    assert.ok(Number(apiS) < Number(readyS), text);
+    if (process.platform === 'linux') {
+      // The checks' threads (and those they started) run at nice 10, the API's at the process's own.
+      const nice = threadNiceValues(first.proc.child.pid!);
+      assert.ok(nice.includes(10), `thread nice values: ${nice.join(',')}`);
+      assert.ok(nice.includes(0), `thread nice values: ${nice.join(',')}`);
+    }
   });
 
   test('the SDK creates and reads a case and a journey link over HTTP with the demo key', async () => {
@@ -257,6 +305,11 @@ describe(`the service process on ${TEST_DB}`, () => {
     assert.equal(readFileSync(credsPath(), 'utf8'), credsText);
     assert.equal(statSync(credsPath()).mode & 0o777, 0o600);
     assert.equal(restarted.proc.stdout().includes(creds.api_key.secret), false, 'secrets are not printed again');
+    // The banner again, at once (the models are left to the first case), with the same file named.
+    const text = await banner(restarted);
+    assert.ok(text.includes(credsPath()), text);
+    assert.ok(text.includes(restarted.apiBaseUrl) && text.includes(restarted.consoleUrl), text);
+    assert.match(text, /checks +models load with the first case/);
     const client = clientOf(restarted, creds);
     assert.equal((await client.getCase(caseId)).id, caseId);
     const list = await client.request<{ data: { external_ref: string }[] }>('GET', '/v1/cases?limit=100');
@@ -275,6 +328,10 @@ describe(`the API alone (npm run api: --api-only) on ${TEST_DB}`, () => {
       assert.equal((await fetch(`${alone.api}/v1/openapi.json`)).status, 200);
       assert.deepEqual(await (await fetch(`${alone.api}/readyz`)).json(), { status: 'ready', checks: 'not_running' });
       for (const url of [alone.docsUrl, alone.journeyUrl]) await assert.rejects(fetch(url), `nothing listens on ${url}`);
+      const text = await banner(alone);
+      assert.ok(text.includes(alone.apiBaseUrl), text);
+      for (const url of [alone.docsUrl, alone.journeyUrl, alone.consoleUrl]) assert.equal(text.includes(url), false, `${url} is not served: ${text}`);
+      assert.match(text, /checks +not run by this process/);
       if (TEST_DB === 'pglite') assert.match(alone.proc.stdout() + alone.proc.stderr(), /the API alone with the embedded database: no webhook will be sent/);
       await stop(alone.proc);
       assert.equal(await alone.proc.exited, 0);

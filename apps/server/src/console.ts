@@ -9,6 +9,15 @@ import type { DemoCredentials } from '@idv/api/bootstrap';
 import { bootstrapConsole, readConsoleCredential } from '@idv/api/console-bootstrap';
 import type { Config } from '@idv/config';
 
+/** What startConsoleCompanions started: the addresses for the ready banner (null when not started). */
+interface ConsoleCompanions {
+  /** The development identity provider's issuer, when it runs. */
+  idpUrl: string | null;
+  /** Starts the console server (after the API listens); resolves with its address, or null when it cannot run. */
+  listen(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
 /**
  * What `npm start` runs beside the service for the operator console: the development identity
  * provider (only when no OIDC_ISSUER is configured and NODE_ENV is not production; the service's
@@ -22,7 +31,7 @@ export async function startConsoleCompanions(
   keyring: MasterKeyring,
   log: FastifyBaseLogger,
   demo: DemoCredentials | null,
-): Promise<{ close(): Promise<void> }> {
+): Promise<ConsoleCompanions> {
   const settings = config.console;
   let idp: DevIdp | null = null;
   if (!config.reauth && !settings.production) {
@@ -41,31 +50,42 @@ export async function startConsoleCompanions(
   const oidc = idp
     ? { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret }
     : { issuer: config.reauth?.issuer ?? '', clientId: settings.clientId, clientSecret: settings.clientSecret, scopes: settings.scopes };
+  const idpUrl = idp?.issuer ?? null;
   if (!credential || !oidc.issuer || !oidc.clientSecret) {
     log.warn('console not started: set CONSOLE_API_KEY and OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (see docs/console.md)');
-    return { close: closeIdp };
+    return { idpUrl, listen: async () => null, close: closeIdp };
   }
-  const consoleServer = await createConsoleServer({
-    assets: await loadAssets(),
-    apiBaseUrl: config.apiBaseUrl,
-    consoleCredential: credential,
-    oidc,
-    consoleUrl: config.consoleUrl,
-    docsUrl: config.docsUrl,
-    db,
-    keyring,
-    logger: log.child({ app: 'console' }),
-    reauthMaxAgeS: config.reauth?.maxAgeS,
-  });
-  const u = new URL(config.consoleUrl);
-  await new Promise<void>((resolve, reject) => {
-    consoleServer.server.once('error', reject);
-    consoleServer.server.listen(Number(u.port || (u.protocol === 'https:' ? 443 : 80)), config.host, resolve);
-  });
-  log.info({ console: config.consoleUrl, identityProvider: oidc.issuer, devIdp: Boolean(idp) }, 'console started');
+  const consoleCredential = credential;
+  let consoleServer: Awaited<ReturnType<typeof createConsoleServer>> | null = null;
+  // The console server itself (its web app read, or bundled when the build is stale) waits for
+  // listen(): the API is first to listen.
+  const listen = async () => {
+    consoleServer = await createConsoleServer({
+      assets: await loadAssets(),
+      apiBaseUrl: config.apiBaseUrl,
+      consoleCredential,
+      oidc,
+      consoleUrl: config.consoleUrl,
+      docsUrl: config.docsUrl,
+      db,
+      keyring,
+      logger: log.child({ app: 'console' }),
+      reauthMaxAgeS: config.reauth?.maxAgeS,
+    });
+    const server = consoleServer.server;
+    const u = new URL(config.consoleUrl);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(u.port || (u.protocol === 'https:' ? 443 : 80)), config.host, resolve);
+    });
+    log.info({ console: config.consoleUrl, identityProvider: oidc.issuer, devIdp: Boolean(idp) }, 'console started');
+    return config.consoleUrl;
+  };
   return {
+    idpUrl,
+    listen,
     close: async () => {
-      await consoleServer.close();
+      await consoleServer?.close();
       await closeIdp();
     },
   };

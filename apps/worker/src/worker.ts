@@ -1,5 +1,5 @@
 import type { BlobStore } from '@idv/blobstore';
-import { ChecksPool } from '@idv/engine';
+import { ChecksPool, type ChecksPoolOptions } from '@idv/engine';
 import type { WebhookSettings } from '@idv/webhooks';
 import { ChecksRunner, type ChecksRunnerOptions } from './checks-runner.ts';
 import { WebhookDispatcher, type WorkerLog } from './dispatcher.ts';
@@ -30,11 +30,13 @@ export interface WarmingChecks {
 
 /**
  * Creates the checks pool and starts loading its models on every thread, in the background. Call
- * it first in a process that runs checks: the models then load while the database opens and the
- * API is built, instead of the first case waiting for them (bench/README.md, bench:checks).
+ * it early in a process that runs checks (`npm run worker`: first thing), so the first case does
+ * not wait for them (bench/README.md, bench:checks). A process that also serves the API calls it
+ * once the API listens, with `niceness` (apps/server/src/service.ts): the loading, seconds of CPU
+ * on every thread, would otherwise delay the API's first answer (bench:start).
  */
-export function startChecksPool(warm = true): WarmingChecks {
-  const pool = new ChecksPool();
+export function startChecksPool(warm = true, options: Pick<ChecksPoolOptions, 'niceness'> = {}): WarmingChecks {
+  const pool = new ChecksPool(options);
   if (!warm) return { pool, warmUp: null };
   const started = Date.now();
   const warmUp = pool.warmUp().then(() => Date.now() - started);

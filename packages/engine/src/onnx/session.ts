@@ -5,7 +5,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 /**
  * onnxruntime sessions for the engine's models, on the CPU (the binaries ship inside the
- * `onnxruntime-node` package; the repository's `.npmrc` keeps its install script from fetching
+ * `onnxruntime-node` package; `allowScripts` in the root package.json keeps its install script from fetching
  * GPU ones). One thread per session: the checks pool already runs one task per core, so a
  * session that spread over the cores would only take them from the other tasks.
  */

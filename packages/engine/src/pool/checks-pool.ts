@@ -6,7 +6,7 @@ import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, 
 import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
 import { disableOnnxTelemetry } from '../onnx/telemetry.ts';
 import { widenHeapGrowth } from './heap-growth.ts';
-import type { PoolTask } from './worker.ts';
+import type { PoolTask, PoolThreadData } from './worker.ts';
 
 /** One thread's model loads, by model (see model-loads.ts). */
 export interface ThreadLoads {
@@ -21,6 +21,12 @@ export interface ChecksPoolOptions {
   maxQueue?: number;
   /** Threads of the printed-zone OCR (default: half the threads, at least 1). */
   ocrThreads?: number;
+  /**
+   * The threads' nice value (0 to 19; default 0, the process's own): above 0 they yield the CPU to
+   * the process's other threads, the API's event loop first, whenever both want it (Linux, where
+   * the nice value is per thread; elsewhere ignored). A thread cannot lower it again.
+   */
+  niceness?: number;
 }
 
 /**
@@ -50,6 +56,8 @@ export class ChecksPool {
       concurrentTasksPerWorker: 1,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: options.maxQueue ?? Number.POSITIVE_INFINITY,
+      // Read by each thread as it starts (worker.ts), before it loads anything.
+      workerData: { niceness: options.niceness ?? 0 } satisfies PoolThreadData,
     };
     this.pool = new Piscina({ ...settings, maxThreads: this.threads });
     this.ocrPool = new Piscina({ ...settings, maxThreads: this.ocrThreads });

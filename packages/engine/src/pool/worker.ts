@@ -3,8 +3,18 @@ import type { DecodedImage } from '../document/decode.ts';
 import type { OcrPass } from '../document/printed-zone.ts';
 import type { MrzReading } from '../types.ts';
 import { threadId } from 'node:worker_threads';
+import { workerData } from 'piscina';
 import { modelLoads } from '../model-loads.ts';
 import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPasses, warmUpEngine } from '../analyse-case.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
+
+/** What the pool gives each of its threads (ChecksPoolOptions). */
+export interface PoolThreadData {
+  niceness: number;
+}
+
+// First, before any model loads: the threads tesseract.js starts from this one inherit the value.
+lowerThreadPriority((workerData as PoolThreadData | undefined)?.niceness ?? 0);
 
 /**
  * The task file of the checks pool: each worker thread imports it once, so the models every task
