@@ -42,9 +42,9 @@ describe('SDK network failures', () => {
     const write = await idv.createApiKey({}).catch((e: unknown) => e);
     assert.ok(write instanceof ApiConnectionError);
     assert.match(write.message, new RegExp(`^POST http://127\\.0\\.0\\.1:${port}/v1/api-keys failed after 1 attempt: `));
-    const read = await idv.listCases({ status: 'approved', limit: 5 }).catch((e: unknown) => e);
+    const read = await idv.listCases({ status: 'decided', limit: 5 }).catch((e: unknown) => e);
     assert.ok(read instanceof ApiConnectionError);
-    assert.equal(read.url, `http://127.0.0.1:${port}/v1/cases?status=approved&limit=5`);
+    assert.equal(read.url, `http://127.0.0.1:${port}/v1/cases?status=decided&limit=5`);
     assert.equal(read.attempts, 3);
   });
 
