@@ -85,8 +85,9 @@ export async function open(): Promise<string> {
 export function receive(raw: Buffer, headers: Record<string, string>): WebhookEventBody {
   const { event } = verifyWebhook(raw, headers, ['whsec_old', 'whsec_new'], { toleranceS: 300 });
   if (event.type === 'case.decided') {
-    const outcome: 'approved' | 'rejected' | 'manual_review' = (event as WebhookEventBody<'case.decided'>).data.outcome;
-    void outcome;
+    const outcome: 'approved' | 'rejected' | 'manual_review' = event.data.outcome;
+    const quota: WebhookEventBody<'usage.quota_reached'>['data']['quota'] = 1;
+    void [outcome, quota];
   }
   return event;
 }

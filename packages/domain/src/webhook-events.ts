@@ -15,8 +15,8 @@ import { USAGE_SERVICES } from './usage.ts';
 const oneOf = <const T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
-/** An empty `data`: `{}` on the wire, nothing else allowed. */
-const empty = () => Type.Unsafe<Record<string, never>>(Type.Object({}, { additionalProperties: false }));
+/** An empty `data`: `{}` on the wire, nothing else allowed; no field to read. */
+const empty = () => Type.Unsafe<Record<never, never>>(Type.Object({}, { additionalProperties: false }));
 
 const EVENT_ENVIRONMENTS = ['sandbox', 'prod'] as const;
 const EVENT_OBJECT_TYPES = ['case', 'webhook_endpoint', 'subscription'] as const;

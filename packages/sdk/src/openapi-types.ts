@@ -1867,7 +1867,7 @@ export interface components {
         };
         /** @description case.personal_data_erased: The personal data of a closed case has been erased; the case, its steps, verdicts, decisions and journal remain. */
         CasePersonalDataErasedEvent: {
-            data: Record<string, never>;
+            data: Record<never, never>;
             object: {
                 id: string;
                 /** @enum {string} */
@@ -1887,7 +1887,7 @@ export interface components {
         };
         /** @description webhook.test: On POST /v1/webhook-endpoints/{endpoint_id}/test, to that endpoint only, whether or not it subscribes to webhook.test. */
         WebhookTestEvent: {
-            data: Record<string, never>;
+            data: Record<never, never>;
             object: {
                 id: string;
                 /** @enum {string} */
