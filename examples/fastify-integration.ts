@@ -70,11 +70,11 @@ app.register(async (webhooks) => {
     const { event } = verified;
     const known = verifications.get(event.object.id);
     if (known && event.type === 'case.decided') {
-      const data = event.data as { outcome: string; reason_code: string | null };
+      // event.data is case.decided's (outcome, reason_code): the SDK's event union narrows on type.
       // The webhook says what was decided; the results say where the case stands and why (no
       // personal data in either).
       const results = await idv.getCaseResults(event.object.id);
-      Object.assign(known, { status: results.state, outcome: data.outcome, reason_code: data.reason_code });
+      Object.assign(known, { status: results.state, outcome: event.data.outcome, reason_code: event.data.reason_code });
       known.checks = results.checks.map((c) => ({ type: c.type, status: c.status }));
     } else if (known && event.type === 'case.resubmission_requested') {
       known.status = 'resubmission_requested';

@@ -42,11 +42,10 @@ function alreadyProcessed(deliveryId: string, now: number): boolean {
 /** Your business logic. Runs after the answer, so slow work never makes the service time out. */
 async function handle(event: WebhookEventBody, deliveryId: string): Promise<void> {
   switch (event.type) {
-    case 'case.decided': {
-      const data = event.data as { outcome: string; reason_code: string | null };
-      console.log(`processed ${deliveryId}: case ${event.object.id} (${event.object.external_ref ?? 'no ref'}) ${data.outcome}`);
+    case 'case.decided':
+      // Narrowed by its type: event.data is case.decided's, outcome and reason_code typed.
+      console.log(`processed ${deliveryId}: case ${event.object.id} (${event.object.external_ref ?? 'no ref'}) ${event.data.outcome}`);
       break;
-    }
     case 'webhook.test':
       console.log(`processed ${deliveryId}: test from endpoint ${event.object.id}`);
       break;

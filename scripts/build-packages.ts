@@ -4,7 +4,7 @@
  * for integrators, with the sibling packages they use bundled in. A folder of its own because the
  * workspace manifests point at src for the repository's own imports (and stay private).
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
@@ -115,8 +115,57 @@ export async function buildPackage(name: PackageName): Promise<string> {
   return dist;
 }
 
+/**
+ * `npm pack -w packages/<name>` and `npm publish -w packages/<name>` pack the workspace folder
+ * itself, whose manifest points at the TypeScript sources the repository imports. Its prepack
+ * (`--prepack`) builds the package and puts the published manifest in place for the pack, the
+ * exports pointing into dist/; its postpack (`--postpack`) puts the workspace manifest back, except
+ * under `npm publish`, which reads the manifest again after packing and sends it to the registry:
+ * there the published manifest's postpublish (`--postpublish`) puts it back. The workspace manifest
+ * is kept beside the build meanwhile, so a pack or publish that failed half-way is undone by the
+ * next prepack.
+ */
+const WORKSPACE_MANIFEST_KEPT = 'workspace-package.json';
+
+function restoreWorkspaceManifest(name: PackageName): void {
+  const kept = join(distOf(name), WORKSPACE_MANIFEST_KEPT);
+  if (!existsSync(kept)) return;
+  copyFileSync(kept, join(ROOT, 'packages', PACKAGES[name].dir, 'package.json'));
+  rmSync(kept);
+}
+
+async function prepack(name: PackageName): Promise<void> {
+  restoreWorkspaceManifest(name);
+  const dist = await buildPackage(name);
+  const manifestPath = join(ROOT, 'packages', PACKAGES[name].dir, 'package.json');
+  const built = JSON.parse(readFileSync(join(dist, 'package.json'), 'utf8')) as Record<string, unknown>;
+  // The built manifest's paths are relative to dist/; the workspace folder holds dist/ and README.md.
+  const intoDist = (value: unknown): unknown =>
+    typeof value === 'string' ? (value.startsWith('./') && value !== './package.json' ? `./dist/${value.slice(2)}` : value)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, intoDist(v)])) : value;
+  const published = {
+    ...built,
+    exports: intoDist(built.exports),
+    ...(built.main ? { main: intoDist(built.main) } : {}),
+    types: intoDist(built.types),
+    files: (built.files as string[]).filter((f) => f !== 'README.md').map((f) => `dist/${f}`),
+    // Run by npm publish in this folder only; an install of the package runs nothing.
+    scripts: { postpublish: `tsx ../../scripts/build-packages.ts --postpublish ${name}` },
+  };
+  copyFileSync(manifestPath, join(dist, WORKSPACE_MANIFEST_KEPT));
+  writeFileSync(manifestPath, JSON.stringify(published, null, 2) + '\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const asked = process.argv.slice(2);
+  const pack = process.argv.find((a) => a === '--prepack' || a === '--postpack' || a === '--postpublish');
+  const asked = process.argv.slice(2).filter((a) => a !== pack);
+  if (pack) {
+    if (asked.length !== 1 || !(asked[0]! in PACKAGES)) throw new Error(`${pack} takes one package: one of ${Object.keys(PACKAGES).join(', ')}`);
+    if (pack === '--prepack') await prepack(asked[0] as PackageName);
+    // npm publish sends the manifest it reads after packing: the workspace one is put back after it.
+    else if (pack === '--postpublish' || process.env.npm_command !== 'publish') restoreWorkspaceManifest(asked[0] as PackageName);
+    process.exit(0);
+  }
   const unknown = asked.filter((n) => !(n in PACKAGES));
   if (unknown.length > 0) throw new Error(`unknown package ${unknown.join(', ')}: one of ${Object.keys(PACKAGES).join(', ')}`);
   for (const name of (asked.length ? asked : Object.keys(PACKAGES)) as PackageName[]) {

@@ -25,9 +25,15 @@ export interface InstalledPackage {
   installed: string;
 }
 
-export async function packAndInstall(name: PackageName, scratch: string): Promise<InstalledPackage> {
-  const dist = await buildPackage(name);
-  const packed = await exec('npm', ['pack', dist, '--pack-destination', scratch, '--json'], { cwd: scratch, env: npmEnv() });
+/**
+ * `from`: 'dist' packs the folder scripts/build-packages.ts builds; 'workspace' runs
+ * `npm pack -w packages/<name>` in the repository, whose prepack builds it the same way.
+ */
+export async function packAndInstall(name: PackageName, scratch: string, from: 'dist' | 'workspace' = 'dist'): Promise<InstalledPackage> {
+  const packed =
+    from === 'workspace'
+      ? await exec('npm', ['pack', '-w', `packages/${name}`, '--pack-destination', scratch, '--json'], { cwd: ROOT, env: npmEnv() })
+      : await exec('npm', ['pack', await buildPackage(name), '--pack-destination', scratch, '--json'], { cwd: scratch, env: npmEnv() });
   const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
   const project = join(scratch, 'integrator');
   await mkdir(project);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { WebhookDispatcher } from '@idv/worker';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { exec, packAndInstall, typeErrors } from '../helpers/packed.ts';
+import { ROOT } from '../helpers/processes.ts';
 
 /**
  * The SDK as an integrator gets it: built, packed with npm, installed from the tarball into an
@@ -40,6 +41,7 @@ try {
 
 let secret;
 let delivery;
+let testSent;
 const received = new Promise((resolve) => {
   const server = createServer((req, res) => {
     const chunks = [];
@@ -60,10 +62,12 @@ const received = new Promise((resolve) => {
   server.listen(0, '127.0.0.1', async () => {
     const endpoint = await idv.createWebhookEndpoint({ url: 'http://127.0.0.1:' + server.address().port + '/hook', events: ['case.decided'] });
     secret = endpoint.secret;
-    out.testDelivery = (await idv.testWebhookEndpoint(endpoint.id)).id;
+    // The delivery may arrive before the answer: both are awaited before printing.
+    testSent = idv.testWebhookEndpoint(endpoint.id);
   });
 });
 out.webhook = await received;
+out.testDelivery = (await testSent).id;
 
 try {
   verifyWebhook(Buffer.concat([delivery.body, Buffer.from(' ')]), delivery.headers, secret);
@@ -85,8 +89,9 @@ export async function open(): Promise<string> {
 export function receive(raw: Buffer, headers: Record<string, string>): WebhookEventBody {
   const { event } = verifyWebhook(raw, headers, ['whsec_old', 'whsec_new'], { toleranceS: 300 });
   if (event.type === 'case.decided') {
-    const outcome: 'approved' | 'rejected' | 'manual_review' = (event as WebhookEventBody<'case.decided'>).data.outcome;
-    void outcome;
+    const outcome: 'approved' | 'rejected' | 'manual_review' = event.data.outcome;
+    const quota: WebhookEventBody<'usage.quota_reached'>['data']['quota'] = 1;
+    void [outcome, quota];
   }
   return event;
 }
@@ -138,16 +143,20 @@ after(async () => {
 });
 
 describe('the packed SDK', () => {
-  test('installs from its tarball outside the repository and works from plain node', async () => {
-    const { project, installed } = await packAndInstall('sdk', scratch);
+  test('`npm pack -w packages/sdk` builds it; installed from its tarball outside the repository, it works from plain node', async () => {
+    const workspaceManifest = await readFile(join(ROOT, 'packages', 'sdk', 'package.json'), 'utf8');
+    const { project, installed } = await packAndInstall('sdk', scratch, 'workspace');
+    assert.equal(await readFile(join(ROOT, 'packages', 'sdk', 'package.json'), 'utf8'), workspaceManifest, 'the workspace manifest is put back after the pack');
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     assert.equal(manifest.private, undefined);
     assert.equal(manifest.dependencies, undefined, 'no runtime dependency');
     assert.equal(manifest.license, 'MIT');
-    assert.deepEqual((await readdir(installed)).sort(), ['LICENSE', 'README.md', 'index.cjs', 'index.d.cts', 'index.d.ts', 'index.js', 'package.json']);
+    assert.deepEqual(manifest.exports['.'].import, { types: './dist/index.d.ts', default: './dist/index.js' });
+    assert.deepEqual((await readdir(installed)).sort(), ['README.md', 'dist', 'package.json']);
+    assert.deepEqual((await readdir(join(installed, 'dist'))).sort(), ['LICENSE', 'index.cjs', 'index.d.cts', 'index.d.ts', 'index.js'], 'built JavaScript and declarations, no TypeScript source');
     assert.deepEqual(await readdir(join(project, 'node_modules', '@idv')), ['sdk'], 'nothing of the workspace came along');
-    const types = await readFile(join(installed, 'index.d.ts'), 'utf8');
-    assert.doesNotMatch(types, /@idv\//, 'the declarations stand alone');
+    const types = await readFile(join(installed, 'dist', 'index.d.ts'), 'utf8');
+    assert.doesNotMatch(types, /@idv\/|typebox/, 'the declarations stand alone');
     assert.match(types, /export declare class IdvClient/);
     assert.match(types, /export declare function verifyWebhook/);
 
@@ -157,8 +166,10 @@ describe('the packed SDK', () => {
     await writeFile(join(project, 'typed.ts'), TYPED_CONSUMER);
     await writeFile(join(project, 'typed-require.cts'), TYPED_REQUIRE_CONSUMER);
     await writeFile(join(project, 'mistyped.ts'), `import { IdvClient } from '@idv/sdk';\nnew IdvClient({ baseUrl: 'x', apiKey: 'k', signingSecret: 's' }).createCase({ flow_name: 'standard', country: 1 });\n`);
-    const compiled = await typeErrors(project, ['typed.ts', 'typed-require.cts', 'mistyped.ts'], 'node');
-    assert.deepEqual(compiled.errors, ['mistyped.ts TS2322'], compiled.output);
+    // Narrowed to the test event, whose data is empty, an outcome does not compile.
+    await writeFile(join(project, 'misnarrowed.ts'), `import { verifyWebhook } from '@idv/sdk';\nconst { event } = verifyWebhook('{}', {}, 's');\nif (event.type === 'webhook.test') console.log(event.data.outcome);\n`);
+    const compiled = await typeErrors(project, ['typed.ts', 'typed-require.cts', 'mistyped.ts', 'misnarrowed.ts'], 'node');
+    assert.deepEqual([...compiled.errors].sort(), ['misnarrowed.ts TS2339', 'mistyped.ts TS2322'], compiled.output);
 
     await writeFile(join(project, 'check.mjs'), CONSUMER_SCRIPT);
     const env = { PATH: process.env.PATH, IDV_BASE_URL: baseUrl, IDV_API_KEY: t.demoKey.secret, IDV_SIGNING_SECRET: t.demoKey.signingSecret };

@@ -25,6 +25,7 @@ import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './routes/schemas.ts';
+import { webhookOperations } from './schemas/webhooks.ts';
 import { logRequest } from './http/log-request.ts';
 import { sharedSerializers } from './http/shared-serializers.ts';
 import { CaseVault } from '@idv/case-data';
@@ -126,6 +127,8 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
         },
       },
       security: [{ apiKey: [] }],
+      // What the service sends to the integrator's endpoints: one POST per event type.
+      webhooks: webhookOperations(),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });

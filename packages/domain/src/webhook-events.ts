@@ -2,52 +2,90 @@
  * The webhook event catalogue: every event, when it is sent and its body's shape. GET
  * /v1/webhook-events renders it and subscriptions are validated against it. Bodies carry
  * identifiers, codes and timestamps only, never personal data.
+ *
+ * The shape of each event's `data` is a schema here (EVENT_DATA_SCHEMAS), and its TypeScript type
+ * is derived from it: the code that builds a payload (emitEvent) is checked against the same schema
+ * the OpenAPI document publishes (components WebhookEvent and its members, and the `webhooks`
+ * section), from which the SDK's discriminated union is generated (`npm run api:types`).
  */
-import type { OverQuotaBehaviour } from './contract.ts';
-import type { UsageService } from './usage.ts';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { OVER_QUOTA_BEHAVIOURS } from './contract.ts';
+import { USAGE_SERVICES } from './usage.ts';
 
-type EventEnvironment = 'sandbox' | 'prod';
+const oneOf = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+/** An empty `data`: `{}` on the wire, nothing else allowed; no field to read. */
+const empty = () => Type.Unsafe<Record<never, never>>(Type.Object({}, { additionalProperties: false }));
+
+const EVENT_ENVIRONMENTS = ['sandbox', 'prod'] as const;
+const EVENT_OBJECT_TYPES = ['case', 'webhook_endpoint', 'subscription'] as const;
+const CASE_OUTCOMES = ['approved', 'rejected', 'manual_review'] as const;
+const RESUBMISSION_STEPS = ['document', 'face'] as const;
 
 /** What the event is about. Non-case objects carry null in the case fields so that every body has one shape. */
-export interface EventObject {
-  id: string;
-  type: 'case' | 'webhook_endpoint' | 'subscription';
-  external_ref: string | null;
-  flow_name: string | null;
-}
+const eventObjectFields = {
+  id: Type.String(),
+  type: oneOf(EVENT_OBJECT_TYPES),
+  external_ref: nullable(Type.String()),
+  flow_name: nullable(Type.String()),
+};
+const EventObjectSchema = Type.Object(eventObjectFields);
+export type EventObject = Static<typeof EventObjectSchema>;
 
-export type CaseOutcome = 'approved' | 'rejected' | 'manual_review';
-export type ResubmissionStep = 'document' | 'face';
-
-/** The `data` of each event type. */
-export interface EventDataByType {
-  'case.decided': { outcome: CaseOutcome; reason_code: string | null };
-  'case.resubmission_requested': { steps: ResubmissionStep[]; reason_code: string | null };
-  'case.decision_revised': {
-    outcome: CaseOutcome;
-    reason_code: string | null;
-    previous_outcome: CaseOutcome;
-    previous_reason_code: string | null;
-  };
-  'case.personal_data_erased': Record<string, never>;
-  'webhook.test': Record<string, never>;
-  'usage.quota_threshold_reached': QuotaEventData & { threshold_percent: number };
-  'usage.quota_reached': QuotaEventData;
-}
+export type CaseOutcome = (typeof CASE_OUTCOMES)[number];
+export type ResubmissionStep = (typeof RESUBMISSION_STEPS)[number];
 
 /** The data of both quota events: the subscription's terms and the month's production units when sent. */
-type QuotaEventData = {
-  service: UsageService;
-  /** The month, YYYY-MM (UTC). */
-  period: string;
-  offer: string;
-  quota: number;
-  over_quota: OverQuotaBehaviour;
-  /** Production units of the service in the month, the unit that reached the line included. */
-  used: number;
-};
+const quotaEventFields = () => ({
+  service: oneOf(USAGE_SERVICES),
+  period: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}$', description: 'The month, YYYY-MM (UTC)' }),
+  offer: Type.String(),
+  quota: Type.Integer({ minimum: 0, description: 'Units per month' }),
+  over_quota: oneOf(OVER_QUOTA_BEHAVIOURS),
+  used: Type.Integer({ minimum: 0, description: 'Production units of the service in the month, the unit that reached the line included' }),
+});
+
+const data = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
+
+/** The schema of the `data` of each event type: the one source of its TypeScript type, the OpenAPI document's and the SDK's. */
+const EVENT_DATA_SCHEMAS = {
+  'case.decided': data({ outcome: oneOf(CASE_OUTCOMES), reason_code: nullable(Type.String(), 'null when approved') }),
+  'case.resubmission_requested': data({ steps: Type.Array(oneOf(RESUBMISSION_STEPS)), reason_code: nullable(Type.String()) }),
+  'case.decision_revised': data({
+    outcome: oneOf(CASE_OUTCOMES),
+    reason_code: nullable(Type.String()),
+    previous_outcome: oneOf(CASE_OUTCOMES),
+    previous_reason_code: nullable(Type.String()),
+  }),
+  'case.personal_data_erased': empty(),
+  'webhook.test': empty(),
+  'usage.quota_threshold_reached': data({ ...quotaEventFields(), threshold_percent: Type.Integer({ minimum: 1, maximum: 100 }) }),
+  'usage.quota_reached': data(quotaEventFields()),
+} satisfies Record<string, TSchema>;
+
+/** The `data` of each event type. */
+export type EventDataByType = { [T in keyof typeof EVENT_DATA_SCHEMAS]: Static<(typeof EVENT_DATA_SCHEMAS)[T]> };
 
 export type WebhookEventType = keyof EventDataByType;
+
+/**
+ * The whole body of an event of one type, as a schema (`$id` and description are the caller's):
+ * the fields eventBodyText writes, in its order.
+ */
+export function webhookEventBodySchema<T extends WebhookEventType>(type: T, options: { $id?: string; description?: string } = {}) {
+  return Type.Object(
+    {
+      data: EVENT_DATA_SCHEMAS[type] as (typeof EVENT_DATA_SCHEMAS)[T],
+      object: Type.Object({ ...eventObjectFields, environment: oneOf(EVENT_ENVIRONMENTS) }),
+      occurred_at: Type.String({ format: 'date-time' }),
+      type: Type.Literal(type),
+    },
+    options,
+  );
+}
+
+type EventEnvironment = (typeof EVENT_ENVIRONMENTS)[number];
 
 export interface WebhookEventBody<T extends WebhookEventType = WebhookEventType> {
   data: EventDataByType[T];
@@ -55,6 +93,9 @@ export interface WebhookEventBody<T extends WebhookEventType = WebhookEventType>
   occurred_at: string;
   type: T;
 }
+
+/** Any event, as a union discriminated by `type`: `if (event.type === 'case.decided') event.data.outcome`. */
+export type WebhookEvent = { [T in WebhookEventType]: WebhookEventBody<T> }[WebhookEventType];
 
 export interface EventCatalogueEntry {
   type: WebhookEventType;

@@ -47,6 +47,28 @@ export class ApiRequestError extends Error {
 }
 
 /**
+ * A request that got no answer (connection refused or reset, DNS failure, timeout) after its last
+ * attempt: the message names the method and URL (never the key, the signature or the body), and
+ * `cause` is the error `fetch` raised (its own `cause` says why: ECONNREFUSED, ENOTFOUND, …).
+ */
+export class ApiConnectionError extends Error {
+  /** The URL called, without the credentials a base URL may carry. */
+  readonly url: string;
+  constructor(
+    readonly method: string,
+    url: string,
+    /** Attempts made, this one included. */
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    const shown = displayUrl(url);
+    super(`${method} ${shown} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reasonOf(cause).split(url).join(shown)}`, { cause });
+    this.name = 'ApiConnectionError';
+    this.url = shown;
+  }
+}
+
+/**
  * A small client for integrators: bearer key on every call; signed creations carry a fresh
  * Idempotency-Key per intention, kept across retries so a retry never creates twice.
  */
@@ -84,7 +106,7 @@ export class IdvClient {
         res = await fetch(this.options.baseUrl + target, { method, headers, body: raw || undefined, redirect: 'manual' });
       } catch (err) {
         // The request may have been served before the connection broke: only a repeatable one is sent again.
-        if (attempt >= attempts || !repeatable) throw err;
+        if (attempt >= attempts || !repeatable) throw new ApiConnectionError(method, this.options.baseUrl + target, attempt, err);
         await delay(attempt);
         continue;
       }
@@ -328,6 +350,26 @@ function queryString(query: object | undefined): string {
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.set(k, String(v));
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/** The URL as an error may show it: without the user name and password a base URL may carry. */
+function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+/** Why fetch failed: its message, and its cause's code and message when it has one (undici's "fetch failed" alone says nothing). */
+function reasonOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const detail = [cause?.code, cause?.message].filter((x) => typeof x === 'string' && x && !message.includes(x)).join(' ');
+  return detail ? `${message} (${detail})` : message;
 }
 
 function delay(attempt: number): Promise<void> {

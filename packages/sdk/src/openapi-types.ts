@@ -1198,7 +1198,162 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "case.decided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * case.decided
+         * @description A case is concluded: approved or rejected (by the automated checks, an operator or a key with the decisions permission), or routed to manual review.
+         *
+         *     `data`: outcome (approved, rejected or manual_review) and reason_code (null when approved).
+         */
+        post: operations["caseDecidedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.resubmission_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * case.resubmission_requested
+         * @description A decision of type resubmit: the person must retake the photos listed in steps (not a refusal).
+         *
+         *     `data`: steps (document, face) and reason_code.
+         */
+        post: operations["caseResubmissionRequestedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.decision_revised": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * case.decision_revised
+         * @description A supervisor revises the decision of a decided case.
+         *
+         *     `data`: outcome and reason_code after the revision, previous_outcome and previous_reason_code before it.
+         */
+        post: operations["caseDecisionRevisedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.personal_data_erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * case.personal_data_erased
+         * @description The personal data of a closed case has been erased; the case, its steps, verdicts, decisions and journal remain.
+         *
+         *     `data`: Empty: the event is the confirmation. Read the case for what remains.
+         */
+        post: operations["casePersonalDataErasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description On POST /v1/webhook-endpoints/{endpoint_id}/test, to that endpoint only, whether or not it subscribes to webhook.test.
+         *
+         *     `data`: Empty. The object is the webhook endpoint.
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "usage.quota_threshold_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * usage.quota_threshold_reached
+         * @description In production, the first unit of the month that brings a service to 80 % of its monthly quota, when the subscription in force says block or notify over quota. Once per service and month.
+         *
+         *     `data`: service, period (YYYY-MM), offer, quota (units per month), over_quota (block or notify) and used (production units of the month, the one that reached the line included). The object is the subscription in force. threshold_percent is 80.
+         */
+        post: operations["usageQuotaThresholdReachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "usage.quota_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * usage.quota_reached
+         * @description In production, the first unit of the month that brings a service to its monthly quota, when the subscription in force says block or notify over quota. Once per service and month. Under block, opening a case in production is then refused with quota_exceeded until the next month or a larger quota.
+         *
+         *     `data`: service, period (YYYY-MM), offer, quota (units per month), over_quota (block or notify) and used (production units of the month, the one that reached the line included). The object is the subscription in force.
+         */
+        post: operations["usageQuotaReachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Every error on every route has this shape */
@@ -1604,7 +1759,7 @@ export interface components {
             replay_of: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description The request body exactly as the destination received it (the signed bytes) */
+            /** @description The request body exactly as the destination received it (the signed bytes): a WebhookEvent as JSON text */
             body: string;
             attempts: components["schemas"]["WebhookAttempt"][];
         };
@@ -1635,6 +1790,188 @@ export interface components {
             /** @enum {string} */
             type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
         };
+        /** @description case.decided: A case is concluded: approved or rejected (by the automated checks, an operator or a key with the decisions permission), or routed to manual review. */
+        CaseDecidedEvent: {
+            data: {
+                /** @enum {string} */
+                outcome: "approved" | "rejected" | "manual_review";
+                /** @description null when approved */
+                reason_code: string | null;
+            };
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "case.decided";
+        };
+        /** @description case.resubmission_requested: A decision of type resubmit: the person must retake the photos listed in steps (not a refusal). */
+        CaseResubmissionRequestedEvent: {
+            data: {
+                steps: ("document" | "face")[];
+                reason_code: string | null;
+            };
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "case.resubmission_requested";
+        };
+        /** @description case.decision_revised: A supervisor revises the decision of a decided case. */
+        CaseDecisionRevisedEvent: {
+            data: {
+                /** @enum {string} */
+                outcome: "approved" | "rejected" | "manual_review";
+                reason_code: string | null;
+                /** @enum {string} */
+                previous_outcome: "approved" | "rejected" | "manual_review";
+                previous_reason_code: string | null;
+            };
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "case.decision_revised";
+        };
+        /** @description case.personal_data_erased: The personal data of a closed case has been erased; the case, its steps, verdicts, decisions and journal remain. */
+        CasePersonalDataErasedEvent: {
+            data: Record<never, never>;
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "case.personal_data_erased";
+        };
+        /** @description webhook.test: On POST /v1/webhook-endpoints/{endpoint_id}/test, to that endpoint only, whether or not it subscribes to webhook.test. */
+        WebhookTestEvent: {
+            data: Record<never, never>;
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+        };
+        /** @description usage.quota_threshold_reached: In production, the first unit of the month that brings a service to 80 % of its monthly quota, when the subscription in force says block or notify over quota. Once per service and month. */
+        UsageQuotaThresholdReachedEvent: {
+            data: {
+                /** @enum {string} */
+                service: "verification" | "review" | "resubmission" | "erasure";
+                /** @description The month, YYYY-MM (UTC) */
+                period: string;
+                offer: string;
+                /** @description Units per month */
+                quota: number;
+                /** @enum {string} */
+                over_quota: "block" | "allow" | "notify";
+                /** @description Production units of the service in the month, the unit that reached the line included */
+                used: number;
+                threshold_percent: number;
+            };
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "usage.quota_threshold_reached";
+        };
+        /** @description usage.quota_reached: In production, the first unit of the month that brings a service to its monthly quota, when the subscription in force says block or notify over quota. Once per service and month. Under block, opening a case in production is then refused with quota_exceeded until the next month or a larger quota. */
+        UsageQuotaReachedEvent: {
+            data: {
+                /** @enum {string} */
+                service: "verification" | "review" | "resubmission" | "erasure";
+                /** @description The month, YYYY-MM (UTC) */
+                period: string;
+                offer: string;
+                /** @description Units per month */
+                quota: number;
+                /** @enum {string} */
+                over_quota: "block" | "allow" | "notify";
+                /** @description Production units of the service in the month, the unit that reached the line included */
+                used: number;
+            };
+            object: {
+                id: string;
+                /** @enum {string} */
+                type: "case" | "webhook_endpoint" | "subscription";
+                external_ref: string | null;
+                flow_name: string | null;
+                /** @enum {string} */
+                environment: "sandbox" | "prod";
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "usage.quota_reached";
+        };
+        /** @description The JSON body of a delivery, one member per event type, told apart by `type`; no personal data */
+        WebhookEvent: components["schemas"]["CaseDecidedEvent"] | components["schemas"]["CaseResubmissionRequestedEvent"] | components["schemas"]["CaseDecisionRevisedEvent"] | components["schemas"]["CasePersonalDataErasedEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["UsageQuotaThresholdReachedEvent"] | components["schemas"]["UsageQuotaReachedEvent"];
         WebhookEventTypeInfo: {
             /** @enum {string} */
             type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
@@ -10400,6 +10737,349 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    caseDecidedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, case.decided */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "outcome": "rejected",
+                 *         "reason_code": "document_expired"
+                 *       },
+                 *       "object": {
+                 *         "id": "case_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "case",
+                 *         "external_ref": "customer-4711",
+                 *         "flow_name": "standard",
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "case.decided"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CaseDecidedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseResubmissionRequestedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, case.resubmission_requested */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "steps": [
+                 *           "document"
+                 *         ],
+                 *         "reason_code": "document_blurred"
+                 *       },
+                 *       "object": {
+                 *         "id": "case_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "case",
+                 *         "external_ref": "customer-4711",
+                 *         "flow_name": "standard",
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "case.resubmission_requested"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CaseResubmissionRequestedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseDecisionRevisedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, case.decision_revised */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "outcome": "approved",
+                 *         "reason_code": null,
+                 *         "previous_outcome": "rejected",
+                 *         "previous_reason_code": "document_expired"
+                 *       },
+                 *       "object": {
+                 *         "id": "case_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "case",
+                 *         "external_ref": "customer-4711",
+                 *         "flow_name": "standard",
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "case.decision_revised"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CaseDecisionRevisedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    casePersonalDataErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, case.personal_data_erased */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {},
+                 *       "object": {
+                 *         "id": "case_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "case",
+                 *         "external_ref": "customer-4711",
+                 *         "flow_name": "standard",
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "case.personal_data_erased"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CasePersonalDataErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, webhook.test */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {},
+                 *       "object": {
+                 *         "id": "whe_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "webhook_endpoint",
+                 *         "external_ref": null,
+                 *         "flow_name": null,
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "webhook.test"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    usageQuotaThresholdReachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, usage.quota_threshold_reached */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "verification",
+                 *         "period": "2025-03",
+                 *         "offer": "business",
+                 *         "quota": 1000,
+                 *         "over_quota": "block",
+                 *         "used": 800,
+                 *         "threshold_percent": 80
+                 *       },
+                 *       "object": {
+                 *         "id": "sub_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "subscription",
+                 *         "external_ref": null,
+                 *         "flow_name": null,
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "usage.quota_threshold_reached"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UsageQuotaThresholdReachedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    usageQuotaReachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type, usage.quota_reached */
+                "X-Service-Event": string;
+                /** @description The delivery id: deduplicate on it, a delivery may arrive more than once */
+                "X-Service-Delivery": string;
+                /** @description Unix time in seconds of the signature; refuse one more than 300 s from now */
+                "X-Service-Timestamp": string;
+                /** @description v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "verification",
+                 *         "period": "2025-03",
+                 *         "offer": "business",
+                 *         "quota": 1000,
+                 *         "over_quota": "block",
+                 *         "used": 1000
+                 *       },
+                 *       "object": {
+                 *         "id": "sub_01m7ym09t80f4fggxqxy1yr50c",
+                 *         "type": "subscription",
+                 *         "external_ref": null,
+                 *         "flow_name": null,
+                 *         "environment": "prod"
+                 *       },
+                 *       "occurred_at": "2025-03-14T09:26:53.000Z",
+                 *       "type": "usage.quota_reached"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UsageQuotaReachedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

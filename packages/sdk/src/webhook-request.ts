@@ -1,4 +1,5 @@
-import { verifyWebhook, type HeaderSource, type VerifiedWebhook, type VerifyOptions } from '@idv/webhooks';
+import type { HeaderSource, VerifyOptions } from '@idv/webhooks';
+import { verifyWebhook, type VerifiedWebhook } from './webhooks.ts';
 
 /** A webhook request as a route receives it: Express's `req`, Fastify's `request`, or node:http's `IncomingMessage`. */
 export interface WebhookRequest {

@@ -1,4 +1,4 @@
-import type { WebhookEventBody } from '@idv/domain';
+import type { WebhookEvent } from '@idv/domain';
 import { WEBHOOK_HEADERS } from './headers.ts';
 import { signatureMatches } from './signature.ts';
 
@@ -30,7 +30,8 @@ export interface VerifiedWebhook {
   deliveryId: string;
   eventType: string;
   timestamp: number;
-  event: WebhookEventBody;
+  /** The body, narrowed by its `type`: after `if (event.type === 'case.decided')`, `event.data` is that event's. */
+  event: WebhookEvent;
 }
 
 export interface VerifyOptions {
@@ -81,7 +82,7 @@ export function verifyWebhook(
   if (Math.abs(nowS - Number(timestamp)) > toleranceS) {
     throw new WebhookVerificationError('timestamp_out_of_tolerance', `X-Service-Timestamp is more than ${toleranceS} s away from now.`);
   }
-  let event: WebhookEventBody;
+  let event: WebhookEvent;
   try {
     event = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
   } catch {

@@ -60,6 +60,8 @@ import {
   WebhookEndpointListedSchema,
   WebhookEndpointSchema,
   WebhookEventBodySchema,
+  WebhookEventSchema,
+  WebhookEventSchemas,
   WebhookEventTypeInfoSchema,
   WebhookEventTypeListSchema,
 } from '../schemas/webhooks.ts';
@@ -98,6 +100,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   WebhookDeliveryDetailSchema,
   WebhookDeliveryListSchema,
   WebhookEventBodySchema,
+  ...WebhookEventSchemas,
+  WebhookEventSchema,
   WebhookEventTypeInfoSchema,
   WebhookEventTypeListSchema,
   OperatorSchema,

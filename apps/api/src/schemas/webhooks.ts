@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { WEBHOOK_EVENT_TYPES } from '@idv/domain';
+import { WEBHOOK_EVENT_CATALOGUE, WEBHOOK_EVENT_TYPES, webhookEventBodySchema, type WebhookEvent, type WebhookEventType } from '@idv/domain';
 import { ListOf, Timestamp } from './common.ts';
 import { literals } from './case.ts';
 
@@ -90,7 +90,11 @@ export const WebhookAttemptSchema = Type.Object(
 export const WebhookDeliveryDetailSchema = Type.Object(
   {
     ...deliveryFields,
-    body: Type.String({ description: 'The request body exactly as the destination received it (the signed bytes)' }),
+    body: Type.String({
+      description: 'The request body exactly as the destination received it (the signed bytes): a WebhookEvent as JSON text',
+      contentMediaType: 'application/json',
+      contentSchema: { $ref: 'WebhookEvent' },
+    }),
     attempts: Type.Array(Type.Ref(WebhookAttemptSchema)),
   },
   { $id: 'WebhookDeliveryDetail' },
@@ -112,6 +116,66 @@ export const WebhookEventBodySchema = Type.Object(
   },
   { $id: 'WebhookEventBody', description: 'The JSON body of a delivery; no personal data' },
 );
+/** The component name of an event's body: CaseDecidedEvent for case.decided. */
+const eventSchemaName = (type: WebhookEventType): string =>
+  type
+    .split(/[._]/)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('') + 'Event';
+
+/**
+ * Each event's body with its `data` typed (the catalogue's schemas, which type the service's own
+ * payloads), and their union discriminated by `type`: what `npm run api:types` turns into the
+ * SDK's narrowing union. No route answers with them: they are the deliveries' bodies, the
+ * document's `webhooks` section (webhookOperations) points at them.
+ */
+export const WebhookEventSchemas = WEBHOOK_EVENT_CATALOGUE.map((e) =>
+  webhookEventBodySchema(e.type, { $id: eventSchemaName(e.type), description: `${e.type}: ${e.sent_when}` }),
+);
+export const WebhookEventSchema = Type.Unsafe<WebhookEvent>({
+  $id: 'WebhookEvent',
+  description: 'The JSON body of a delivery, one member per event type, told apart by `type`; no personal data',
+  oneOf: WEBHOOK_EVENT_TYPES.map((type) => ({ $ref: eventSchemaName(type) })),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])),
+  },
+});
+
+/**
+ * The OpenAPI `webhooks` section: one POST per event type, the request the service sends to a
+ * subscribed endpoint (signed headers, the event's body) and what the endpoint answers.
+ */
+export function webhookOperations() {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' as const } });
+  return Object.fromEntries(
+    WEBHOOK_EVENT_CATALOGUE.map((e) => [
+      e.type,
+      {
+        post: {
+          operationId: `${eventSchemaName(e.type)[0]!.toLowerCase()}${eventSchemaName(e.type).slice(1)}`,
+          summary: e.type,
+          description: `${e.sent_when}\n\n\`data\`: ${e.data_description}`,
+          parameters: [
+            header('X-Service-Event', `The event type, ${e.type}`),
+            header('X-Service-Delivery', 'The delivery id: deduplicate on it, a delivery may arrive more than once'),
+            header('X-Service-Timestamp', 'Unix time in seconds of the signature; refuse one more than 300 s from now'),
+            header('X-Service-Signature', 'v1=<hex HMAC-SHA256 over "<timestamp>.<raw body>"> with the endpoint secret (one per secret while a secret is rolled)'),
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventSchemaName(e.type)}` }, example: e.example } },
+          },
+          responses: {
+            '2XX': { description: 'Received: any 2xx acknowledges the delivery; another answer, or none in time, is retried' },
+          },
+          security: [],
+        },
+      },
+    ]),
+  );
+}
+
 export const WebhookEventTypeInfoSchema = Type.Object(
   {
     type: WebhookEventTypeSchema,
