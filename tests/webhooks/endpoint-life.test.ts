@@ -81,6 +81,7 @@ describe('disable and enable', () => {
     const w = await newTenant(t);
     const e = await createEndpoint(t, w, 'http://localhost:4000/a');
     const { deliveryIds: [waiting] } = await emitCaseDecided(t, w.tenant);
+    t.clock.advance(1000); // journal ids are ordered by time: the disable comes after the creation
     const off = await signed(w, 'POST', `/v1/webhook-endpoints/${e.id}/disable`);
     assert.equal(off.statusCode, 200, off.body);
     assert.equal(off.json().status, 'disabled');
@@ -102,7 +103,8 @@ describe('disable and enable', () => {
     assert.equal(on.json().disabled_at, null);
     const [d] = await deliveriesOf(w, e.id);
     assert.equal(d.id, waiting);
-    assert.equal(d.next_attempt_at, t.clock.now().toISOString(), 'due at once');
+    assert.equal(d.status, 'pending');
+    assert.ok(Date.parse(d.next_attempt_at) <= t.clock.now().getTime(), 'due at once');
     await emitCaseDecided(t, w.tenant);
     assert.equal((await deliveriesOf(w, e.id)).length, 2);
     assert.deepEqual(
