@@ -343,6 +343,7 @@ export const en = {
   'deliveryStatus.retrying': 'Retrying',
   'deliveryStatus.succeeded': 'Delivered',
   'deliveryStatus.failed': 'Failed',
+  'deliveryStatus.cancelled': 'Cancelled',
   'delivery.title': 'Delivery {id}',
   'delivery.body': 'Body, as the destination received it',
   'delivery.attempts': 'Attempts',

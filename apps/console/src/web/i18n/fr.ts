@@ -345,6 +345,7 @@ export const fr: Messages = {
   'deliveryStatus.retrying': 'Nouvel essai prévu',
   'deliveryStatus.succeeded': 'Remis',
   'deliveryStatus.failed': 'Échec',
+  'deliveryStatus.cancelled': 'Annulé',
   'delivery.title': 'Envoi {id}',
   'delivery.body': 'Corps, tel que le destinataire l’a reçu',
   'delivery.attempts': 'Tentatives',
