@@ -42,7 +42,7 @@ export const WebhookEndpointChangeSchema = Type.Object(
 );
 
 /** A rotation's overlap: how long the previous secret keeps signing beside the new one. */
-export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
+const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
 export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 export const SecretRotationSchema = Type.Object(
   {

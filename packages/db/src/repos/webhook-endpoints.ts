@@ -12,7 +12,7 @@ export async function insertWebhookEndpoint(tx: Executor, row: typeof webhookEnd
 }
 
 /** The tenant's endpoints that exist for the client: a deleted one is only kept for the delivery log. */
-export const liveEndpoints = (tenant: Tenant) => and(tenantFilter(webhookEndpoints, tenant), isNull(webhookEndpoints.deletedAt));
+const liveEndpoints = (tenant: Tenant) => and(tenantFilter(webhookEndpoints, tenant), isNull(webhookEndpoints.deletedAt));
 
 /** The endpoint, or null when there is none or it was deleted. */
 export async function findWebhookEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointRow | null> {
