@@ -166,7 +166,7 @@ function EndpointList() {
             <tr key={e.id}>
               <th scope="row" className="cell-wide">
                 <span className="mono break">{e.url}</span>
-                {e.description ? <span className="muted small break"> {e.description}</span> : null}
+                {e.description ? <span className="endpoint-note muted small break">{e.description}</span> : null}
               </th>
               <td data-label={t('webhooks.col.health')}>
                 <span className={`badge ${HEALTH_BADGE[health]}`}>{t(`webhooks.health.${health}`)}</span>
