@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listClientJournal } from '@idv/db';
+import { sql } from 'drizzle-orm';
+import { listClientJournal, purgeWebhookLog, queryRows } from '@idv/db';
 import { errorOf, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createEndpoint, emitCaseDecided, newTenant, type TestTenant } from '../helpers/webhooks.ts';
 
@@ -222,5 +223,30 @@ describe('every new write', () => {
       assert.equal(errorOf(foreign).code, 'resource_not_found');
     }
     assert.equal((await listed(w))[0].status, 'active', 'nothing changed');
+  });
+});
+
+describe('retention', () => {
+  // Last in this file: the purge reaches every tenant's finished deliveries of the database.
+  test("past the log's window a deleted endpoint goes with its last delivery; an expired previous secret is erased", async () => {
+    const w = await newTenant(t);
+    const gone = await createEndpoint(t, w, 'http://localhost:4000/gone');
+    await emitCaseDecided(t, w.tenant);
+    await signed(w, 'DELETE', `/v1/webhook-endpoints/${gone.id}`);
+    const kept = await createEndpoint(t, w, 'http://localhost:4000/kept');
+    await signed(w, 'POST', `/v1/webhook-endpoints/${kept.id}/rotate-secret`, { overlap_seconds: 60 });
+    const rowOf = async (id: string) =>
+      (await queryRows<{ previous_secret_sealed: string | null }>(t.database.db, sql`SELECT previous_secret_sealed FROM webhook_endpoints WHERE id = ${id}`))[0];
+    const now = t.clock.now().getTime();
+
+    // Within the window: the deleted endpoint stays for its delivery, the previous secret for its overlap.
+    await purgeWebhookLog(t.database.db, new Date(now - 30 * 24 * 3_600_000), new Date(now + 59_000));
+    assert.ok(await rowOf(gone.id), 'kept while the log refers to it');
+    assert.notEqual((await rowOf(kept.id)).previous_secret_sealed, null);
+
+    // The cancelled delivery older than the window, the overlap over.
+    await purgeWebhookLog(t.database.db, new Date(now + 1000), new Date(now + 60_000));
+    assert.equal(await rowOf(gone.id), undefined, 'gone with its last delivery');
+    assert.equal((await rowOf(kept.id)).previous_secret_sealed, null, 'erased once past its overlap');
   });
 });
