@@ -61,6 +61,20 @@ describe('secret rotation', () => {
     refused(1, endpoint.secret);
   });
 
+  test('two rotations at once: each secret returned verifies the next delivery, neither is lost', async () => {
+    const who = await newTenant(t);
+    const endpoint = await createEndpoint(t, who, `${rx.url}/twice`);
+    const rotate = () => t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { signed: true, key: who.key, body: {} });
+    const [a, b] = await Promise.all([rotate(), rotate()]);
+    assert.deepEqual([a.statusCode, b.statusCode], [200, 200], `${a.body} ${b.body}`);
+    const before = rx.received.length;
+    await emitCaseDecided(t, who.tenant);
+    await rx.waitFor((r) => r.length === before + 1);
+    assert.equal(verify(before, a.json().secret).eventType, 'case.decided');
+    assert.equal(verify(before, b.json().secret).eventType, 'case.decided');
+    refused(before, endpoint.secret);
+  });
+
   test('overlap_seconds 0: the previous secret stops signing at once', async () => {
     const who = await newTenant(t);
     const endpoint = await createEndpoint(t, who, `${rx.url}/at-once`);

@@ -2,7 +2,7 @@ import {
   appendClientJournal,
   deleteWebhookEndpoint,
   disableWebhookEndpoint,
-  findWebhookEndpoint,
+  findWebhookEndpointForUpdate,
   resumeWebhookEndpoint,
   rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
@@ -36,7 +36,7 @@ const FIELDS = ['url', 'events', 'description'] as const;
 
 /** Applies the fields sent; journals those whose value differs, with before and after. */
 export async function changeEndpoint(act: Act, change: EndpointChange): Promise<WebhookEndpointRow> {
-  const before = await findWebhookEndpoint(act.tx, act.tenant, act.endpointId);
+  const before = await findWebhookEndpointForUpdate(act.tx, act.tenant, act.endpointId);
   if (!before) throw notFound();
   const row = (await updateWebhookEndpoint(act.tx, act.tenant, act.endpointId, change, act.now))!;
   const changed = FIELDS.filter((f) => change[f] !== undefined && JSON.stringify(before[f]) !== JSON.stringify(row[f]));
@@ -56,7 +56,7 @@ export async function disableEndpoint(act: Act): Promise<WebhookEndpointRow> {
 
 /** Active again, from disabled or suspended: what waited is sent at once (as resume does). */
 export async function enableEndpoint(act: Act): Promise<WebhookEndpointRow> {
-  const before = await findWebhookEndpoint(act.tx, act.tenant, act.endpointId);
+  const before = await findWebhookEndpointForUpdate(act.tx, act.tenant, act.endpointId);
   if (!before) throw notFound();
   if (before.status === 'active') return before;
   const row = (await resumeWebhookEndpoint(act.tx, act.tenant, act.endpointId, act.now))!;
@@ -76,7 +76,7 @@ export async function deleteEndpoint(act: Act): Promise<{ cancelled: number }> {
  * The previous secret is sealed again under its own aad, so it can never be taken for the current.
  */
 export async function rotateSecret(act: Act, keyring: MasterKeyring, overlapSeconds: number): Promise<{ row: WebhookEndpointRow; secret: string }> {
-  const endpoint = await findWebhookEndpoint(act.tx, act.tenant, act.endpointId);
+  const endpoint = await findWebhookEndpointForUpdate(act.tx, act.tenant, act.endpointId);
   if (!endpoint) throw notFound();
   const secret = randomSecret('whsec_');
   const expiresAt = overlapSeconds > 0 ? new Date(act.now.getTime() + overlapSeconds * 1000) : null;

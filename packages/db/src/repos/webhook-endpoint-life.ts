@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { webhookDeliveries, webhookEndpoints } from '../schema.ts';
-import { findWebhookEndpoint, type WebhookEndpointRow } from './webhook-endpoints.ts';
+import { findWebhookEndpointForUpdate, type WebhookEndpointRow } from './webhook-endpoints.ts';
 import type { Tenant } from './tenant.ts';
 
 // The writes of an endpoint's life after its creation. Each takes the caller's transaction, so the
@@ -16,7 +16,7 @@ export interface EndpointChange {
 
 /** Returns null when there is no such (live) endpoint. */
 export async function updateWebhookEndpoint(tx: Executor, tenant: Tenant, id: string, change: EndpointChange, now: Date): Promise<WebhookEndpointRow | null> {
-  if (!(await findWebhookEndpoint(tx, tenant, id))) return null;
+  if (!(await findWebhookEndpointForUpdate(tx, tenant, id))) return null;
   const [row] = await tx
     .update(webhookEndpoints)
     .set({ ...change, updatedAt: now })
@@ -36,7 +36,7 @@ export async function disableWebhookEndpoint(
   id: string,
   now: Date,
 ): Promise<{ row: WebhookEndpointRow; changed: boolean } | null> {
-  const endpoint = await findWebhookEndpoint(tx, tenant, id);
+  const endpoint = await findWebhookEndpointForUpdate(tx, tenant, id);
   if (!endpoint) return null;
   if (endpoint.status === 'disabled') return { row: endpoint, changed: false };
   const [row] = await tx
@@ -55,7 +55,7 @@ export async function disableWebhookEndpoint(
  * so its attempt is not recorded over the cancellation.
  */
 export async function deleteWebhookEndpoint(tx: Executor, tenant: Tenant, id: string, now: Date): Promise<{ row: WebhookEndpointRow; cancelled: number } | null> {
-  const endpoint = await findWebhookEndpoint(tx, tenant, id);
+  const endpoint = await findWebhookEndpointForUpdate(tx, tenant, id);
   if (!endpoint) return null;
   const cancelled = await tx
     .update(webhookDeliveries)
@@ -83,7 +83,7 @@ export async function rotateWebhookEndpointSecret(
   previousExpiresAt: Date | null,
   now: Date,
 ): Promise<WebhookEndpointRow | null> {
-  if (!(await findWebhookEndpoint(tx, tenant, id))) return null;
+  if (!(await findWebhookEndpointForUpdate(tx, tenant, id))) return null;
   const [row] = await tx
     .update(webhookEndpoints)
     .set({ secretSealed: sealed.current, previousSecretSealed: sealed.previous, previousSecretExpiresAt: previousExpiresAt, updatedAt: now })

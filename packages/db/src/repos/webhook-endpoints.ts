@@ -20,6 +20,15 @@ export async function findWebhookEndpoint(db: Executor, tenant: Tenant, id: stri
   return row ?? null;
 }
 
+/**
+ * The endpoint locked until the transaction ends: a write that derives its new state from the
+ * current one (a rotation keeps the current secret as the previous) must not race another.
+ */
+export async function findWebhookEndpointForUpdate(tx: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointRow | null> {
+  const [row] = await tx.select().from(webhookEndpoints).where(and(liveEndpoints(tenant), eq(webhookEndpoints.id, id))).for('update');
+  return row ?? null;
+}
+
 export async function countWebhookEndpoints(db: Executor, tenant: Tenant): Promise<number> {
   const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(liveEndpoints(tenant));
   return Number(row.n);
