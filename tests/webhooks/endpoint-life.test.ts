@@ -199,6 +199,8 @@ describe('POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret', () => {
       assert.deepEqual([errorOf(res).code, errorOf(res).field], ['parameter_invalid', 'overlap_seconds']);
     }
     assert.equal((await signed(w, 'POST', `/v1/webhook-endpoints/${e.id}/rotate-secret`, { overlap_seconds: 604800 })).statusCode, 200);
+    const noBody = await signed(w, 'POST', `/v1/webhook-endpoints/${e.id}/rotate-secret`);
+    assert.equal(noBody.statusCode, 200, `no body is the default overlap: ${noBody.body}`);
   });
 });
 

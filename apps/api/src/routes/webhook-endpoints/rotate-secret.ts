@@ -12,6 +12,12 @@ export function registerRotateWebhookEndpointSecret(app: App, ctx: AppContext): 
     '/v1/webhook-endpoints/:endpoint_id/rotate-secret',
     {
       config: endpointWriteConfig,
+      // Every field is optional, so a request without a body is a rotation with the defaults (a
+      // signed request with an empty body, as `curl -X POST` sends). The signature, checked by an
+      // app-level hook before this one, covered the empty body.
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags: ['webhooks'],
