@@ -7,6 +7,8 @@
  *   WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/webhook-receiver.ts
  *
  * then declare http://localhost:4000/webhooks as an endpoint (sandbox), or your https address.
+ * While you rotate the endpoint's secret, give both, comma-separated (WEBHOOK_SECRET=whsec_new,whsec_old):
+ * a delivery signed by either is accepted, and once the overlap ends keep the new one only.
  *
  * The deduplication here is kept in memory to stay short. In production record the delivery id in
  * your database with a unique constraint, in the same transaction as the work it triggers, so a
@@ -15,7 +17,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { verifyWebhook, WebhookVerificationError, type WebhookEventBody } from '@idv/sdk';
 
-const SECRET = process.env.WEBHOOK_SECRET;
+/** One secret, or several while one is rotated (a delivery then carries both signatures). */
+const SECRETS = (process.env.WEBHOOK_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const PORT = Number(process.env.PORT ?? 4000);
 /** A delivery is a few kilobytes; anything much larger is not from the service. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -23,8 +26,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 const REMEMBER_MS = 3 * 24 * 3_600_000;
 const MAX_REMEMBERED = 100_000;
 
-if (!SECRET) {
-  console.error('Set WEBHOOK_SECRET to the secret returned when the endpoint was created (whsec_…).');
+if (SECRETS.length === 0) {
+  console.error('Set WEBHOOK_SECRET to the secret returned when the endpoint was created or its secret rotated (whsec_…).');
   process.exit(1);
 }
 
@@ -83,7 +86,7 @@ const server = createServer(async (req, res) => {
   let verified;
   try {
     // The raw bytes, exactly as received: parse the JSON only after the signature checks out.
-    verified = verifyWebhook(raw, req.headers, SECRET);
+    verified = verifyWebhook(raw, req.headers, SECRETS);
   } catch (err) {
     if (err instanceof WebhookVerificationError) return answer(res, 400, err.code);
     throw err;

@@ -66,6 +66,22 @@ const ROUTES: Route[] = [
   },
   { name: 'POST /v1/webhook-endpoints/{id}/test', ok: 202, prepare: async () => ({ method: 'POST', url: `/v1/webhook-endpoints/${shared.endpointId}/test` }) },
   { name: 'POST /v1/webhook-endpoints/{id}/resume', ok: 202, prepare: async () => ({ method: 'POST', url: `/v1/webhook-endpoints/${shared.endpointId}/resume` }) },
+  {
+    name: 'PATCH /v1/webhook-endpoints/{id}',
+    ok: 200,
+    signed: true,
+    prepare: async () => ({ method: 'PATCH', url: `/v1/webhook-endpoints/${shared.endpointId}`, body: { description: `changed ${randomUUID()}` } }),
+  },
+  // Disable then enable the shared endpoint: it is active again for the routes below.
+  { name: 'POST /v1/webhook-endpoints/{id}/disable', ok: 200, signed: true, prepare: async () => ({ method: 'POST', url: `/v1/webhook-endpoints/${shared.endpointId}/disable` }) },
+  { name: 'POST /v1/webhook-endpoints/{id}/enable', ok: 200, signed: true, prepare: async () => ({ method: 'POST', url: `/v1/webhook-endpoints/${shared.endpointId}/enable` }) },
+  {
+    name: 'POST /v1/webhook-endpoints/{id}/rotate-secret',
+    ok: 200,
+    signed: true,
+    prepare: async () => ({ method: 'POST', url: `/v1/webhook-endpoints/${shared.endpointId}/rotate-secret`, body: { overlap_seconds: 0 } }),
+  },
+  { name: 'DELETE /v1/webhook-endpoints/{id}', ok: 200, signed: true, prepare: async () => ({ method: 'DELETE', url: `/v1/webhook-endpoints/${await newEndpoint()}` }) },
   { name: 'GET /v1/webhook-endpoints/{id}/deliveries', ok: 200, prepare: async () => ({ method: 'GET', url: `/v1/webhook-endpoints/${shared.endpointId}/deliveries` }) },
   { name: 'GET /v1/webhook-deliveries', ok: 200, prepare: async () => ({ method: 'GET', url: '/v1/webhook-deliveries?days=1&status=pending' }) },
   { name: 'GET /v1/webhook-deliveries/{id}', ok: 200, prepare: async () => ({ method: 'GET', url: `/v1/webhook-deliveries/${shared.deliveryId}` }) },

@@ -61,6 +61,12 @@ describe('master key rotation', () => {
     const before = created.json().id as string;
     const hook = await t.request('POST', '/v1/webhook-endpoints', { signed: true, body: { url: 'http://localhost:3000/hooks', events: ['case.decided'] } });
     assert.equal(hook.statusCode, 201, hook.body);
+    // A secret rotation in its overlap: the previous secret is re-sealed too. A deleted endpoint's
+    // secrets are erased: nothing of it to re-seal.
+    const rolled = await t.request('POST', `/v1/webhook-endpoints/${hook.json().id}/rotate-secret`, { signed: true, body: {} });
+    assert.equal(rolled.statusCode, 200, rolled.body);
+    const gone = await t.request('POST', '/v1/webhook-endpoints', { signed: true, body: { url: 'http://localhost:3000/gone', events: ['case.decided'] } });
+    assert.equal((await t.request('DELETE', `/v1/webhook-endpoints/${gone.json().id}`, { signed: true })).statusCode, 200);
     const legacy = (await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'standard', country: 'FR' } })).json().id as string;
     const legacySealed = t.ctx.keyring.seal(JSON.stringify({ surname: 'Legacy-Name' }), `case:${legacy}:declared`);
     await t.database.db.execute(sql`UPDATE cases SET declared_sealed = ${legacySealed} WHERE id = ${legacy}`);
@@ -82,7 +88,7 @@ describe('master key rotation', () => {
       assert.equal(status.dry_run, true);
       assert.ok(status.case_keys.stale >= 1 && status.case_keys.rewritten === 0, JSON.stringify(status));
       assert.ok(status.api_key_signing_secrets.stale >= 1);
-      assert.equal(status.webhook_secrets.stale, 1);
+      assert.equal(status.webhook_secrets.stale, 2, 'the current and the previous secret of the rotated endpoint');
       assert.ok(status.idempotent_responses.stale >= 3);
       assert.equal(status.legacy_personal_data.stale, 1);
 
@@ -105,8 +111,12 @@ describe('master key rotation', () => {
     assert.deepEqual(await declaredOf(only, legacy), { surname: 'Legacy-Name' }, 'legacy personal data moved under the case key');
     const [legacyRow] = await queryRows<{ declared_sealed: string }>(t.database.db, sql`SELECT declared_sealed FROM cases WHERE id = ${legacy}`);
     assert.equal(legacyRow.declared_sealed.startsWith('v1.'), false);
-    const [endpoint] = await queryRows<{ id: string; secret_sealed: string }>(t.database.db, sql`SELECT id, secret_sealed FROM webhook_endpoints`);
-    assert.equal(only.openText(endpoint.secret_sealed, `webhook_endpoint:${endpoint.id}:secret`), hook.json().secret);
+    const [endpoint] = await queryRows<{ id: string; secret_sealed: string; previous_secret_sealed: string }>(
+      t.database.db,
+      sql`SELECT id, secret_sealed, previous_secret_sealed FROM webhook_endpoints WHERE id = ${hook.json().id}`,
+    );
+    assert.equal(only.openText(endpoint.secret_sealed, `webhook_endpoint:${endpoint.id}:secret`), rolled.json().secret);
+    assert.equal(only.openText(endpoint.previous_secret_sealed, `webhook_endpoint:${endpoint.id}:previous_secret`), hook.json().secret);
     const after = await instance(only);
     try {
       const signed = await after.request('POST', '/v1/cases', { flow_name: 'standard', country: 'FR' });

@@ -52,6 +52,8 @@ after(async () => {
 
 describe('the integration settings in the console', () => {
   let page: Page;
+  /** The secret the console showed when the endpoint on the receiver was created. */
+  let endpointSecret = '';
 
   test('API keys: created with its secrets shown once (not after leaving, not after a reload); the key works; revoked', async () => {
     page = await openAs(ada, '/settings/api-keys');
@@ -118,6 +120,7 @@ describe('the integration settings in the console', () => {
     await page.getByText(/Copy its signing secret now/).waitFor();
     const secret = await page.getByLabel('Signing secret').inputValue();
     assert.match(secret, /^whsec_/);
+    endpointSecret = secret;
     await capture(page, 'webhook-created', 'desktop');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     assert.ok(!(await page.content()).includes(secret));
@@ -188,6 +191,63 @@ describe('the integration settings in the console', () => {
     await phone.goto(`${h.consoleUrl}/settings/webhooks/deliveries/${deliveryId}`);
     await phone.locator('pre.code').waitFor();
     await capture(phone, 'webhook-delivery', 'phone');
+  });
+
+  test('webhooks: the endpoint edited, disabled and enabled, its secret rotated (both signatures verified), then deleted, each asked first', async () => {
+    await page.goto(`${h.consoleUrl}/settings/webhooks`);
+    const row = page.locator('tbody tr', { hasText: rx.url });
+    const dialog = page.getByRole('dialog');
+    await row.getByText('Healthy').waitFor();
+
+    await row.getByRole('button', { name: `Edit ${rx.url}` }).click();
+    await page.getByLabel('Description (optional)').fill('Back office receiver');
+    await page.getByRole('button', { name: 'Save the endpoint' }).click();
+    await row.getByText('Back office receiver').waitFor();
+
+    // Disable asks first; cancelled, nothing changes.
+    await row.getByRole('button', { name: `Disable ${rx.url}` }).click();
+    await dialog.getByText(/Events raised while it is disabled/).waitFor();
+    await capture(page, 'webhook-disable-confirm', 'desktop');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await row.getByText('Healthy').waitFor();
+    await row.getByRole('button', { name: `Disable ${rx.url}` }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await row.getByText('Disabled', { exact: true }).waitFor();
+    assert.equal(await row.getByRole('button', { name: `Send a test ${rx.url}` }).count(), 0, 'no test to a disabled endpoint');
+    await row.getByRole('button', { name: `Enable ${rx.url}` }).click();
+    await row.getByText('Healthy').waitFor();
+
+    // Rotate: the new secret shown once; a test then carries both signatures, each verifies.
+    await row.getByRole('button', { name: `Rotate the secret ${rx.url}` }).click();
+    await dialog.getByText(/deliveries carry both signatures/).waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(/New signing secret for/).waitFor();
+    const fresh = await page.getByLabel('Signing secret').inputValue();
+    assert.match(fresh, /^whsec_/);
+    assert.notEqual(fresh, endpointSecret);
+    await capture(page, 'webhook-rotated', 'desktop');
+    const before = rx.received.length;
+    await row.getByRole('button', { name: `Send a test ${rx.url}` }).click();
+    await rx.waitFor((r) => r.length > before, 15_000, 'the test after the rotation');
+    const sent = rx.received[before];
+    assert.equal(String(sent.headers['x-service-signature']).split(',').length, 2, 'both signatures during the overlap');
+    assert.equal(verifyWebhook(sent.body, sent.headers, fresh).event.type, 'webhook.test');
+    assert.equal(verifyWebhook(sent.body, sent.headers, endpointSecret).event.type, 'webhook.test');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    const phone = await adminPhone('/settings/webhooks');
+    await phone.locator('tbody tr', { hasText: rx.url }).getByText('Back office receiver').waitFor();
+    await capture(phone, 'webhooks-life', 'phone');
+    await capture(page, 'webhooks-life', 'desktop');
+
+    // Delete asks first, then the endpoint is gone from the list.
+    await row.getByRole('button', { name: `Delete ${rx.url}` }).click();
+    await dialog.getByText(/Deliveries still scheduled are cancelled/).waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Endpoint ${rx.url} deleted; 0 scheduled deliveries cancelled.`).waitFor();
+    await row.waitFor({ state: 'detached' });
+    const listed = await h.t.request('GET', '/v1/webhook-endpoints', { key: h.t.demoKey });
+    assert.equal(listed.json().data.some((e: { url: string }) => e.url === rx.url), false);
   });
 
   test("embedding origins: an invalid origin refused with the service's message beside it; removed, the list saved", async () => {

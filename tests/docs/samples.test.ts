@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractSamples, type SampleStep } from '../../apps/docs/src/samples.ts';
 import { markdownSources, readSource } from '../../apps/docs/src/sources.ts';
@@ -123,4 +123,18 @@ test('the executed samples of every page run against a started service', async (
   // The quick start's promise, step by step: curl and TypeScript, a webhook receiver, the journey, the decision.
   const quickstart = ran['docs/quickstart.md'] ?? [];
   for (const kind of ['shell', 'script', 'journey', 'wait-output']) assert.ok(quickstart.includes(kind), `the quick start ran a ${kind} step`);
+
+  // The quick start's receiver started again, as a reader does the next day: it finds the endpoint
+  // it declared by its address and rotates its secret, so the client still has one endpoint there.
+  const second = run(process.execPath, ['--import', 'tsx', 'receiver.ts']);
+  try {
+    await waitUntil('the second receiver to listen', () => second.proc.stdout().includes('receiving webhooks'), 60_000);
+  } finally {
+    await stop(second.proc);
+  }
+  const creds = JSON.parse(readFileSync(join(service.dataDir, 'bootstrap-credentials.json'), 'utf8'));
+  const listed = await fetch(`${service.api}/v1/webhook-endpoints?limit=100`, { headers: { authorization: `Bearer ${creds.api_key.secret}` } });
+  const receiverUrl = `http://127.0.0.1:${receiverPort}/webhooks`;
+  const atReceiver = ((await listed.json()) as { data: { url: string }[] }).data.filter((e) => e.url === receiverUrl);
+  assert.equal(atReceiver.length, 1, 'one endpoint at the receiver address after two runs');
 });

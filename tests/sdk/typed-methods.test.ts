@@ -86,6 +86,22 @@ describe('SDK typed methods', () => {
     assert.equal((await client.updateJourneyAppearance({ display_name: 'SDK Bank', primary_color: '#1d4ed8', background_color: '#ffffff' })).display_name, 'SDK Bank');
   });
 
+  test("webhook endpoints: a whole life through the SDK, each write signed", async () => {
+    const created = await client.createWebhookEndpoint({ url: 'http://localhost:4000/sdk', events: ['case.decided'] });
+    const updated = await client.updateWebhookEndpoint(created.id, { events: ['case.decided', 'webhook.test'], description: 'from the sdk' });
+    assert.deepEqual([updated.events, updated.description], [['case.decided', 'webhook.test'], 'from the sdk']);
+    assert.equal((await client.disableWebhookEndpoint(created.id)).status, 'disabled');
+    assert.equal((await client.enableWebhookEndpoint(created.id)).status, 'active');
+    const rotated = await client.rotateWebhookEndpointSecret(created.id, { overlap_seconds: 60 });
+    assert.notEqual(rotated.secret, created.secret);
+    assert.ok(rotated.previous_secret_expires_at);
+    assert.equal((await client.rotateWebhookEndpointSecret(created.id)).previous_secret_expires_at !== null, true, 'the default overlap is 24 hours');
+    assert.deepEqual(await client.deleteWebhookEndpoint(created.id), { id: created.id, object: 'webhook_endpoint', deleted: true, cancelled_deliveries: 0 });
+    const gone = await client.deleteWebhookEndpoint(created.id).catch((e: unknown) => e);
+    assert.ok(gone instanceof ApiRequestError);
+    assert.equal(gone.code, 'resource_not_found');
+  });
+
   test('a refusal is an ApiRequestError with its status, code, type, field and request id', async () => {
     const err = await client.updateJourneyAppearance({ display_name: null, primary_color: '#ffcc00', background_color: '#ffffff' }).catch((e: unknown) => e);
     assert.ok(err instanceof ApiRequestError);
@@ -103,6 +119,10 @@ function typeChecks(c: IdvClient): void {
   void c.decideCase('case_x', { outcome: 'maybe' });
   // @ts-expect-error a period is required
   void c.getUsage({});
+  // @ts-expect-error the overlap is a number of seconds
+  void c.rotateWebhookEndpointSecret('whe_x', { overlap_seconds: '1h' });
+  // @ts-expect-error the secret is never set by the client
+  void c.updateWebhookEndpoint('whe_x', { secret: 'mine' });
   void c.getCase('case_x').then((read) => {
     // @ts-expect-error no such field on a case
     void read.no_such_field;

@@ -36,7 +36,9 @@ describe('examples/webhook-receiver.ts', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/webhooks`;
     const endpoint = await createEndpoint(t, who, url);
-    example = runNode('examples/webhook-receiver.ts', [], { WEBHOOK_SECRET: endpoint.secret, PORT: String(port) });
+    // Two secrets, as while one is rotated: the endpoint's, and the one it would be replacing.
+    const previous = 'whsec_previous-secret-of-this-endpoint';
+    example = runNode('examples/webhook-receiver.ts', [], { WEBHOOK_SECRET: `${endpoint.secret}, ${previous}`, PORT: String(port) });
     await until('the example to listen', () => example!.stdout().includes('listening'));
 
     const { deliveryIds } = await emitCaseDecided(t, who.tenant, { outcome: 'approved' });
@@ -65,5 +67,10 @@ describe('examples/webhook-receiver.ts', () => {
     assert.deepEqual([forged.status, await forged.text()], [400, 'signature_invalid']);
     const stale = await post(logged.body, signed(logged.body, ts - 301));
     assert.deepEqual([stale.status, await stale.text()], [400, 'timestamp_out_of_tolerance']);
+    // Signed with the other secret it holds: accepted as well.
+    const byPrevious = await post(logged.body, { ...signed(logged.body), 'x-service-delivery': 'dlv_signed_by_previous', 'x-service-signature': signWebhook(previous, ts, logged.body) });
+    assert.deepEqual([byPrevious.status, await byPrevious.text()], [200, 'ok']);
+    const byNeither = await post(logged.body, { ...signed(logged.body), 'x-service-delivery': 'dlv_signed_by_neither', 'x-service-signature': signWebhook('whsec_neither', ts, logged.body) });
+    assert.deepEqual([byNeither.status, await byNeither.text()], [400, 'signature_invalid']);
   });
 });

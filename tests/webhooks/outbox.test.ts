@@ -125,9 +125,9 @@ describe('the outbox', () => {
     await t.database.db.execute(
       sql`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status) VALUES (${done.deliveryIds[0]}, 1, now(), 3, 200)`,
     );
-    await purgeWebhookLog(t.database.db, new Date(t.clock.now().getTime() - 1000));
+    await purgeWebhookLog(t.database.db, new Date(t.clock.now().getTime() - 1000), t.clock.now());
     assert.equal(await count('webhook_deliveries', who.tenant.clientId), 2, 'nothing is older than the cut yet');
-    await purgeWebhookLog(t.database.db, new Date(t.clock.now().getTime() + 1000));
+    await purgeWebhookLog(t.database.db, new Date(t.clock.now().getTime() + 1000), t.clock.now());
     const left = await queryRows<{ id: string }>(t.database.db, sql`SELECT id FROM webhook_deliveries WHERE client_id = ${who.tenant.clientId}`);
     assert.deepEqual(left.map((r) => r.id), waiting.deliveryIds);
     const events = await queryRows<{ id: string }>(t.database.db, sql`SELECT id FROM webhook_events WHERE client_id = ${who.tenant.clientId}`);

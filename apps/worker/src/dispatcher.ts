@@ -220,7 +220,6 @@ export class WebhookDispatcher {
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
-    const secret = this.options.keyring.openText(delivery.secretSealed, `webhook_endpoint:${delivery.endpointId}:secret`);
     const timestamp = String(Math.floor(this.now().getTime() / 1000));
     const headers = {
       'content-type': 'application/json',
@@ -228,7 +227,7 @@ export class WebhookDispatcher {
       [WEBHOOK_HEADERS.event]: delivery.eventType,
       [WEBHOOK_HEADERS.delivery]: delivery.id,
       [WEBHOOK_HEADERS.timestamp]: timestamp,
-      [WEBHOOK_HEADERS.signature]: signWebhook(secret, timestamp, delivery.body),
+      [WEBHOOK_HEADERS.signature]: this.signatures(delivery, timestamp),
     };
     const { settings } = this.options;
     return postDelivery(
@@ -241,9 +240,24 @@ export class WebhookDispatcher {
     );
   }
 
+  /**
+   * `v1=<new>` alone, or during a rotation's overlap `v1=<new>,v1=<previous>`: a receiver that
+   * verifies any one of the values (the SDK's verifyWebhook does) accepts the delivery whichever
+   * of the two secrets it holds, so it can switch at its own pace within the window.
+   */
+  private signatures(delivery: ClaimedDelivery, timestamp: string): string {
+    const { keyring } = this.options;
+    const secrets = [keyring.openText(delivery.secretSealed, `webhook_endpoint:${delivery.endpointId}:secret`)];
+    if (delivery.previousSecretSealed) {
+      secrets.push(keyring.openText(delivery.previousSecretSealed, `webhook_endpoint:${delivery.endpointId}:previous_secret`));
+    }
+    return secrets.map((secret) => signWebhook(secret, timestamp, delivery.body)).join(',');
+  }
+
   private async purge(): Promise<void> {
     try {
-      await purgeWebhookLog(this.options.db, new Date(this.now().getTime() - RETENTION_MS));
+      const now = this.now();
+      await purgeWebhookLog(this.options.db, new Date(now.getTime() - RETENTION_MS), now);
     } catch (err) {
       this.log.warn({ err: errorCode(err) }, 'webhook log purge failed');
       countLoopFailure('webhook_log_purge');

@@ -214,12 +214,14 @@ export const apiUsageDaily = pgTable(
   (t) => [primaryKey({ columns: [t.clientId, t.environment, t.day, t.statusCode] })],
 );
 
-export type WebhookEndpointStatus = 'active' | 'suspended';
+/** disabled: by the client (no new delivery, what was scheduled waits); suspended: by the eighth failure. */
+export type WebhookEndpointStatus = 'active' | 'suspended' | 'disabled';
 /**
  * pending: not attempted yet; retrying: failed at least once, next attempt at next_attempt_at;
- * succeeded: a 2xx came back; failed: eight failures, no more automatic attempts (replayable).
+ * succeeded: a 2xx came back; failed: eight failures, no more automatic attempts (replayable);
+ * cancelled: its endpoint was deleted before it was sent.
  */
-export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
 
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -231,11 +233,25 @@ export const webhookEndpoints = pgTable(
     events: jsonb('events').$type<string[]>().notNull(),
     /** The signing secret, sealed with the master key (aad `webhook_endpoint:<id>:secret`): it is needed to sign. */
     secretSealed: text('secret_sealed').notNull(),
+    /**
+     * After a rotation, the previous secret (sealed like the current one, aad
+     * `webhook_endpoint:<id>:previous_secret`) signs beside the new one until its expiry, so
+     * receivers can switch without refusing a delivery; erased once past it.
+     */
+    previousSecretSealed: text('previous_secret_sealed'),
+    previousSecretExpiresAt: ts('previous_secret_expires_at'),
+    description: text('description'),
     status: text('status').$type<WebhookEndpointStatus>().notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     suspendedAt: ts('suspended_at'),
+    disabledAt: ts('disabled_at'),
+    /**
+     * Deleted endpoints stay as rows (without their secrets) while the delivery log refers to
+     * them, then go with the log's retention; every endpoint route treats them as absent.
+     */
+    deletedAt: ts('deleted_at'),
   },
   (t) => [index('webhook_endpoints_tenant').on(t.clientId, t.environment, t.id)],
 );

@@ -122,6 +122,7 @@ export const ERROR_CATALOGUE = {
   // Webhooks
   webhook_endpoint_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of webhook endpoints (16).', 'Subscribe an existing endpoint to more events rather than declaring another one.'),
   webhook_endpoint_suspended: e(409, 'conflict_error', 'The webhook endpoint is suspended after eight failed attempts of a delivery; nothing is sent to it.', 'Fix the receiver, then POST /v1/webhook-endpoints/{endpoint_id}/resume: deliveries that waited are sent at once.'),
+  webhook_endpoint_disabled: e(409, 'conflict_error', 'The webhook endpoint is disabled: it receives no delivery, tests and replays included.', 'POST /v1/webhook-endpoints/{endpoint_id}/enable first: deliveries scheduled before it was disabled are then sent at once.'),
   webhook_delivery_scheduled: e(409, 'conflict_error', 'The delivery is still scheduled for another attempt, so a replay would send it twice.', 'Wait for its next attempt (next_attempt_at), or replay it once it has succeeded or failed.'),
   // Operator console (answered by the console server, not the service)
   session_required: e(401, 'authentication_error', 'No console session, or it has expired.', 'Sign in again at the console (/auth/login).'),

@@ -207,6 +207,28 @@ export class IdvClient {
   testWebhookEndpoint(endpointId: string) {
     return this.call('testWebhookEndpoint', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/test`);
   }
+  /** Change url, events or description (signed); only the fields sent change, `description: null` clears it. */
+  updateWebhookEndpoint(endpointId: string, body: Body<'updateWebhookEndpoint'>, opts?: CallOptions) {
+    return this.call('updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${seg(endpointId)}`, { body, signed: true, ...opts });
+  }
+  /** No delivery is made for a disabled endpoint; what was already scheduled waits for enable. */
+  disableWebhookEndpoint(endpointId: string, opts?: CallOptions) {
+    return this.call('disableWebhookEndpoint', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/disable`, { signed: true, ...opts });
+  }
+  enableWebhookEndpoint(endpointId: string, opts?: CallOptions) {
+    return this.call('enableWebhookEndpoint', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/enable`, { signed: true, ...opts });
+  }
+  /** Cancels its scheduled deliveries; the log keeps its past deliveries for their retention. */
+  deleteWebhookEndpoint(endpointId: string, opts?: CallOptions) {
+    return this.call('deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${seg(endpointId)}`, { signed: true, ...opts });
+  }
+  /**
+   * A new signing secret, returned once. For `overlap_seconds` (default 24 h) deliveries carry the
+   * previous secret's signature too: verifyWebhook with either, or both, passes meanwhile.
+   */
+  rotateWebhookEndpointSecret(endpointId: string, body: Body<'rotateWebhookEndpointSecret'> = {}, opts?: CallOptions) {
+    return this.call('rotateWebhookEndpointSecret', 'POST', `/v1/webhook-endpoints/${seg(endpointId)}/rotate-secret`, { body, signed: true, ...opts });
+  }
   listWebhookDeliveries(query: Query<'listWebhookDeliveries'> = {}) {
     return this.call('listWebhookDeliveries', 'GET', '/v1/webhook-deliveries', { query });
   }

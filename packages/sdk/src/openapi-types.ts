@@ -216,7 +216,7 @@ export interface paths {
         /** Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Declare a destination for events (signed, idempotent); the signing secret is returned once */
+        /** Declare a destination for events (signed, idempotent, journaled); the signing secret is returned once */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -267,7 +267,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reactivate a suspended endpoint: the deliveries that waited are sent at once. Resuming an active endpoint changes nothing; 202 */
+        /** Reactivate a suspended endpoint: the deliveries that waited are sent at once. Resuming an active endpoint changes nothing; a disabled one is enabled instead (409); 202 */
         post: operations["resumeWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -286,6 +286,75 @@ export interface paths {
         put?: never;
         /** Send a signed webhook.test event to this endpoint, logged like any delivery; 202 with the delivery */
         post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an endpoint (signed, idempotent, journaled): its scheduled deliveries are cancelled, its secrets erased; its deliveries stay in the log for their 30 days */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change the url, the events or the description of an endpoint (signed, idempotent, journaled); deliveries still scheduled go to the new url */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop sending to an endpoint (signed, idempotent, journaled): events raised while it is disabled make no delivery for it; deliveries already scheduled wait for enable */
+        post: operations["disableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a disabled (or suspended) endpoint active again (signed, idempotent, journaled): deliveries that waited are sent at once. Enabling an active endpoint changes nothing */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret (signed, idempotent, journaled); the new secret is returned once. During the overlap (default 24 h) deliveries carry both signatures, so receivers verify with either */
+        post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1648,13 +1717,16 @@ export interface components {
             object: "webhook_endpoint";
             url: string;
             events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
+            description: string | null;
             /** @enum {string} */
-            status: "active" | "suspended";
+            status: "active" | "suspended" | "disabled";
             /** @enum {string} */
             environment: "sandbox" | "prod";
             /** Format: date-time */
             created_at: string;
             suspended_at: string | null;
+            disabled_at: string | null;
+            previous_secret_expires_at: string | null;
         };
         WebhookEndpointCreated: {
             /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
@@ -1663,15 +1735,47 @@ export interface components {
             object: "webhook_endpoint";
             url: string;
             events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
+            description: string | null;
             /** @enum {string} */
-            status: "active" | "suspended";
+            status: "active" | "suspended" | "disabled";
             /** @enum {string} */
             environment: "sandbox" | "prod";
             /** Format: date-time */
             created_at: string;
             suspended_at: string | null;
+            disabled_at: string | null;
+            previous_secret_expires_at: string | null;
             /** @description Signing secret (whsec_…) for X-Service-Signature; returned once, here only */
             secret: string;
+        };
+        WebhookEndpointSecretRotated: {
+            /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            url: string;
+            events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "suspended" | "disabled";
+            /** @enum {string} */
+            environment: "sandbox" | "prod";
+            /** Format: date-time */
+            created_at: string;
+            suspended_at: string | null;
+            disabled_at: string | null;
+            previous_secret_expires_at: string | null;
+            /** @description The new signing secret (whsec_…); returned once, here only */
+            secret: string;
+        };
+        WebhookEndpointDeleted: {
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            /** @enum {boolean} */
+            deleted: true;
+            /** @description Deliveries still scheduled for it, cancelled (status cancelled, kept in the log) */
+            cancelled_deliveries: number;
         };
         WebhookEndpointListed: {
             /** @example whe_01m7ym09t80f4fggxqxy1yr50c */
@@ -1680,13 +1784,16 @@ export interface components {
             object: "webhook_endpoint";
             url: string;
             events: ("case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached")[];
+            description: string | null;
             /** @enum {string} */
-            status: "active" | "suspended";
+            status: "active" | "suspended" | "disabled";
             /** @enum {string} */
             environment: "sandbox" | "prod";
             /** Format: date-time */
             created_at: string;
             suspended_at: string | null;
+            disabled_at: string | null;
+            previous_secret_expires_at: string | null;
             /** @description Deliveries created in the last 24 hours, by current status (retrying: failed at least once, to be tried again) */
             recent_deliveries: {
                 /** @enum {number} */
@@ -1717,7 +1824,7 @@ export interface components {
             /** @enum {string} */
             event_type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
             /** @enum {string} */
-            status: "pending" | "retrying" | "succeeded" | "failed";
+            status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
             attempt_count: number;
             next_attempt_at: string | null;
             last_attempt_at: string | null;
@@ -1749,7 +1856,7 @@ export interface components {
             /** @enum {string} */
             event_type: "case.decided" | "case.resubmission_requested" | "case.decision_revised" | "case.personal_data_erased" | "webhook.test" | "usage.quota_threshold_reached" | "usage.quota_reached";
             /** @enum {string} */
-            status: "pending" | "retrying" | "succeeded" | "failed";
+            status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
             attempt_count: number;
             next_attempt_at: string | null;
             last_attempt_at: string | null;
@@ -4405,6 +4512,8 @@ export interface operations {
                     url: string;
                     /** @description Event names from GET /v1/webhook-events */
                     events: string[];
+                    /** @description Your own note on the endpoint (what receives it); at most 500 characters */
+                    description?: string;
                 };
             };
         };
@@ -4669,7 +4778,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: webhook_endpoint_suspended, webhook_delivery_scheduled */
+            /** @description Error codes: webhook_endpoint_suspended, webhook_endpoint_disabled, webhook_delivery_scheduled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4773,6 +4882,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error codes: webhook_endpoint_disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
@@ -4868,7 +4986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: webhook_endpoint_suspended */
+            /** @description Error codes: webhook_endpoint_suspended, webhook_endpoint_disabled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4915,10 +5033,675 @@ export interface operations {
             };
         };
     };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path: {
+                /** @description A webhook endpoint id (whe_…) */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDeleted"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path: {
+                /** @description A webhook endpoint id (whe_…) */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https (production: on a public address); the sandbox also accepts http for localhost */
+                    url?: string;
+                    /** @description Event names from GET /v1/webhook-events */
+                    events?: string[];
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, unknown_event_type, webhook_url_refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path: {
+                /** @description A webhook endpoint id (whe_…) */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path: {
+                /** @description A webhook endpoint id (whe_…) */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path: {
+                /** @description A webhook endpoint id (whe_…) */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the previous secret keeps signing beside the new one (deliveries carry both signatures); 0 drops it at once. Default 24 hours, at most 7 days
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretRotated"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                status?: "pending" | "retrying" | "succeeded" | "failed";
+                status?: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
                 event_type?: string;
                 endpoint_id?: string;
                 /** @description Deliveries created in the last N days */
@@ -5159,7 +5942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: webhook_endpoint_suspended, webhook_delivery_scheduled */
+            /** @description Error codes: webhook_endpoint_suspended, webhook_endpoint_disabled, webhook_delivery_scheduled */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -3,16 +3,22 @@ import type { WebhookEventType } from '@idv/domain';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentEndpoint(row: WebhookEndpointRow) {
+export function presentEndpoint(row: WebhookEndpointRow, now: Date) {
+  // A previous secret past its overlap no longer signs (the worker reads the same expiry), even
+  // before the hourly purge erases it.
+  const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;
   return {
     id: row.id,
     object: 'webhook_endpoint' as const,
     url: row.url,
     events: row.events as WebhookEventType[],
+    description: row.description,
     status: row.status,
     environment: row.environment,
     created_at: row.createdAt.toISOString(),
     suspended_at: iso(row.suspendedAt),
+    disabled_at: iso(row.disabledAt),
+    previous_secret_expires_at: iso(overlap),
   };
 }
 

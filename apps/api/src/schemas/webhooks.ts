@@ -4,24 +4,56 @@ import { ListOf, Timestamp } from './common.ts';
 import { literals } from './case.ts';
 
 const WebhookEventTypeSchema = literals(WEBHOOK_EVENT_TYPES);
-const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
 export const WebhookDeliveryStatusSchema = literals(DELIVERY_STATUSES);
 const Environment = literals(['sandbox', 'prod'] as const);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
+const UrlField = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'https (production: on a public address); the sandbox also accepts http for localhost',
+});
+const EventsField = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  minItems: 1,
+  maxItems: WEBHOOK_EVENT_TYPES.length,
+  uniqueItems: true,
+  description: 'Event names from GET /v1/webhook-events',
+});
+const DescriptionField = Type.String({ maxLength: 500, description: 'Your own note on the endpoint (what receives it); at most 500 characters' });
+
 export const NewWebhookEndpointSchema = Type.Object(
   {
-    url: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description: 'https (production: on a public address); the sandbox also accepts http for localhost',
-    }),
-    events: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-      minItems: 1,
-      maxItems: WEBHOOK_EVENT_TYPES.length,
-      uniqueItems: true,
-      description: 'Event names from GET /v1/webhook-events',
-    }),
+    url: UrlField,
+    events: EventsField,
+    description: Type.Optional(DescriptionField),
+  },
+  { additionalProperties: false },
+);
+
+/** PATCH: any of the three; at least one (checked by the route, which names the rule). */
+export const WebhookEndpointChangeSchema = Type.Object(
+  {
+    url: Type.Optional(UrlField),
+    events: Type.Optional(EventsField),
+    description: Type.Optional(Nullable(DescriptionField)),
+  },
+  { additionalProperties: false },
+);
+
+/** A rotation's overlap: how long the previous secret keeps signing beside the new one. */
+const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
+export const SecretRotationSchema = Type.Object(
+  {
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_OVERLAP_SECONDS,
+        default: DEFAULT_OVERLAP_SECONDS,
+        description: 'How long the previous secret keeps signing beside the new one (deliveries carry both signatures); 0 drops it at once. Default 24 hours, at most 7 days',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -31,10 +63,14 @@ const endpointFields = {
   object: Type.Literal('webhook_endpoint'),
   url: Type.String(),
   events: Type.Array(WebhookEventTypeSchema),
-  status: literals(['active', 'suspended'] as const),
+  description: Nullable(Type.String()),
+  status: literals(['active', 'suspended', 'disabled'] as const),
   environment: Environment,
   created_at: Timestamp,
   suspended_at: Nullable(Timestamp),
+  disabled_at: Nullable(Timestamp),
+  /** During a secret rotation's overlap, when the previous secret stops signing; else null. */
+  previous_secret_expires_at: Nullable(Timestamp),
 };
 
 export const WebhookEndpointSchema = Type.Object(endpointFields, { $id: 'WebhookEndpoint' });
@@ -44,6 +80,23 @@ export const WebhookEndpointCreatedSchema = Type.Object(
     secret: Type.String({ description: 'Signing secret (whsec_…) for X-Service-Signature; returned once, here only' }),
   },
   { $id: 'WebhookEndpointCreated' },
+);
+/** A rotation's answer: the endpoint with its new secret, returned this once. */
+export const WebhookEndpointSecretRotatedSchema = Type.Object(
+  {
+    ...endpointFields,
+    secret: Type.String({ description: 'The new signing secret (whsec_…); returned once, here only' }),
+  },
+  { $id: 'WebhookEndpointSecretRotated' },
+);
+export const WebhookEndpointDeletedSchema = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('webhook_endpoint'),
+    deleted: Type.Literal(true),
+    cancelled_deliveries: Type.Integer({ minimum: 0, description: 'Deliveries still scheduled for it, cancelled (status cancelled, kept in the log)' }),
+  },
+  { $id: 'WebhookEndpointDeleted' },
 );
 const count = Type.Integer({ minimum: 0 });
 /** The list adds each endpoint's health at a glance: its deliveries of the last 24 hours by status. */

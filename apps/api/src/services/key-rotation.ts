@@ -121,7 +121,10 @@ export async function rotateMasterKey(db: Db, keyring: MasterKeyring, wrapper: K
       size,
     );
   const signing = await masterSealed('api_key_signing_secret', (id) => `api_key:${id}:signing`);
-  const webhooks = await masterSealed('webhook_secret', (id) => `webhook_endpoint:${id}:secret`);
+  const current = await masterSealed('webhook_secret', (id) => `webhook_endpoint:${id}:secret`);
+  // A rotation's previous secret, while its overlap lasts, is a webhook secret like the current one.
+  const previous = await masterSealed('webhook_previous_secret', (id) => `webhook_endpoint:${id}:previous_secret`);
+  const webhooks = { stale: current.stale + previous.stale, rewritten: current.rewritten + previous.rewritten };
 
   // Stored idempotent responses: `{sealed}` in response_body (aad `idempotency:<api key>:<key>`).
   const responses = await walk(

@@ -1,4 +1,5 @@
 import {
+  appendClientJournal,
   countWebhookEndpoints,
   emitEvent,
   findWebhookEndpoint,
@@ -18,7 +19,9 @@ import { ApiError } from '../http/api-error.ts';
 /** Endpoints per client and environment: several receivers are plausible, hundreds are a mistake. */
 const MAX_ENDPOINTS = 16;
 
-const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}:secret`;
+export const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}:secret`;
+/** The previous secret during a rotation's overlap (apps/worker opens it with the same aad). */
+export const previousSecretAad = (endpointId: string) => `webhook_endpoint:${endpointId}:previous_secret`;
 
 /**
  * Checks a new endpoint before any transaction opens (the DNS lookup may take a while and must
@@ -30,24 +33,34 @@ export async function checkNewEndpoint(
   tenant: Tenant,
   allowPrivateNetworks: boolean,
 ): Promise<WebhookEventType[]> {
-  const unknown = body.events.filter((e) => !isWebhookEventType(e));
+  const events = checkEvents(body.events);
+  await checkDestination(body.url, tenant, allowPrivateNetworks);
+  return events;
+}
+
+export function checkEvents(events: string[]): WebhookEventType[] {
+  const unknown = events.filter((e) => !isWebhookEventType(e));
   if (unknown.length) {
     throw new ApiError('unknown_event_type', `Unknown event ${unknown.map((e) => JSON.stringify(e)).join(', ')}; GET /v1/webhook-events lists them.`, 'events');
   }
-  const check = checkEndpointUrl(body.url, { environment: tenant.environment, allowPrivateNetworks });
+  return events as WebhookEventType[];
+}
+
+/** The destination rule of the environment; in production the host is resolved (outside any transaction). */
+export async function checkDestination(url: string, tenant: Tenant, allowPrivateNetworks: boolean): Promise<void> {
+  const check = checkEndpointUrl(url, { environment: tenant.environment, allowPrivateNetworks });
   if (!check.ok) throw new ApiError('webhook_url_refused', check.reason, 'url');
   if (tenant.environment === 'prod' && !allowPrivateNetworks) {
     const resolved = await resolvesToPublicAddresses(check.url.hostname);
     if (!resolved.ok) throw new ApiError('webhook_url_refused', resolved.reason, 'url');
   }
-  return body.events as WebhookEventType[];
 }
 
 export async function createEndpoint(
   tx: Executor,
   keyring: MasterKeyring,
   tenant: Tenant,
-  spec: { url: string; events: WebhookEventType[]; createdBy: string; now: Date },
+  spec: { url: string; events: WebhookEventType[]; description: string | null; createdBy: string; now: Date },
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   if ((await countWebhookEndpoints(tx, tenant)) >= MAX_ENDPOINTS) throw new ApiError('webhook_endpoint_limit_reached');
   const id = newId('whe', spec.now.getTime());
@@ -57,11 +70,18 @@ export async function createEndpoint(
     ...tenant,
     url: spec.url,
     events: spec.events,
+    description: spec.description,
     secretSealed: keyring.seal(secret, secretAad(id)),
     status: 'active',
     createdBy: spec.createdBy,
     createdAt: spec.now,
     updatedAt: spec.now,
+  });
+  await appendClientJournal(tx, tenant, {
+    actor: spec.createdBy,
+    action: 'webhook_endpoint.created',
+    detail: { endpoint_id: id, url: spec.url, events: spec.events },
+    at: spec.now,
   });
   return { row, secret };
 }
@@ -89,16 +109,22 @@ export async function replayDelivery(db: Db, tenant: Tenant, original: WebhookDe
   }
   return db.transaction(async (tx) => {
     const endpoint = await endpointOr404(tx, tenant, original.endpointId);
-    if (endpoint.status === 'suspended') throw new ApiError('webhook_endpoint_suspended');
+    refuseIfNotSending(endpoint);
     return insertReplay(tx, original, now);
   });
+}
+
+/** Nothing is sent to a suspended or disabled endpoint: a test or replay would only wait. */
+function refuseIfNotSending(endpoint: WebhookEndpointRow): void {
+  if (endpoint.status === 'suspended') throw new ApiError('webhook_endpoint_suspended');
+  if (endpoint.status === 'disabled') throw new ApiError('webhook_endpoint_disabled');
 }
 
 /** A webhook.test event addressed to this endpoint only, whatever it subscribes to. */
 export async function sendTestEvent(db: Db, tenant: Tenant, endpointId: string, now: Date): Promise<string> {
   return db.transaction(async (tx) => {
     const endpoint = await endpointOr404(tx, tenant, endpointId);
-    if (endpoint.status === 'suspended') throw new ApiError('webhook_endpoint_suspended');
+    refuseIfNotSending(endpoint);
     const emitted = await emitEvent(
       tx,
       tenant,

@@ -25,6 +25,13 @@ interface SealedColumn {
 const SEALED = {
   api_key_signing_secret: { table: apiKeys, id: apiKeys.id, value: apiKeys.signingSecretSealed, field: 'signingSecretSealed', caseId: null },
   webhook_secret: { table: webhookEndpoints, id: webhookEndpoints.id, value: webhookEndpoints.secretSealed, field: 'secretSealed', caseId: null },
+  webhook_previous_secret: {
+    table: webhookEndpoints,
+    id: webhookEndpoints.id,
+    value: webhookEndpoints.previousSecretSealed,
+    field: 'previousSecretSealed',
+    caseId: null,
+  },
   declared: { table: cases, id: cases.id, value: cases.declaredSealed, field: 'declaredSealed', caseId: cases.id },
   decision_comment: { table: reviewDecisions, id: reviewDecisions.id, value: reviewDecisions.commentSealed, field: 'commentSealed', caseId: reviewDecisions.caseId },
   revision_comment: { table: caseRevisions, id: caseRevisions.id, value: caseRevisions.commentSealed, field: 'commentSealed', caseId: caseRevisions.caseId },
@@ -43,7 +50,8 @@ export interface SealedValue {
 /** A page of a column's sealed values after `after`; with `prefix`, only values starting with it. */
 export async function sealedValuesPage(db: Executor, kind: SealedValueKind, after: string | null, limit: number, prefix?: string): Promise<SealedValue[]> {
   const c: SealedColumn = SEALED[kind];
-  const where = [isNotNull(c.value), afterKey(c.id, after)];
+  // An empty value is an erased secret (a deleted webhook endpoint's, whose column cannot be null).
+  const where = [isNotNull(c.value), sql`${c.value} <> ''`, afterKey(c.id, after)];
   if (prefix !== undefined) where.push(sql`starts_with(${c.value}, ${prefix})`);
   return (await db
     .select({ k: c.id, caseId: c.caseId ?? sql<null>`NULL`, sealed: c.value })

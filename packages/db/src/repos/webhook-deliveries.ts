@@ -28,7 +28,8 @@ export async function listWebhookDeliveries(db: Executor, tenant: Tenant, f: Del
   return db.select().from(webhookDeliveries).where(and(...where)).orderBy(desc(webhookDeliveries.id)).limit(f.limit + 1);
 }
 
-export type DeliveryCounts = Record<WebhookDeliveryStatus, number>;
+/** Only a deleted endpoint's deliveries are cancelled, and a deleted endpoint is never listed: no count for them. */
+export type DeliveryCounts = Record<Exclude<WebhookDeliveryStatus, 'cancelled'>, number>;
 
 /**
  * Deliveries created since `since` per endpoint and status: an endpoint's health at a glance
@@ -45,7 +46,7 @@ export async function countRecentDeliveries(db: Executor, tenant: Tenant, endpoi
     .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status);
   for (const r of rows) {
     const c = counts.get(r.endpointId);
-    if (c && r.status in c) c[r.status] = Number(r.n);
+    if (c && r.status !== 'cancelled') c[r.status] = Number(r.n);
   }
   return counts;
 }

@@ -1,8 +1,8 @@
-import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, lte, notExists, sql } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { queryRows } from '../connect.ts';
 import type { Environment } from '../schema.ts';
-import { webhookDeliveries, webhookEvents } from '../schema.ts';
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../schema.ts';
 
 /** A delivery a worker has claimed, with everything needed to send it. */
 export interface ClaimedDelivery {
@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
   attemptCount: number;
   url: string;
   secretSealed: string;
+  /** The previous secret while a rotation's overlap lasts (it signs too), else null. */
+  previousSecretSealed: string | null;
   body: string;
   claimToken: string;
   /** The API request that caused the event (for the worker's log lines), or null. */
@@ -45,6 +47,7 @@ export async function claimDueDeliveries(
     attempt_count: number;
     url: string;
     secret_sealed: string;
+    previous_secret_sealed: string | null;
     body: string;
     request_id: string | null;
     created_at: string | Date;
@@ -58,14 +61,15 @@ export async function claimDueDeliveries(
           WHERE d2.status IN ('pending', 'retrying')
             AND d2.next_attempt_at <= ${now}
             AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
-            AND e2.status = 'active'
+            AND e2.status = 'active' AND e2.deleted_at IS NULL
           ORDER BY d2.next_attempt_at, d2.id
           LIMIT ${opts.limit}
           FOR UPDATE OF d2 SKIP LOCKED
         ) AS due, webhook_endpoints AS e, webhook_events AS ev
         WHERE d.id = due.id AND e.id = d.endpoint_id AND ev.id = d.event_id
-        RETURNING d.id, d.client_id, d.environment, d.endpoint_id, d.event_type, d.attempt_count, e.url, e.secret_sealed, ev.body,
-                  ev.request_id, d.created_at`,
+        RETURNING d.id, d.client_id, d.environment, d.endpoint_id, d.event_type, d.attempt_count, e.url, e.secret_sealed,
+                  CASE WHEN e.previous_secret_expires_at > ${now} THEN e.previous_secret_sealed END AS previous_secret_sealed,
+                  ev.body, ev.request_id, d.created_at`,
   );
   return rows.map((r) => ({
     id: r.id,
@@ -76,6 +80,7 @@ export async function claimDueDeliveries(
     attemptCount: Number(r.attempt_count),
     url: r.url,
     secretSealed: r.secret_sealed,
+    previousSecretSealed: r.previous_secret_sealed,
     body: r.body,
     claimToken: opts.token,
     requestId: r.request_id,
@@ -159,12 +164,26 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[], now
 
 /**
  * Retention: the delivery log is readable for 30 days. Older finished deliveries go (their
- * attempts with them), then events no delivery refers to. Pending ones are never purged.
+ * attempts with them), then events no delivery refers to, then deleted endpoints no delivery
+ * refers to. Pending ones are never purged. Previous secrets past their overlap are erased too
+ * (they stopped signing at their expiry; this removes them from storage).
  */
-export async function purgeWebhookLog(db: Executor, before: Date): Promise<void> {
+export async function purgeWebhookLog(db: Executor, before: Date, now: Date): Promise<void> {
   await db
     .delete(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.status, ['succeeded', 'failed']), lt(webhookDeliveries.createdAt, before)));
+    .where(and(inArray(webhookDeliveries.status, ['succeeded', 'failed', 'cancelled']), lt(webhookDeliveries.createdAt, before)));
+  await db
+    .update(webhookEndpoints)
+    .set({ previousSecretSealed: null, previousSecretExpiresAt: null })
+    .where(lte(webhookEndpoints.previousSecretExpiresAt, now));
+  await db
+    .delete(webhookEndpoints)
+    .where(
+      and(
+        isNotNull(webhookEndpoints.deletedAt),
+        notExists(db.select({ one: sql`1` }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, webhookEndpoints.id))),
+      ),
+    );
   await db
     .delete(webhookEvents)
     .where(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, lt } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import type { Executor } from '../connect.ts';
 import { webhookDeliveries, webhookEndpoints } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
@@ -11,21 +11,32 @@ export async function insertWebhookEndpoint(tx: Executor, row: typeof webhookEnd
   return inserted;
 }
 
+/** The tenant's endpoints that exist for the client: a deleted one is only kept for the delivery log. */
+const liveEndpoints = (tenant: Tenant) => and(tenantFilter(webhookEndpoints, tenant), isNull(webhookEndpoints.deletedAt));
+
+/** The endpoint, or null when there is none or it was deleted. */
 export async function findWebhookEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointRow | null> {
-  const [row] = await db.select().from(webhookEndpoints).where(and(tenantFilter(webhookEndpoints, tenant), eq(webhookEndpoints.id, id)));
+  const [row] = await db.select().from(webhookEndpoints).where(and(liveEndpoints(tenant), eq(webhookEndpoints.id, id)));
+  return row ?? null;
+}
+
+/**
+ * The endpoint locked until the transaction ends: a write that derives its new state from the
+ * current one (a rotation keeps the current secret as the previous) must not race another.
+ */
+export async function findWebhookEndpointForUpdate(tx: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointRow | null> {
+  const [row] = await tx.select().from(webhookEndpoints).where(and(liveEndpoints(tenant), eq(webhookEndpoints.id, id))).for('update');
   return row ?? null;
 }
 
 export async function countWebhookEndpoints(db: Executor, tenant: Tenant): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(tenantFilter(webhookEndpoints, tenant));
+  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(liveEndpoints(tenant));
   return Number(row.n);
 }
 
 /** Newest first; returns up to limit + 1 rows so the caller can tell whether more follow. */
 export async function listWebhookEndpoints(db: Executor, tenant: Tenant, limit: number, startingAfter?: string) {
-  const where = startingAfter
-    ? and(tenantFilter(webhookEndpoints, tenant), lt(webhookEndpoints.id, startingAfter))
-    : tenantFilter(webhookEndpoints, tenant);
+  const where = startingAfter ? and(liveEndpoints(tenant), lt(webhookEndpoints.id, startingAfter)) : liveEndpoints(tenant);
   return db.select().from(webhookEndpoints).where(where).orderBy(desc(webhookEndpoints.id)).limit(limit + 1);
 }
 
@@ -39,9 +50,15 @@ export async function resumeWebhookEndpoint(tx: Executor, tenant: Tenant, id: st
   if (!endpoint || endpoint.status === 'active') return endpoint;
   const [resumed] = await tx
     .update(webhookEndpoints)
-    .set({ status: 'active', suspendedAt: null, updatedAt: now })
+    .set({ status: 'active', suspendedAt: null, disabledAt: null, updatedAt: now })
     .where(eq(webhookEndpoints.id, id))
     .returning();
+  await sendWaitingNow(tx, id, now);
+  return resumed;
+}
+
+/** What waited for the endpoint (pending, or retrying with a later time) becomes due now; the dispatcher is woken at commit. */
+async function sendWaitingNow(tx: Executor, id: string, now: Date): Promise<void> {
   await tx
     .update(webhookDeliveries)
     .set({ nextAttemptAt: now })
@@ -53,5 +70,4 @@ export async function resumeWebhookEndpoint(tx: Executor, tenant: Tenant, id: st
       ),
     );
   await notifyDispatcher(tx);
-  return resumed;
 }

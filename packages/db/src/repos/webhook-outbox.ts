@@ -30,7 +30,8 @@ export interface EmittedEvent {
 
 /**
  * Records an event in the outbox and one pending delivery per endpoint of the tenant subscribed
- * to its type (suspended endpoints included: their deliveries wait for resume). Call it with the
+ * to its type (suspended endpoints included: their deliveries wait for resume; disabled and deleted
+ * ones excluded: a disabled endpoint receives no new delivery). Call it with the
  * transaction of the state change that causes the event, so both commit or neither does.
  * `onlyEndpointId` addresses one endpoint whatever it subscribes to (the test event). The event
  * records the request it is the work of (request-context.ts), for the worker's log lines.
@@ -69,6 +70,7 @@ export async function emitEvent<T extends WebhookEventType>(
                  ${event.type}, 'pending', ${at}, ${at}
           FROM webhook_endpoints AS e, ev
           WHERE e.client_id = ${tenant.clientId} AND e.environment = ${tenant.environment} AND ${which}
+            AND e.status <> 'disabled' AND e.deleted_at IS NULL
           RETURNING id
         )
         SELECT (SELECT array_agg(id ORDER BY id) FROM dl) AS ids,

@@ -17,7 +17,7 @@ export function registerCreateWebhookEndpoint(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createWebhookEndpoint',
         tags: ['webhooks'],
-        summary: 'Declare a destination for events (signed, idempotent); the signing secret is returned once',
+        summary: 'Declare a destination for events (signed, idempotent, journaled); the signing secret is returned once',
         headers: SignedOrConsoleHeaders,
         body: NewWebhookEndpointSchema,
         response: {
@@ -30,13 +30,15 @@ export function registerCreateWebhookEndpoint(app: App, ctx: AppContext): void {
       const { tenant } = authOf(req);
       const events = await checkNewEndpoint(req.body, tenant, ctx.config.webhooks.allowPrivateNetworks);
       await runIdempotent(ctx.idempotency, req, reply, async (tx) => {
+        const now = ctx.now();
         const { row, secret } = await createEndpoint(tx, ctx.keyring, tenant, {
           url: req.body.url,
           events,
+          description: req.body.description ?? null,
           createdBy: actorOf(req),
-          now: ctx.now(),
+          now,
         });
-        return { status: 201, body: { ...presentEndpoint(row), secret } };
+        return { status: 201, body: { ...presentEndpoint(row, now), secret } };
       });
     },
   );

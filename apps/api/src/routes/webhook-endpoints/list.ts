@@ -28,7 +28,7 @@ export function registerListWebhookEndpoints(app: App, ctx: AppContext): void {
       const rows = await listWebhookEndpoints(ctx.db, tenant, limit, req.query.starting_after);
       const now = ctx.now().getTime();
       const recent = await countRecentDeliveries(ctx.db, tenant, rows.slice(0, limit).map((r) => r.id), new Date(now - DAY_MS));
-      return page(rows, limit, (row) => ({ ...presentEndpoint(row), recent_deliveries: { window_hours: 24 as const, ...recent.get(row.id)! } }));
+      return page(rows, limit, (row) => ({ ...presentEndpoint(row, ctx.now()), recent_deliveries: { window_hours: 24 as const, ...recent.get(row.id)! } }));
     },
   );
 }

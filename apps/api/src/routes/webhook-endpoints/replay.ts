@@ -25,7 +25,7 @@ export function registerReplayEndpointDelivery(app: App, ctx: AppContext): void 
         ),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_delivery_scheduled'),
+          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_endpoint_disabled', 'webhook_delivery_scheduled'),
         },
       },
     },

@@ -20,7 +20,7 @@ export function registerTestWebhookEndpoint(app: App, ctx: AppContext): void {
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),
-          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended'),
+          ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_suspended', 'webhook_endpoint_disabled'),
         },
       },
     },

@@ -10,8 +10,8 @@ import type { MessageKey } from '../../i18n/en.ts';
 import { webhookEndpointsQuery, webhookEventsQuery } from './webhook-queries.ts';
 
 type DeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
-export const DELIVERY_BADGE = { pending: 'badge-attention', retrying: 'badge-attention', succeeded: 'badge-ok', failed: 'badge-failed' } as const;
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
+export const DELIVERY_BADGE = { pending: 'badge-attention', retrying: 'badge-attention', succeeded: 'badge-ok', failed: 'badge-failed', cancelled: 'badge-muted' } as const;
 const DAYS = [1, 7, 14, 30] as const;
 const COLUMNS: MessageKey[] = [
   'deliveries.col.delivery',

@@ -9,15 +9,17 @@ import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { webhookEndpointsQuery, webhookEventsQuery } from './webhook-queries.ts';
+import { EditEndpoint, LifeButtons, LifeOutcome, useEndpointLife } from './endpoint-life.tsx';
 
 const COLUMNS: MessageKey[] = ['webhooks.col.url', 'webhooks.col.health', 'webhooks.col.recent', 'webhooks.col.events', 'webhooks.col.actions'];
 
 /** An endpoint's health at a glance, from its status and its deliveries of the last 24 hours. */
-export function endpointHealth(e: WebhookEndpointListed): 'suspended' | 'failing' | 'ok' {
+export function endpointHealth(e: WebhookEndpointListed): 'suspended' | 'disabled' | 'failing' | 'ok' {
   if (e.status === 'suspended') return 'suspended';
+  if (e.status === 'disabled') return 'disabled';
   return e.recent_deliveries.failed > 0 || e.recent_deliveries.retrying > 0 ? 'failing' : 'ok';
 }
-const HEALTH_BADGE = { suspended: 'badge-failed', failing: 'badge-attention', ok: 'badge-ok' } as const;
+const HEALTH_BADGE = { suspended: 'badge-failed', disabled: 'badge-muted', failing: 'badge-attention', ok: 'badge-ok' } as const;
 
 /**
  * Webhook endpoints (through the console, for administrators): each with its health, a test and a
@@ -124,6 +126,8 @@ function EndpointList() {
   const queryClient = useQueryClient();
   const pages = useCursorPages();
   const endpoints = useQuery(webhookEndpointsQuery(pages.cursor));
+  const life = useEndpointLife();
+  const [editing, setEditing] = useState<WebhookEndpointListed | null>(null);
   const act = useMutation({
     mutationFn: async ({ endpoint, action }: { endpoint: WebhookEndpointListed; action: 'test' | 'resume' }): Promise<Done> => {
       const path = { endpoint_id: endpoint.id };
@@ -147,6 +151,8 @@ function EndpointList() {
         <Notice kind="success">{t('webhooks.resumed', { url: act.data.url })}</Notice>
       ) : null}
       {act.isError ? <ErrorNotice error={act.error} /> : null}
+      <LifeOutcome life={life} />
+      {editing ? <EditEndpoint key={editing.id} endpoint={editing} onClose={() => setEditing(null)} /> : null}
       <PagedTable
         query={endpoints}
         pages={pages}
@@ -160,6 +166,7 @@ function EndpointList() {
             <tr key={e.id}>
               <th scope="row" className="cell-wide">
                 <span className="mono break">{e.url}</span>
+                {e.description ? <span className="endpoint-note muted small break">{e.description}</span> : null}
               </th>
               <td data-label={t('webhooks.col.health')}>
                 <span className={`badge ${HEALTH_BADGE[health]}`}>{t(`webhooks.health.${health}`)}</span>
@@ -180,14 +187,15 @@ function EndpointList() {
                     <button type="button" className="button button-small button-primary" disabled={act.isPending} onClick={() => act.mutate({ endpoint: e, action: 'resume' })} aria-label={`${t('webhooks.resume')} ${e.url}`}>
                       {t('webhooks.resume')}
                     </button>
-                  ) : (
+                  ) : e.status === 'active' ? (
                     <button type="button" className="button button-small" disabled={act.isPending} onClick={() => act.mutate({ endpoint: e, action: 'test' })} aria-label={`${t('webhooks.test')} ${e.url}`}>
                       {t('webhooks.test')}
                     </button>
-                  )}
+                  ) : null}
                   <Link to="/settings/webhooks/deliveries" search={{ endpoint: e.id }} className="button button-small" aria-label={`${t('webhooks.deliveries')} ${e.url}`}>
                     {t('webhooks.deliveries')}
                   </Link>
+                  <LifeButtons endpoint={e} life={life} onEdit={() => setEditing(e)} />
                 </div>
               </td>
             </tr>
