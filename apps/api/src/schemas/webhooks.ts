@@ -208,6 +208,8 @@ export function webhookOperations() {
         post: {
           operationId: `${eventSchemaName(e.type)[0]!.toLowerCase()}${eventSchemaName(e.type).slice(1)}`,
           summary: e.type,
+          // Grouped in the reference's menu like the routes (by resource), not loose above them.
+          tags: ['webhook events'],
           description: `${e.sent_when}\n\n\`data\`: ${e.data_description}`,
           parameters: [
             header('X-Service-Event', `The event type, ${e.type}`),

@@ -1,12 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../../api/client.ts';
 import type { WebhookEndpointListed } from '../../api/types.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ShownOnce } from '../../components/shown-once.tsx';
-import { ErrorNotice, Loading, Notice } from '../../components/status.tsx';
+import { ErrorNotice, Notice } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { webhookEventsQuery } from './webhook-queries.ts';
+import { EventChoices } from './event-choices.tsx';
 
 // An endpoint's life in the console: edit, disable and enable, rotate the secret, delete. What
 // cannot be undone or changes what the receiver gets (disable, rotate, delete) asks first; each
@@ -114,7 +114,6 @@ export function LifeOutcome({ life }: { life: Life }) {
 export function EditEndpoint({ endpoint, onClose }: { endpoint: WebhookEndpointListed; onClose(): void }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
-  const catalogue = useQuery(webhookEventsQuery);
   const [url, setUrl] = useState(endpoint.url);
   const [events, setEvents] = useState<string[]>(endpoint.events);
   const [description, setDescription] = useState(endpoint.description ?? '');
@@ -150,27 +149,7 @@ export function EditEndpoint({ endpoint, onClose }: { endpoint: WebhookEndpointL
           <span>{t('webhooks.description')}</span>
           <input name="description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} autoComplete="off" />
         </label>
-        <fieldset className="steps">
-          <legend>{t('webhooks.events')}</legend>
-          {catalogue.isPending ? (
-            <Loading />
-          ) : catalogue.isError ? (
-            <ErrorNotice error={catalogue.error} onRetry={() => void catalogue.refetch()} />
-          ) : (
-            catalogue.data.data.map((ev) => (
-              <label key={ev.type} className="field-inline check-line">
-                <input
-                  type="checkbox"
-                  name="events"
-                  value={ev.type}
-                  checked={events.includes(ev.type)}
-                  onChange={(e) => setEvents(e.target.checked ? [...events, ev.type] : events.filter((x) => x !== ev.type))}
-                />
-                <span className="mono">{ev.type}</span>
-              </label>
-            ))
-          )}
-        </fieldset>
+        <EventChoices events={events} onChange={setEvents} />
         <div className="row-actions">
           <button type="submit" className="button button-primary" disabled={save.isPending || events.length === 0}>
             {t('webhooks.save')}

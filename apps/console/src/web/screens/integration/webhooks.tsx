@@ -5,10 +5,11 @@ import { api, ok } from '../../api/client.ts';
 import type { WebhookDelivery, WebhookEndpointListed } from '../../api/types.ts';
 import { PagedTable, useCursorPages } from '../../components/paged-table.tsx';
 import { ShownOnce } from '../../components/shown-once.tsx';
-import { ErrorNotice, Loading, Notice, PageTitle } from '../../components/status.tsx';
+import { ErrorNotice, Notice, PageTitle } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { EventChoices } from './event-choices.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
-import { webhookEndpointsQuery, webhookEventsQuery } from './webhook-queries.ts';
+import { webhookEndpointsQuery } from './webhook-queries.ts';
 import { EditEndpoint, LifeButtons, LifeOutcome, useEndpointLife } from './endpoint-life.tsx';
 
 const COLUMNS: MessageKey[] = ['webhooks.col.url', 'webhooks.col.health', 'webhooks.col.recent', 'webhooks.col.events', 'webhooks.col.actions'];
@@ -46,7 +47,6 @@ export function WebhooksScreen() {
 function NewEndpoint() {
   const { t } = useI18n();
   const queryClient = useQueryClient();
-  const catalogue = useQuery(webhookEventsQuery);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
   const create = useMutation({
@@ -81,33 +81,7 @@ function NewEndpoint() {
             <span>{t('webhooks.url')}</span>
             <input name="url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} maxLength={2048} autoComplete="off" inputMode="url" />
           </label>
-          <fieldset className="steps">
-            <legend>{t('webhooks.events')}</legend>
-            {catalogue.isPending ? (
-              <Loading />
-            ) : catalogue.isError ? (
-              <ErrorNotice error={catalogue.error} onRetry={() => void catalogue.refetch()} />
-            ) : (
-              catalogue.data.data.map((ev) => (
-                <label key={ev.type} className="field-inline check-line">
-                  <input
-                    type="checkbox"
-                    name="events"
-                    value={ev.type}
-                    checked={events.includes(ev.type)}
-                    onChange={(e) => setEvents(e.target.checked ? [...events, ev.type] : events.filter((x) => x !== ev.type))}
-                  />
-                  <span>
-                    <span className="mono">{ev.type}</span>{' '}
-                    {/* The service's catalogue is written in English (WCAG 3.1.2: its language is said). */}
-                    <span className="muted small" lang="en">
-                      {ev.sent_when}
-                    </span>
-                  </span>
-                </label>
-              ))
-            )}
-          </fieldset>
+          <EventChoices events={events} onChange={setEvents} />
           <button type="submit" className="button button-primary" disabled={create.isPending || events.length === 0}>
             {t('webhooks.create')}
           </button>
