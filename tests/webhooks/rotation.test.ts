@@ -25,12 +25,26 @@ after(async () => {
   await t.close();
 });
 
-const signatures = (i: number) => String(rx.received[i].headers['x-service-signature']).split(',');
+type Received = Receiver['received'][number];
+/**
+ * The distinct deliveries an endpoint's path received, in order: a delivery may arrive more than
+ * once (receivers deduplicate on X-Service-Delivery), so a test reads each delivery once.
+ */
+const deliveriesTo = (path: string): Received[] => {
+  const seen = new Set<string>();
+  return rx.received.filter((r) => {
+    const id = String(r.headers['x-service-delivery']);
+    if (r.path !== path || seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+};
+const waitForDeliveries = (path: string, n: number) => rx.waitFor(() => deliveriesTo(path).length >= n);
+const signatures = (r: Received) => String(r.headers['x-service-signature']).split(',');
 /** verifyWebhook as a receiver runs it, at the test clock's time (the delivery's timestamp comes from it). */
-const verify = (i: number, secret: string | string[]) =>
-  verifyWebhook(rx.received[i].body, rx.received[i].headers, secret, { nowS: t.clock.now().getTime() / 1000 });
-const refused = (i: number, secret: string) =>
-  assert.throws(() => verify(i, secret), (e: WebhookVerificationError) => e.code === 'signature_invalid');
+const verify = (r: Received, secret: string | string[]) => verifyWebhook(r.body, r.headers, secret, { nowS: t.clock.now().getTime() / 1000 });
+const refused = (r: Received, secret: string) =>
+  assert.throws(() => verify(r, secret), (e: WebhookVerificationError) => e.code === 'signature_invalid');
 
 describe('secret rotation', () => {
   test('both secrets sign during the overlap; only the new one after it', async () => {
@@ -45,20 +59,22 @@ describe('secret rotation', () => {
     const fresh = res.json().secret as string;
 
     await emitCaseDecided(t, who.tenant);
-    await rx.waitFor((r) => r.length === 1);
-    assert.equal(signatures(0).length, 2, 'the header carries both signatures');
-    assert.ok(signatures(0).every((s) => /^v1=[0-9a-f]{64}$/.test(s)));
-    assert.equal(verify(0, fresh).eventType, 'case.decided', 'a receiver that already has the new secret');
-    assert.equal(verify(0, endpoint.secret).eventType, 'case.decided', 'a receiver still on the previous secret');
-    assert.equal(verify(0, [endpoint.secret, fresh]).eventType, 'case.decided', 'a receiver holding both while it rolls');
-    refused(0, 'whsec_neither-of-the-two');
+    await waitForDeliveries('/hooks', 1);
+    const [during] = deliveriesTo('/hooks');
+    assert.equal(signatures(during).length, 2, 'the header carries both signatures');
+    assert.ok(signatures(during).every((s) => /^v1=[0-9a-f]{64}$/.test(s)));
+    assert.equal(verify(during, fresh).eventType, 'case.decided', 'a receiver that already has the new secret');
+    assert.equal(verify(during, endpoint.secret).eventType, 'case.decided', 'a receiver still on the previous secret');
+    assert.equal(verify(during, [endpoint.secret, fresh]).eventType, 'case.decided', 'a receiver holding both while it rolls');
+    refused(during, 'whsec_neither-of-the-two');
 
     t.clock.advance(3600 * 1000 + 1000);
     await emitCaseDecided(t, who.tenant);
-    await rx.waitFor((r) => r.length === 2);
-    assert.equal(signatures(1).length, 1, 'after the window only the new secret signs');
-    assert.equal(verify(1, fresh).eventType, 'case.decided');
-    refused(1, endpoint.secret);
+    await waitForDeliveries('/hooks', 2);
+    const after = deliveriesTo('/hooks')[1];
+    assert.equal(signatures(after).length, 1, 'after the window only the new secret signs');
+    assert.equal(verify(after, fresh).eventType, 'case.decided');
+    refused(after, endpoint.secret);
   });
 
   test('two rotations at once: each secret returned verifies the next delivery, neither is lost', async () => {
@@ -67,23 +83,23 @@ describe('secret rotation', () => {
     const rotate = () => t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { signed: true, key: who.key, body: {} });
     const [a, b] = await Promise.all([rotate(), rotate()]);
     assert.deepEqual([a.statusCode, b.statusCode], [200, 200], `${a.body} ${b.body}`);
-    const before = rx.received.length;
     await emitCaseDecided(t, who.tenant);
-    await rx.waitFor((r) => r.length === before + 1);
-    assert.equal(verify(before, a.json().secret).eventType, 'case.decided');
-    assert.equal(verify(before, b.json().secret).eventType, 'case.decided');
-    refused(before, endpoint.secret);
+    await waitForDeliveries('/twice', 1);
+    const [delivery] = deliveriesTo('/twice');
+    assert.equal(verify(delivery, a.json().secret).eventType, 'case.decided');
+    assert.equal(verify(delivery, b.json().secret).eventType, 'case.decided');
+    refused(delivery, endpoint.secret);
   });
 
   test('overlap_seconds 0: the previous secret stops signing at once', async () => {
     const who = await newTenant(t);
     const endpoint = await createEndpoint(t, who, `${rx.url}/at-once`);
     const res = await t.request('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { signed: true, key: who.key, body: { overlap_seconds: 0 } });
-    const before = rx.received.length;
     await emitCaseDecided(t, who.tenant);
-    await rx.waitFor((r) => r.length === before + 1);
-    assert.equal(signatures(before).length, 1);
-    assert.equal(verify(before, res.json().secret).eventType, 'case.decided');
-    refused(before, endpoint.secret);
+    await waitForDeliveries('/at-once', 1);
+    const [delivery] = deliveriesTo('/at-once');
+    assert.equal(signatures(delivery).length, 1);
+    assert.equal(verify(delivery, res.json().secret).eventType, 'case.decided');
+    refused(delivery, endpoint.secret);
   });
 });
