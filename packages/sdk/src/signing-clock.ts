@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { signedHeaders } from './sign-request.ts';
 
+/** What a signature covers besides its timestamp: the same key means the same signature in the same second. */
+const contentKey = (method: string, target: string, body: string) =>
+  createHash('sha256').update(`${method.toUpperCase()} ${target}\n${body}`).digest('base64url');
+
 /** A timestamp is accepted up to 300 s ahead of the service clock: stay well inside it. */
 const MAX_AHEAD_S = 240;
 
@@ -15,7 +19,7 @@ export class SigningClock {
 
   /** The timestamp to sign `method target body` with, at `nowS`. */
   next(method: string, target: string, body: string, nowS: number): number {
-    const content = createHash('sha256').update(`${method.toUpperCase()} ${target}\n${body}`).digest('base64url');
+    const content = contentKey(method, target, body);
     const last = this.last.get(content);
     const ts = last !== undefined && last >= nowS && last + 1 - nowS <= MAX_AHEAD_S ? last + 1 : nowS;
     if (this.last.size >= 10_000) this.forgetBefore(nowS);
@@ -34,7 +38,7 @@ export class SigningClock {
    * seconds ahead, where two such clients are unlikely to meet again.
    */
   collided(method: string, target: string, body: string, nowS: number): void {
-    const content = createHash('sha256').update(`${method.toUpperCase()} ${target}\n${body}`).digest('base64url');
+    const content = contentKey(method, target, body);
     const from = Math.max(this.last.get(content) ?? nowS, nowS);
     this.last.set(content, Math.min(from + 1 + Math.floor(Math.random() * 30), nowS + MAX_AHEAD_S - 1));
   }
