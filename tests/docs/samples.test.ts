@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withAddresses } from '../../apps/docs/src/addresses.ts';
 import { extractSamples, type SampleStep } from '../../apps/docs/src/samples.ts';
 import { markdownSources, readSource } from '../../apps/docs/src/sources.ts';
 import { completeStandardJourney } from '../helpers/journey.ts';
@@ -34,13 +35,12 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** The addresses of a default start, as the pages write them, replaced by the started service's. */
+/**
+ * The addresses of a default start, as the pages write them, replaced by the started service's:
+ * the replacement its docs site makes on the pages it serves.
+ */
 function localised(code: string): string {
-  return code
-    .replaceAll('http://localhost:8080', service.api)
-    .replaceAll('http://localhost:8081', service.journeyUrl)
-    .replaceAll('http://localhost:8083', service.docsUrl)
-    .replaceAll('http://localhost:4000', `http://127.0.0.1:${receiverPort}`);
+  return withAddresses(code, { api: service.api, journey: service.journeyUrl, console: service.consoleUrl, docs: service.docsUrl });
 }
 
 interface Run {
@@ -49,7 +49,8 @@ interface Run {
 }
 
 function run(command: string, args: string[]): Run {
-  const child = spawn(command, args, { cwd: work, env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+  // The quick start's receiver listens at RECEIVER_URL, the address the reader chooses.
+  const child = spawn(command, args, { cwd: work, env: childEnv({ RECEIVER_URL: `http://127.0.0.1:${receiverPort}` }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));
@@ -108,6 +109,20 @@ async function runPage(repoPath: string, steps: SampleStep[]): Promise<string[]>
   }
   return ran;
 }
+
+test("the started service's docs site shows its own addresses in the quick start, and says where they come from", async () => {
+  const res = await fetch(`${service.docsUrl}/quickstart`);
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  for (const address of [service.api, service.journeyUrl, service.docsUrl]) assert.ok(html.includes(address), address);
+  assert.match(html, /curl -fsS http:\/\/127\.0\.0\.1:\d+\/v1\/cases/);
+  assert.doesNotMatch(html, /localhost:808[0-4]/);
+  assert.match(html, /are those of the service serving this page: its <code>API_BASE_URL<\/code>/);
+  // The receiver's address is the reader's own, not the service's: shown as the quick start writes it.
+  assert.match(html, /process\.env\.RECEIVER_URL \?\? &#39;http:\/\/localhost:4000&#39;/);
+  const openapi = (await (await fetch(`${service.docsUrl}/openapi.json`)).json()) as { servers: { variables: { base_url: { default: string } } }[] };
+  assert.equal(openapi.servers[0].variables.base_url.default, service.api);
+});
 
 test('every page: each shell and script block says exec or no-exec', () => {
   const unmarked = markdownSources(ROOT).flatMap((s) => extractSamples(readSource(ROOT, s)).unmarked.map((line) => `${s.repoPath}:${line}`));

@@ -1,9 +1,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
+import { loadConfig } from '@idv/config';
+import { createDocsServer, loadDocsSite } from '@idv/docs';
+import { buildDocsSite } from '@idv/docs/build';
 import { ERROR_CATALOGUE, WEBHOOK_EVENT_CATALOGUE } from '@idv/domain';
+import { WRITTEN_ADDRESSES, addressesOf } from '../../apps/docs/src/addresses.ts';
 import { siteFileFor, urlOfFile } from '../../apps/docs/src/site-paths.ts';
 import { serveBuiltDocs, type ServedDocs } from '../helpers/docs-site.ts';
 import { ROOT } from '../helpers/processes.ts';
@@ -161,4 +167,50 @@ test('the site is built well under a minute, and every guide of docs/ is on it w
   const guide = docs.site.files.get('/guides/webhooks.html')!.body.toString('utf8');
   assert.match(guide, /<h2 id="the-delivery-request" tabindex="-1"><a class="header-anchor" href="#the-delivery-request">/);
   for (const name of ['authentication', 'sandbox', 'journey', 'docs-site', 'benchmarks']) assert.ok(docs.site.files.has(`/guides/${name}.html`), name);
+});
+
+test('the pages are written with the addresses of a default start (the configuration\'s defaults)', () => {
+  assert.deepEqual(WRITTEN_ADDRESSES, addressesOf(loadConfig({})));
+});
+
+test('served with the addresses of a service on other ports, the quick start and openapi.json show them (ETag and gzip of the rewritten bytes); a guide stating the defaults keeps them', async () => {
+  const served = { api: 'http://127.0.0.1:18180', journey: 'http://127.0.0.1:18181', console: 'http://127.0.0.1:18182', docs: 'https://docs.example.com' };
+  const site = await loadDocsSite(docs.dir, served);
+  const server = createDocsServer(site);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const res = await fetch(`${url}/quickstart`, { headers: { 'accept-encoding': 'gzip' } });
+    const html = await res.text();
+    assert.equal(res.headers.get('content-encoding'), 'gzip');
+    assert.equal(html, site.files.get('/quickstart.html')!.body.toString('utf8'), 'the gzip is of the rewritten page');
+    assert.equal(gunzipSync(site.files.get('/quickstart.html')!.gzip!).toString('utf8'), html);
+    assert.match(html, /curl -fsS http:\/\/127\.0\.0\.1:18180\/v1\/cases/);
+    assert.match(html, /baseUrl: &#39;http:\/\/127\.0\.0\.1:18180&#39;/);
+    assert.match(html, /http:\/\/127\.0\.0\.1:18181\/embed\.js/);
+    assert.doesNotMatch(html, /localhost:808\d/);
+    assert.match(html, /<p class="addresses-note" id="addresses">The addresses on this page, the API at <code>http:\/\/127\.0\.0\.1:18180<\/code>.*are those of the service serving this page/);
+    const etag = res.headers.get('etag')!;
+    assert.notEqual(etag, docs.site.files.get('/quickstart.html')!.etag, 'another page, another validator');
+    assert.equal((await fetch(`${url}/quickstart`, { headers: { 'if-none-match': etag } })).status, 304);
+    const openapi = (await (await fetch(`${url}/openapi.json`)).json()) as { servers: { variables: { base_url: { default: string } } }[] };
+    assert.equal(openapi.servers[0].variables.base_url.default, served.api);
+    // The configuration guide states the defaults: they are not the service's addresses.
+    const configuration = await (await fetch(`${url}/guides/configuration`)).text();
+    assert.match(configuration, /http:\/\/localhost:8081/);
+    assert.equal(site.files.get('/guides/configuration.html')!.etag, docs.site.files.get('/guides/configuration.html')!.etag);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
+
+test('a build for publication shows the addresses it was given and says where they come from', async () => {
+  const published = { api: 'https://api.example.com', journey: 'https://verify.example.com', console: 'https://console.example.com', docs: 'https://docs.example.com' };
+  const built = await buildDocsSite(ROOT, published);
+  const html = built.files.get('/quickstart.html')!.body.toString('utf8');
+  assert.match(html, /curl -fsS https:\/\/api\.example\.com\/v1\/cases/);
+  assert.doesNotMatch(html, /localhost:808\d/);
+  assert.match(html, /are those this site was built with: <code>API_BASE_URL<\/code>, <code>JOURNEY_URL<\/code> and <code>DOCS_URL<\/code> as set when <code>npm run docs:build<\/code> ran/);
+  assert.deepEqual(built.addresses, published);
+  assert.match(built.files.get('/openapi.json')!.body.toString('utf8'), /"default": "https:\/\/api\.example\.com"/);
 });

@@ -10,6 +10,7 @@ export interface WholeService {
   proc: Proc;
   api: string;
   journeyUrl: string;
+  consoleUrl: string;
   docsUrl: string;
   dataDir: string;
   /** The demo client's bootstrap credentials (.data/bootstrap-credentials.json of a default start). */
@@ -32,6 +33,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
   const api = `http://127.0.0.1:${port}`;
   const journeyUrl = `http://127.0.0.1:${jport}`;
   const docsUrl = `http://127.0.0.1:${dport}`;
+  const consoleUrl = `http://127.0.0.1:${cport}`;
   const proc = runNode('apps/server/src/main.ts', [], {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -39,7 +41,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
     API_BASE_URL: api,
     JOURNEY_URL: journeyUrl,
     DOCS_URL: docsUrl,
-    CONSOLE_URL: `http://127.0.0.1:${cport}`,
+    CONSOLE_URL: consoleUrl,
     IDP_URL: `http://127.0.0.1:${iport}`,
     LOG_LEVEL: 'warn',
     MASTER_KEY: generateMasterKey(),
@@ -63,7 +65,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
     throw err;
   }
   const creds = JSON.parse(readFileSync(join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
-  return { proc, api, journeyUrl, docsUrl, dataDir, creds, stop: stopAll };
+  return { proc, api, journeyUrl, consoleUrl, docsUrl, dataDir, creds, stop: stopAll };
 }
 
 /** Polls until `check` holds, or fails after `ms` with the process's error output. */

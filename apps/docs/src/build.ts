@@ -5,10 +5,13 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
-import { DIST, ROOT, type ManifestFile } from './dist.ts';
+import { loadConfigOrExit } from '@idv/config';
+import { ADDRESS_VARIABLES, WRITTEN_ADDRESSES, addressEscapeFor, addressesNote, addressesOf, withAddresses, type SiteAddresses } from './addresses.ts';
+import { DIST, ROOT, etagOf, type Manifest, type ManifestFile } from './dist.ts';
 import { layout, type NavGroup } from './layout.ts';
 import { renderMarkdown, type RenderContext } from './markdown.ts';
 import { errorPages, homePage, notFoundPage, referencePage, searchPage, webhookEventsPage, type GeneratedPage } from './pages.ts';
+import { extractSamples } from './samples.ts';
 import { SEARCH_OPTIONS, type SearchDocument } from './search-options.ts';
 import { markdownSources, markdownTitle, readSource } from './sources.ts';
 
@@ -16,7 +19,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** What the build writes: site path → bytes; hashed assets never change and are cached for good. */
 export interface BuiltSite {
-  files: Map<string, { body: Buffer; immutable: boolean }>;
+  /** `addresses`: the file shows the service's addresses (a page whose samples run, the OpenAPI document): the docs server rewrites it with its own. */
+  files: Map<string, { body: Buffer; immutable: boolean; addresses?: boolean }>;
+  /** The addresses the pages that show them were written with. */
+  addresses: SiteAddresses;
   /** Site path of the API reference page and of the scripts it loads (for the benchmark). */
   reference: { page: string; scripts: string[] };
   searchIndex: string;
@@ -59,11 +65,15 @@ function localRedoc(bundle: string): string {
   return bundle.replaceAll(REDOC_CDN_LOGO, '"data:,"');
 }
 
-/** Builds the whole site in memory from the repository: Markdown pages, generated pages, reference, search index. */
-export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
+/**
+ * Builds the whole site in memory from the repository: Markdown pages, generated pages, reference,
+ * search index. The pages whose samples run, and the OpenAPI document, show `addresses` (a default
+ * start's unless the build is given others, for publication).
+ */
+export async function buildDocsSite(root = ROOT, addresses: SiteAddresses = WRITTEN_ADDRESSES): Promise<BuiltSite> {
   const started = performance.now();
   const files: BuiltSite['files'] = new Map();
-  const put = (path: string, body: Buffer | string, immutable = false) => files.set(path, { body: Buffer.from(body), immutable });
+  const put = (path: string, body: Buffer | string, immutable = false, showsAddresses = false) => files.set(path, { body: Buffer.from(body), immutable, addresses: showsAddresses });
 
   // Assets first: every page names them by hash.
   const css = readFileSync(join(HERE, 'web', 'site.css'));
@@ -76,13 +86,16 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
   const referenceJs = await bundle('reference.ts');
   const referenceJsPath = hashed('reference', 'js', referenceJs);
   put(referenceJsPath, referenceJs, true);
-  const openapiText = readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8');
-  put('/openapi.json', openapiText);
+  const openapiText = withAddresses(readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8'), addresses, WRITTEN_ADDRESSES, addressEscapeFor('.json'));
+  put('/openapi.json', openapiText, false, true);
 
   // Markdown pages: titles first (the navigation lists them all), then each page.
+  // A page whose samples run shows the addresses they run against.
   const sources = markdownSources(root).map((s) => {
-    const text = readSource(root, s);
-    return { ...s, text, title: markdownTitle(text, basename(s.repoPath, '.md')) };
+    const written = readSource(root, s);
+    const showsAddresses = extractSamples(written).steps.length > 0;
+    const text = showsAddresses ? withAddresses(written, addresses) : written;
+    return { ...s, text, showsAddresses, title: markdownTitle(text, basename(s.repoPath, '.md')) };
   });
   const pagesByRepoPath = new Map(sources.map((s) => [s.repoPath, s.url]));
   const start = sources.filter((s) => s.group === 'start');
@@ -107,7 +120,7 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
   const unmarked: string[] = [];
   const copied = new Map<string, string>();
   const generatedScripts: string[] = [];
-  const pages: (GeneratedPage & { scripts?: string[] })[] = [];
+  const pages: (GeneratedPage & { scripts?: string[]; showsAddresses?: boolean })[] = [];
   for (const s of sources) {
     const ctx: RenderContext = { root, repoPath: s.repoPath, pages: pagesByRepoPath, copied, dropped, unmarked };
     const rendered = renderMarkdown(s.text, ctx);
@@ -115,9 +128,9 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
       rendered.toc.length >= 3
         ? `<nav class="toc" aria-label="On this page"><h2>On this page</h2><ul>${rendered.toc.map((h) => `<li><a href="#${h.id}">${h.text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</a></li>`).join('')}</ul></nav>`
         : '';
-    // The table of contents goes right after the title.
-    const html = rendered.html.replace(/(<\/h1>\n)/, `$1${toc}`);
-    pages.push({ url: s.url, title: s.title, body: `${html}<p class="source">Source: <code>${s.repoPath}</code></p>`, description: '', sections: rendered.sections });
+    // Where the page's addresses come from, then the table of contents, right after the title.
+    const html = rendered.html.replace(/(<\/h1>\n)/, `$1${s.showsAddresses ? addressesNote(addresses, 'built') : ''}${toc}`);
+    pages.push({ url: s.url, title: s.title, body: `${html}<p class="source">Source: <code>${s.repoPath}</code></p>`, description: '', sections: rendered.sections, showsAddresses: s.showsAddresses });
   }
   for (const [repoPath, url] of copied) put(url, readFileSync(join(root, repoPath)));
 
@@ -149,10 +162,10 @@ export async function buildDocsSite(root = ROOT): Promise<BuiltSite> {
 
   for (const p of pages) {
     const file = p.url === '/' ? '/index.html' : `${p.url}.html`;
-    put(file, layout({ title: p.title, url: p.url, body: p.body, nav, assets: { css: cssPath, search: searchJsPath }, description: p.description || undefined, scripts: p.scripts, wide: p.wide }));
+    put(file, layout({ title: p.title, url: p.url, body: p.body, nav, assets: { css: cssPath, search: searchJsPath }, description: p.description || undefined, scripts: p.scripts, wide: p.wide }), false, p.showsAddresses);
   }
   put('/404.html', layout({ title: notFound.title, url: notFound.url, body: notFound.body, nav, assets: { css: cssPath, search: searchJsPath } }));
-  return { files, reference: { page: '/reference.html', scripts: [searchJsPath, ...generatedScripts] }, searchIndex: indexPath, dropped, unmarked, ms: performance.now() - started };
+  return { files, addresses, reference: { page: '/reference.html', scripts: [searchJsPath, ...generatedScripts] }, searchIndex: indexPath, dropped, unmarked, ms: performance.now() - started };
 }
 
 const COMPRESSIBLE = /\.(html|css|js|json|txt|svg)$/;
@@ -171,9 +184,9 @@ export function writeDocsSite(site: BuiltSite, dir = DIST): void {
     writeFileSync(target, f.body);
     const gzip = COMPRESSIBLE.test(path) && f.body.length > 1024;
     if (gzip) writeFileSync(`${target}.gz`, gzipSync(f.body, { level: 9 }));
-    manifest.push({ path, immutable: f.immutable, etag: `"${createHash('sha256').update(f.body).digest('base64url').slice(0, 22)}"`, gzip });
+    manifest.push({ path, immutable: f.immutable, etag: etagOf(f.body), gzip, ...(f.addresses ? { addresses: true } : {}) });
   }
-  writeFileSync(join(staging, 'manifest.json'), JSON.stringify({ files: manifest }, null, 1));
+  writeFileSync(join(staging, 'manifest.json'), JSON.stringify({ addresses: site.addresses, files: manifest } satisfies Manifest, null, 1));
   const old = `${staging}.old`;
   if (existsSync(dir)) renameSync(dir, old);
   try {
@@ -185,12 +198,21 @@ export function writeDocsSite(site: BuiltSite, dir = DIST): void {
   rmSync(old, { recursive: true, force: true });
 }
 
+/**
+ * The addresses a build for publication shows: API_BASE_URL, JOURNEY_URL, CONSOLE_URL and
+ * DOCS_URL (and PORT) of the environment, read and validated by the service's own loader (and
+ * only these: a build needs no database nor key); a default start's when none is set.
+ */
+function addressesOfEnvironment(env: NodeJS.ProcessEnv): SiteAddresses {
+  return addressesOf(loadConfigOrExit(Object.fromEntries(ADDRESS_VARIABLES.flatMap((name) => (env[name] ? [[name, env[name]]] : [])))));
+}
+
 // `tsx apps/docs/src/build.ts` (npm run docs:build) writes dist/.
 if (process.argv[1] && basename(process.argv[1]) === 'build.ts' && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const site = await buildDocsSite();
+  const site = await buildDocsSite(ROOT, addressesOfEnvironment(process.env));
   writeDocsSite(site);
   const bytes = [...site.files.values()].reduce((n, f) => n + f.body.length, 0);
-  console.log(`built ${site.files.size} files (${(bytes / 1024).toFixed(0)} KiB) into ${DIST} in ${site.ms.toFixed(0)} ms`);
+  console.log(`built ${site.files.size} files (${(bytes / 1024).toFixed(0)} KiB) into ${DIST} in ${site.ms.toFixed(0)} ms; the quick start shows the API at ${site.addresses.api}`);
   for (const d of site.dropped) console.log(`  not on the site, shown as text: ${d}`);
   for (const u of site.unmarked) console.error(`  ${u}`);
   if (site.unmarked.length) process.exitCode = 1;

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SiteAddresses } from './addresses.ts';
 
 // What the docs server needs of a build: kept apart from build.ts so that serving a built site
 // loads none of the build's libraries (markdown-it, minisearch, esbuild: development dependencies).
@@ -15,7 +17,18 @@ export interface ManifestFile {
   etag: string;
   /** A .gz beside the file (compressible and worth it). */
   gzip: boolean;
+  /** The file shows the addresses of the manifest: the docs server writes its own in their place. */
+  addresses?: boolean;
 }
+
+export interface Manifest {
+  /** What the files marked `addresses` were written with. */
+  addresses: SiteAddresses;
+  files: ManifestFile[];
+}
+
+/** A file's validator: the build's and, for a file the server rewrites with its addresses, the server's. */
+export const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** Newest modification time among what the site is built from. */
 function newestSource(root = ROOT): number {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import { DIST, isBuilt, type ManifestFile } from './dist.ts';
+import { ADDRESSES_NOTE, WRITTEN_ADDRESSES, addressEscapeFor, addressesNote, withAddresses, type SiteAddresses } from './addresses.ts';
+import { DIST, etagOf, isBuilt, type Manifest } from './dist.ts';
 import { siteFileFor } from './site-paths.ts';
 
-;
+export { addressesOf, type SiteAddresses } from './addresses.ts';
 
 interface SiteFile {
   type: string;
@@ -33,36 +35,51 @@ const TYPES: Record<string, string> = {
 /**
  * Reads the built site from `dir` (`npm run build`, which `npm start` runs first). A development
  * checkout whose build is missing or older than its sources builds it first (about a second),
- * with the build's development dependencies.
+ * with the build's development dependencies. With `addresses` (the service's configuration), the
+ * pages that show addresses (the quick start, the OpenAPI document) show these, with a note
+ * saying so; without, those the build was given.
  */
-export async function loadDocsSite(dir = DIST): Promise<DocsSite> {
+export async function loadDocsSite(dir = DIST, addresses?: SiteAddresses): Promise<DocsSite> {
   if (dir === DIST && !isBuilt(dir)) {
     const { buildDocsSite, writeDocsSite } = await import('./build.ts');
     writeDocsSite(await buildDocsSite(), dir);
   }
   try {
-    return readSite(dir);
+    return readSite(dir, addresses);
   } catch {
     // Another process swapped a fresh build in while this one read (see writeDocsSite): read it again.
     await new Promise((r) => setTimeout(r, 200));
-    return readSite(dir);
+    return readSite(dir, addresses);
   }
 }
 
-function readSite(dir: string): DocsSite {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: ManifestFile[] };
+function readSite(dir: string, addresses: SiteAddresses | undefined): DocsSite {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   const files = new Map<string, SiteFile>();
   for (const f of manifest.files) {
     const ext = f.path.slice(f.path.lastIndexOf('.') + 1);
-    files.set(f.path, {
+    const file: SiteFile = {
       type: TYPES[ext] ?? 'application/octet-stream',
       body: readFileSync(join(dir, f.path)),
       gzip: f.gzip ? readFileSync(join(dir, `${f.path}.gz`)) : null,
       etag: f.etag,
       immutable: f.immutable,
-    });
+    };
+    files.set(f.path, f.addresses && addresses ? withServiceAddresses(file, f.path, manifest.addresses ?? WRITTEN_ADDRESSES, addresses) : file);
   }
   return { files };
+}
+
+/**
+ * A built file rewritten once, at start, with the addresses of the service serving it (and its
+ * note saying so): compressed again and given its own ETag, so caching and gzip work as for
+ * every other file. A few files (the quick start, openapi.json): milliseconds.
+ */
+function withServiceAddresses(file: SiteFile, path: string, built: SiteAddresses, served: SiteAddresses): SiteFile {
+  let text = withAddresses(file.body.toString('utf8'), served, built, addressEscapeFor(path));
+  if (path.endsWith('.html')) text = text.replace(ADDRESSES_NOTE, addressesNote(served, 'served'));
+  const body = Buffer.from(text);
+  return { ...file, body, gzip: file.gzip ? gzipSync(body, { level: 9 }) : null, etag: etagOf(body) };
 }
 
 /** Pages: scripts and styles of this origin only, nothing fetched elsewhere, never framed. */

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Config } from '@idv/config';
 import { findAppearanceLogo, findEmbedding, type Db } from '@idv/db';
-import { createDocsServer, loadDocsSite } from '@idv/docs';
+import { addressesOf, createDocsServer, loadDocsSite } from '@idv/docs';
 import { createJourneyServer, loadJourneyAssets } from '@idv/journey';
 
 /** What a companion server is made from: the configuration read once and the database opened once. */
@@ -24,8 +24,9 @@ export interface Companion {
 
 /** Started in this order after the API, by `npm start` (not by `npm run api`). */
 export const COMPANIONS: readonly Companion[] = [
-  // The documentation site (built from the repository at start when missing or stale), with one page per error code.
-  { name: 'docs', url: (config) => config.docsUrl, create: async () => createDocsServer(await loadDocsSite()) },
+  // The documentation site (built from the repository at start when missing or stale), with one
+  // page per error code; its quick start shows this service's addresses.
+  { name: 'docs', url: (config) => config.docsUrl, create: async ({ config }) => createDocsServer(await loadDocsSite(undefined, addressesOf(config))) },
   // The hosted journey: its static app, framed only by the origins a client registered.
   {
     name: 'journey',
