@@ -25,6 +25,7 @@ import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
 import { registerOpenApi } from './routes/openapi.ts';
 import { SHARED_SCHEMAS } from './routes/schemas.ts';
+import { openapiTags } from './schemas/tags.ts';
 import { webhookOperations } from './schemas/webhooks.ts';
 import { logRequest } from './http/log-request.ts';
 import { sharedSerializers } from './http/shared-serializers.ts';
@@ -127,6 +128,8 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
         },
       },
       security: [{ apiKey: [] }],
+      // The reference's menu: resources in the order an integrator meets them, grouped by audience.
+      ...openapiTags(),
       // What the service sends to the integrator's endpoints: one POST per event type.
       webhooks: webhookOperations(),
     },

@@ -90,7 +90,9 @@ export function referencePage(openapi: { info: { title: string; version: string 
   for (const [path, item] of Object.entries(openapi.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!op || typeof op !== 'object' || !op.operationId) continue;
-      sections.push({ anchor: `operation/${op.operationId}`, heading: `${method.toUpperCase()} ${path}`, text: `${op.operationId} ${op.summary ?? ''} ${op.description ?? ''}` });
+      // Found by its short name, as the reference's menu lists it, with its method and path.
+      const route = `${method.toUpperCase()} ${path}`;
+      sections.push({ anchor: `operation/${op.operationId}`, heading: op.summary ? `${op.summary} (${route})` : route, text: `${op.operationId} ${op.summary ?? ''} ${op.description ?? ''}` });
     }
   }
   return {

@@ -7,10 +7,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Keys of this client and environment, newest first, without secrets */
+        /**
+         * List API keys
+         * @description Keys of this client and environment, newest first, without secrets
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an integration key in the environment of the calling key; its secrets are returned once. Through the console, an administrator may grant either permission */
+        /**
+         * Create an API key
+         * @description Create an integration key in the environment of the calling key; its secrets are returned once. Through the console, an administrator may grant either permission
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -28,7 +34,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key; the next request with it fails on every instance. Revoking again is a no-op */
+        /**
+         * Revoke an API key
+         * @description Revoke a key; the next request with it fails on every instance. Revoking again is a no-op
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -42,10 +51,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cases of this client and environment, newest first; with the console credential and X-Service-Operator, only those within the operator’s clearance */
+        /**
+         * List cases
+         * @description Cases of this client and environment, newest first; with the console credential and X-Service-Operator, only those within the operator’s clearance
+         */
         get: operations["listCases"];
         put?: never;
-        /** Open a case for a person to verify (signed, idempotent) */
+        /**
+         * Open a case
+         * @description Open a case for a person to verify (signed, idempotent)
+         */
         post: operations["createCase"];
         delete?: never;
         options?: never;
@@ -60,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** State, checks and their verdicts, duplicates, pieces and decision of a case */
+        /**
+         * Get a case
+         * @description State, checks and their verdicts, duplicates, pieces and decision of a case
+         */
         get: operations["getCase"];
         put?: never;
         post?: never;
@@ -77,7 +95,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Results without personal data: state, decision, resubmission, checks, duplicates, pieces */
+        /**
+         * Get a case's results
+         * @description Results without personal data: state, decision, resubmission, checks, duplicates, pieces
+         */
         get: operations["getCaseResults"];
         put?: never;
         post?: never;
@@ -96,7 +117,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a journey link for a case that awaits the person (signed, idempotent) */
+        /**
+         * Create a journey link
+         * @description Issue a journey link for a case that awaits the person (signed, idempotent)
+         */
         post: operations["createSession"];
         delete?: never;
         options?: never;
@@ -111,7 +135,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** State of a journey link (never the url) */
+        /**
+         * Get a journey link's state
+         * @description State of a journey link (never the url)
+         */
         get: operations["getSession"];
         put?: never;
         post?: never;
@@ -128,7 +155,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Integration calls per day and per response code */
+        /**
+         * Get API calls per day
+         * @description Integration calls per day and per response code
+         */
         get: operations["getApiUsage"];
         put?: never;
         post?: never;
@@ -145,7 +175,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who the client is and what is subscribed, each subscription with its state at read time (read-only) */
+        /**
+         * Get the contract
+         * @description Who the client is and what is subscribed, each subscription with its state at read time (read-only)
+         */
         get: operations["getContract"];
         put?: never;
         post?: never;
@@ -162,7 +195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Units measured in one month per service (zeros for a month with nothing), with what is subscribed for each; sandbox and production apart */
+        /**
+         * Get a month's usage
+         * @description Units measured in one month per service (zeros for a month with nothing), with what is subscribed for each; sandbox and production apart
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -179,7 +215,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed */
+        /**
+         * Export a month's usage (CSV)
+         * @description Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed
+         */
         get: operations["exportUsage"];
         put?: never;
         post?: never;
@@ -196,7 +235,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Units measured in one month per UTC day and service (zeros for days with nothing); sandbox and production apart */
+        /**
+         * Get usage per day
+         * @description Units measured in one month per UTC day and service (zeros for days with nothing); sandbox and production apart
+         */
         get: operations["getDailyUsage"];
         put?: never;
         post?: never;
@@ -213,10 +255,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status */
+        /**
+         * List endpoints
+         * @description Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Declare a destination for events (signed, idempotent, journaled); the signing secret is returned once */
+        /**
+         * Create an endpoint
+         * @description Declare a destination for events (signed, idempotent, journaled); the signing secret is returned once
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -231,7 +279,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Deliveries of the last 24 hours to this endpoint only, newest first */
+        /**
+         * List an endpoint's deliveries
+         * @description Deliveries of the last 24 hours to this endpoint only, newest first
+         */
         get: operations["listWebhookEndpointDeliveries"];
         put?: never;
         post?: never;
@@ -250,7 +301,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery of this endpoint again, as a new delivery (new id) of the same event; 202 with the new delivery */
+        /**
+         * Replay an endpoint's delivery
+         * @description Send a delivery of this endpoint again, as a new delivery (new id) of the same event; 202 with the new delivery
+         */
         post: operations["replayWebhookEndpointDelivery"];
         delete?: never;
         options?: never;
@@ -267,7 +321,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reactivate a suspended endpoint: the deliveries that waited are sent at once. Resuming an active endpoint changes nothing; a disabled one is enabled instead (409); 202 */
+        /**
+         * Resume a suspended endpoint
+         * @description Reactivate a suspended endpoint: the deliveries that waited are sent at once. Resuming an active endpoint changes nothing; a disabled one is enabled instead (409); 202
+         */
         post: operations["resumeWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -284,7 +341,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed webhook.test event to this endpoint, logged like any delivery; 202 with the delivery */
+        /**
+         * Send a test event
+         * @description Send a signed webhook.test event to this endpoint, logged like any delivery; 202 with the delivery
+         */
         post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -302,11 +362,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an endpoint (signed, idempotent, journaled): its scheduled deliveries are cancelled, its secrets erased; its deliveries stay in the log for their 30 days */
+        /**
+         * Delete an endpoint
+         * @description Delete an endpoint (signed, idempotent, journaled): its scheduled deliveries are cancelled, its secrets erased; its deliveries stay in the log for their 30 days
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change the url, the events or the description of an endpoint (signed, idempotent, journaled); deliveries still scheduled go to the new url */
+        /**
+         * Update an endpoint
+         * @description Change the url, the events or the description of an endpoint (signed, idempotent, journaled); deliveries still scheduled go to the new url
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -319,7 +385,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop sending to an endpoint (signed, idempotent, journaled): events raised while it is disabled make no delivery for it; deliveries already scheduled wait for enable */
+        /**
+         * Disable an endpoint
+         * @description Stop sending to an endpoint (signed, idempotent, journaled): events raised while it is disabled make no delivery for it; deliveries already scheduled wait for enable
+         */
         post: operations["disableWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -336,7 +405,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a disabled (or suspended) endpoint active again (signed, idempotent, journaled): deliveries that waited are sent at once. Enabling an active endpoint changes nothing */
+        /**
+         * Enable an endpoint
+         * @description Make a disabled (or suspended) endpoint active again (signed, idempotent, journaled): deliveries that waited are sent at once. Enabling an active endpoint changes nothing
+         */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -353,7 +425,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret (signed, idempotent, journaled); the new secret is returned once. During the overlap (default 24 h) deliveries carry both signatures, so receivers verify with either */
+        /**
+         * Rotate an endpoint's secret
+         * @description Replace the signing secret (signed, idempotent, journaled); the new secret is returned once. During the overlap (default 24 h) deliveries carry both signatures, so receivers verify with either
+         */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
@@ -368,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Log of all deliveries to all endpoints of this client and environment, newest first */
+        /**
+         * List deliveries
+         * @description Log of all deliveries to all endpoints of this client and environment, newest first
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -385,7 +463,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One delivery, its attempts, and the body exactly as the destination received it */
+        /**
+         * Get a delivery
+         * @description One delivery, its attempts, and the body exactly as the destination received it
+         */
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
@@ -404,7 +485,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery from the log again, as a new delivery (new id) of the same event; 202 with the new delivery */
+        /**
+         * Replay a delivery
+         * @description Send a delivery from the log again, as a new delivery (new id) of the same event; 202 with the new delivery
+         */
         post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -419,7 +503,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every event an endpoint can subscribe to: when it is sent, what its data holds, and an example body */
+        /**
+         * List event types
+         * @description Every event an endpoint can subscribe to: when it is sent, what its data holds, and an example body
+         */
         get: operations["listWebhookEvents"];
         put?: never;
         post?: never;
@@ -438,7 +525,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Which operator a subject is and what they may see (console credential only; does not authenticate). At the first connection the invitation token attaches the subject, in the same transaction as the resolution */
+        /**
+         * Resolve an operator
+         * @description Which operator a subject is and what they may see (console credential only; does not authenticate). At the first connection the invitation token attaches the subject, in the same transaction as the resolution
+         */
         post: operations["resolveOperator"];
         delete?: never;
         options?: never;
@@ -453,7 +543,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Names of the client’s active operators (any active operator; no address, no clearance) */
+        /**
+         * List operators' names
+         * @description Names of the client’s active operators (any active operator; no address, no clearance)
+         */
         get: operations["operatorDirectory"];
         put?: never;
         post?: never;
@@ -470,10 +563,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Operators with their clearance and last connection, oldest first (administrator) */
+        /**
+         * List operators
+         * @description Operators with their clearance and last connection, oldest first (administrator)
+         */
         get: operations["listOperators"];
         put?: never;
-        /** Invite an operator (administrator, Op + Re); the invitation token is returned once and the service sends no e-mail */
+        /**
+         * Invite an operator
+         * @description Invite an operator (administrator, Op + Re); the invitation token is returned once and the service sends no e-mail
+         */
         post: operations["inviteOperator"];
         delete?: never;
         options?: never;
@@ -494,7 +593,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change role, countries or sensitivity (administrator, Op + Re); applies to the operator’s next request */
+        /**
+         * Change an operator's clearance
+         * @description Change role, countries or sensitivity (administrator, Op + Re); applies to the operator’s next request
+         */
         patch: operations["updateOperatorClearance"];
         trace?: never;
     };
@@ -507,7 +609,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraw access (administrator, Op + Re); the operator’s next request fails and their review locks are released. A second revocation answers 409 operator_already_revoked */
+        /**
+         * Revoke an operator
+         * @description Withdraw access (administrator, Op + Re); the operator’s next request fails and their review locks are released. A second revocation answers 409 operator_already_revoked
+         */
         post: operations["revokeOperator"];
         delete?: never;
         options?: never;
@@ -522,7 +627,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The operator’s queue within their clearance, sorted by risk (highest first) then due date (earliest first); the order cannot be changed. Without status: every task not closed */
+        /**
+         * List review tasks
+         * @description The operator’s queue within their clearance, sorted by risk (highest first) then due date (earliest first); the order cannot be changed. Without status: every task not closed
+         */
         get: operations["listReviews"];
         put?: never;
         post?: never;
@@ -539,7 +647,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counters over the whole queue within the operator’s clearance (not the loaded page) */
+        /**
+         * Count review tasks
+         * @description Counters over the whole queue within the operator’s clearance (not the loaded page)
+         */
         get: operations["reviewSummary"];
         put?: never;
         post?: never;
@@ -556,7 +667,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Volumes, decision times, outcomes, overdue tasks and alerts (supervisor or administrator), within the clearance */
+        /**
+         * Get review metrics
+         * @description Volumes, decision times, outcomes, overdue tasks and alerts (supervisor or administrator), within the clearance
+         */
         get: operations["reviewMetrics"];
         put?: never;
         post?: never;
@@ -573,7 +687,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One task with what this operator may see; under double validation, decisions stays empty until this operator has given their own */
+        /**
+         * Get a review task
+         * @description One task with what this operator may see; under double validation, decisions stays empty until this operator has given their own
+         */
         get: operations["getReview"];
         put?: never;
         post?: never;
@@ -592,7 +709,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take the lock of a task (thirty minutes of inactivity) and open its case; of two operators racing, exactly one wins */
+        /**
+         * Claim a task
+         * @description Take the lock of a task (thirty minutes of inactivity) and open its case; of two operators racing, exactly one wins
+         */
         post: operations["claimReview"];
         delete?: never;
         options?: never;
@@ -609,7 +729,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Extend the lock this operator holds; returns the new deadline. 409 lock_expired once lost after thirty minutes of inactivity */
+        /**
+         * Extend a task's lock
+         * @description Extend the lock this operator holds; returns the new deadline. 409 lock_expired once lost after thirty minutes of inactivity
+         */
         post: operations["extendReviewLock"];
         delete?: never;
         options?: never;
@@ -624,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything the case screen shows in one call (journaled as one consultation); the subject is masked */
+        /**
+         * Get a task's case
+         * @description Everything the case screen shows in one call (journaled as one consultation); the subject is masked
+         */
         get: operations["getReviewCase"];
         put?: never;
         post?: never;
@@ -643,7 +769,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enter a field from the image, under the operator’s lock. The service reads the previous value itself; the entry is kept as a sealed annotation beside the value read, which is never overwritten */
+        /**
+         * Correct a field
+         * @description Enter a field from the image, under the operator’s lock. The service reads the previous value itself; the entry is kept as a sealed annotation beside the value read, which is never overwritten
+         */
         post: operations["addReviewCorrection"];
         delete?: never;
         options?: never;
@@ -660,7 +789,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record this operator’s outcome (under their lock), then relaunch the journey on resubmit. Idempotent: a retry replays the decision (Idempotent-Replayed: true) and never records a second one. Under double validation two different operators must agree; a disagreement escalates to a supervisor. If the relaunch fails the outcome stays recorded and the call fails */
+        /**
+         * Decide a task
+         * @description Record this operator’s outcome (under their lock), then relaunch the journey on resubmit. Idempotent: a retry replays the decision (Idempotent-Replayed: true) and never records a second one. Under double validation two different operators must agree; a disagreement escalates to a supervisor. If the relaunch fails the outcome stays recorded and the call fails
+         */
         post: operations["decideReview"];
         delete?: never;
         options?: never;
@@ -677,7 +809,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing */
+        /**
+         * Revise a decision
+         * @description Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing
+         */
         post: operations["reviseReview"];
         delete?: never;
         options?: never;
@@ -694,7 +829,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decide a case in review with a key holding the permission decisions (signed, idempotent). The key decides alone: no lock, no clearance, no double validation; journaled as key:<key_id>. A case not in review: 409 case_not_in_review, saying where it stands */
+        /**
+         * Decide a case in review
+         * @description Decide a case in review with a key holding the permission decisions (signed, idempotent). The key decides alone: no lock, no clearance, no double validation; journaled as key:<key_id>. A case not in review: 409 case_not_in_review, saying where it stands
+         */
         post: operations["decideCase"];
         delete?: never;
         options?: never;
@@ -711,7 +849,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new journey link from the console (Op), for a case created or collecting only; returned once, journaled like a session */
+        /**
+         * Create a journey link (console)
+         * @description A new journey link from the console (Op), for a case created or collecting only; returned once, journaled like a session
+         */
         post: operations["createCaseJourneyLink"];
         delete?: never;
         options?: never;
@@ -726,7 +867,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The case record (Op; journaled as a consultation): state, decisions, reviews, revisions, masked identity. Decided cases remain readable. A support account reads only a case opened to it by a support grant in force */
+        /**
+         * Get a case's record
+         * @description The case record (Op; journaled as a consultation): state, decisions, reviews, revisions, masked identity. Decided cases remain readable. A support account reads only a case opened to it by a support grant in force
+         */
         get: operations["getCaseRecord"];
         put?: never;
         post?: never;
@@ -743,7 +887,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Personal data of a case (key permission personal_data): what the client declared, what the person entered, questionnaire answers, the identity read from the document and its agreement with the machine-readable zone, and the declared-vs-read gap. Journaled as a consultation before it is read; never cached (Cache-Control: no-store) */
+        /**
+         * Get a case's personal data
+         * @description Personal data of a case (key permission personal_data): what the client declared, what the person entered, questionnaire answers, the identity read from the document and its agreement with the machine-readable zone, and the declared-vs-read gap. Journaled as a consultation before it is read; never cached (Cache-Control: no-store)
+         */
         get: operations["getCaseData"];
         put?: never;
         post?: never;
@@ -762,7 +909,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reveal the personal data of the task's case (declared, entered, read, corrected, answers) and the gap between declared and read values; optional field_path. Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required */
+        /**
+         * Unmask a task's case
+         * @description Reveal the personal data of the task's case (declared, entered, read, corrected, answers) and the gap between declared and read values; optional field_path. Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required
+         */
         post: operations["unmaskReview"];
         delete?: never;
         options?: never;
@@ -779,7 +929,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reveal the identity read from the document, with the gap between declared and read values. Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required. A support account reads only a case opened to it by a support grant in force */
+        /**
+         * Unmask a case's identity
+         * @description Reveal the identity read from the document, with the gap between declared and read values. Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required. A support account reads only a case opened to it by a support grant in force
+         */
         post: operations["unmaskCaseIdentity"];
         delete?: never;
         options?: never;
@@ -796,7 +949,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reveal the questionnaire answers (points, threshold and flags are already in the step report without revealing). Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required. A support account reads only a case opened to it by a support grant in force */
+        /**
+         * Unmask questionnaire answers
+         * @description Reveal the questionnaire answers (points, threshold and flags are already in the step report without revealing). Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required. A support account reads only a case opened to it by a support grant in force
+         */
         post: operations["unmaskCaseQuestionnaire"];
         delete?: never;
         options?: never;
@@ -813,7 +969,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reveal what the person entered beside what the client declared, with the gap between them (the gap to the document is already readable as subject_mismatch). Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required. A support account reads only a case opened to it by a support grant in force */
+        /**
+         * Unmask entered data
+         * @description Reveal what the person entered beside what the client declared, with the gap between them (the gap to the document is already readable as subject_mismatch). Journaled first, then read, in the same transaction (if the journal write fails nothing is returned). One hourly counter per operator over all unmask routes: beyond twenty distinct cases in an hour, each further case needs a recent re-authentication (Re), else 403 reauth_required. A support account reads only a case opened to it by a support grant in force
+         */
         post: operations["unmaskCaseApplicantData"];
         delete?: never;
         options?: never;
@@ -828,7 +987,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who consulted, unmasked or downloaded what of this case and when, newest first: the client’s right of oversight, including the provider’s support staff. Client-level (no operator header) */
+        /**
+         * Get a case's access log
+         * @description Who consulted, unmasked or downloaded what of this case and when, newest first: the client’s right of oversight, including the provider’s support staff. Client-level (no operator header)
+         */
         get: operations["getCaseAccessLog"];
         put?: never;
         post?: never;
@@ -847,7 +1009,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Erase the personal data of a closed case (signed, idempotent, key permission personal_data): images, identity read, portraits and face templates, declared and entered data, questionnaire answers, fields read from the document and its fingerprints, review comments and corrections; the case keys are destroyed, so every copy, backups included, is unreadable. Kept: case, steps, verdicts, decisions, journal. The answer says what was erased by category; a replay erases nothing more and says 0. An open case: 409 case_open */
+        /**
+         * Erase a case's personal data
+         * @description Erase the personal data of a closed case (signed, idempotent, key permission personal_data): images, identity read, portraits and face templates, declared and entered data, questionnaire answers, fields read from the document and its fingerprints, review comments and corrections; the case keys are destroyed, so every copy, backups included, is unreadable. Kept: case, steps, verdicts, decisions, journal. The answer says what was erased by category; a replay erases nothing more and says 0. An open case: 409 case_open
+         */
         post: operations["eraseCasePersonalData"];
         delete?: never;
         options?: never;
@@ -862,7 +1027,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An image of the case (document side, selfie, liveness challenge image); key permission personal_data; never cached; the download is journaled before the image is read. An image deleted (retake, retention, erasure): 410 piece_unavailable */
+        /**
+         * Download a case's image
+         * @description An image of the case (document side, selfie, liveness challenge image); key permission personal_data; never cached; the download is journaled before the image is read. An image deleted (retake, retention, erasure): 410 piece_unavailable
+         */
         get: operations["getCaseImage"];
         put?: never;
         post?: never;
@@ -879,7 +1047,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An image of the task’s case, served by the service (no signed address), journaled as downloaded; the portrait and the selfie are unsealed under the case’s biometric key, distinct from its data key */
+        /**
+         * Download a task's piece
+         * @description An image of the task’s case, served by the service (no signed address), journaled as downloaded; the portrait and the selfie are unsealed under the case’s biometric key, distinct from its data key
+         */
         get: operations["getReviewPiece"];
         put?: never;
         post?: never;
@@ -896,7 +1067,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A piece of the case (Op); never cached; journaled as downloaded. Within the clearance, or for a support account through a support grant in force */
+        /**
+         * Download a case's piece
+         * @description A piece of the case (Op); never cached; journaled as downloaded. Within the clearance, or for a support account through a support grant in force
+         */
         get: operations["getCasePiece"];
         put?: never;
         post?: never;
@@ -913,10 +1087,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The client’s support grants, newest first, with their status at read time (administrator or supervisor, Op) */
+        /**
+         * List support grants
+         * @description The client’s support grants, newest first, with their status at read time (administrator or supervisor, Op)
+         */
         get: operations["listSupportAccess"];
         put?: never;
-        /** Open a case in review to a support account of the provider for four hours, with a reason (administrator or supervisor, Op + Re). The support account reads that case only, and every read shows in the case’s access log */
+        /**
+         * Open support access
+         * @description Open a case in review to a support account of the provider for four hours, with a reason (administrator or supervisor, Op + Re). The support account reads that case only, and every read shows in the case’s access log
+         */
         post: operations["openSupportAccess"];
         delete?: never;
         options?: never;
@@ -933,7 +1113,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a support grant before its term (administrator or supervisor, Op; no re-authentication needed). A grant already closed: 409 support_grant_closed */
+        /**
+         * Close a support grant
+         * @description Close a support grant before its term (administrator or supervisor, Op; no re-authentication needed). A grant already closed: 409 support_grant_closed
+         */
         post: operations["revokeSupportAccess"];
         delete?: never;
         options?: never;
@@ -948,7 +1131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The grants in force of the acting support account (Op, role support): the only cases it may read, and until when */
+        /**
+         * List my support grants
+         * @description The grants in force of the acting support account (Op, role support): the only cases it may read, and until when
+         */
         get: operations["listMySupportAccess"];
         put?: never;
         post?: never;
@@ -965,10 +1151,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Origins allowed to frame the journey in this environment; empty means none */
+        /**
+         * Get the framing origins
+         * @description Origins allowed to frame the journey in this environment; empty means none
+         */
         get: operations["getJourneyEmbedding"];
         put?: never;
-        /** Replace the origins allowed to frame the journey (signed, idempotent, journaled) */
+        /**
+         * Set the framing origins
+         * @description Replace the origins allowed to frame the journey (signed, idempotent, journaled)
+         */
         post: operations["updateJourneyEmbedding"];
         delete?: never;
         options?: never;
@@ -983,10 +1175,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The journey’s display name, logo and colours in this environment (the journey’s own look until set) */
+        /**
+         * Get the journey's appearance
+         * @description The journey’s display name, logo and colours in this environment (the journey’s own look until set)
+         */
         get: operations["getJourneyAppearance"];
         put?: never;
-        /** Replace the journey’s display name, colours and (optionally) logo; colours must meet WCAG AA contrast (signed, idempotent, journaled) */
+        /**
+         * Set the journey's appearance
+         * @description Replace the journey’s display name, colours and (optionally) logo; colours must meet WCAG AA contrast (signed, idempotent, journaled)
+         */
         post: operations["updateJourneyAppearance"];
         delete?: never;
         options?: never;
@@ -1001,7 +1199,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The flows of this client and environment, by name, with their active and latest version (one page: flows are few) */
+        /**
+         * List flows
+         * @description The flows of this client and environment, by name, with their active and latest version (one page: flows are few)
+         */
         get: operations["listFlows"];
         put?: never;
         post?: never;
@@ -1018,7 +1219,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flow and every version of it, newest first, definitions included */
+        /**
+         * Get a flow
+         * @description A flow and every version of it, newest first, definitions included
+         */
         get: operations["getFlow"];
         put?: never;
         post?: never;
@@ -1037,7 +1241,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create the next version of a flow (a draft; the first version creates the flow), validated by the flow schema (signed, idempotent, journaled) */
+        /**
+         * Create a flow version
+         * @description Create the next version of a flow (a draft; the first version creates the flow), validated by the flow schema (signed, idempotent, journaled)
+         */
         post: operations["createFlowVersion"];
         delete?: never;
         options?: never;
@@ -1054,7 +1261,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a version the one new cases use, retiring the active one; running cases keep their version (signed, idempotent, journaled) */
+        /**
+         * Activate a flow version
+         * @description Make a version the one new cases use, retiring the active one; running cases keep their version (signed, idempotent, journaled)
+         */
         post: operations["activateFlowVersion"];
         delete?: never;
         options?: never;
@@ -1071,7 +1281,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** How the outcomes of the newest decided cases would change under a draft (a definition, or a stored version): counts from → to and a few case ids; no image read, no personal data returned */
+        /**
+         * Dry-run a flow
+         * @description How the outcomes of the newest decided cases would change under a draft (a definition, or a stored version): counts from → to and a few case ids; no image read, no personal data returned
+         */
         post: operations["dryRunFlow"];
         delete?: never;
         options?: never;
@@ -1086,7 +1299,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The journey of the session token (called by the hosted journey, never by clients); the first call moves the case to collecting */
+        /**
+         * Get the journey
+         * @description The journey of the session token (called by the hosted journey, never by clients); the first call moves the case to collecting
+         */
         get: operations["getJourney"];
         put?: never;
         post?: never;
@@ -1105,7 +1321,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The person accepts or declines; declining ends the journey and abandons the case */
+        /**
+         * Accept or decline
+         * @description The person accepts or declines; declining ends the journey and abandons the case
+         */
         post: operations["giveJourneyConsent"];
         delete?: never;
         options?: never;
@@ -1122,7 +1341,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What the person enters (the fields the flow asks for), sealed under the case data key */
+        /**
+         * Enter the person's data
+         * @description What the person enters (the fields the flow asks for), sealed under the case data key
+         */
         post: operations["enterJourneyApplicant"];
         delete?: never;
         options?: never;
@@ -1139,7 +1361,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answers to every question of the flow, sealed; points and flags kept for the step report */
+        /**
+         * Answer the questionnaire
+         * @description Answers to every question of the flow, sealed; points and flags kept for the step report
+         */
         post: operations["answerJourneyQuestionnaire"];
         delete?: never;
         options?: never;
@@ -1156,7 +1381,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issuing country and type of the document, among those the flow accepts; a change drops the sides already sent */
+        /**
+         * Choose the document
+         * @description Issuing country and type of the document, among those the flow accepts; a change drops the sides already sent
+         */
         post: operations["chooseJourneyDocument"];
         delete?: never;
         options?: never;
@@ -1173,7 +1401,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The person has sent everything: the case leaves collecting for processing (refused while anything the flow needs is missing) */
+        /**
+         * Finish the journey
+         * @description The person has sent everything: the case leaves collecting for processing (refused while anything the flow needs is missing)
+         */
         post: operations["finishJourney"];
         delete?: never;
         options?: never;
@@ -1188,7 +1419,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired */
+        /**
+         * Get the frame's settings
+         * @description For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired
+         */
         get: operations["getJourneyFrame"];
         put?: never;
         post?: never;
@@ -1207,7 +1441,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A short code and link that open the same case on a phone (valid ten minutes, opened once; at most five per journey link; a new one replaces the code not opened yet); journaled as handoff.created */
+        /**
+         * Create a phone handoff
+         * @description A short code and link that open the same case on a phone (valid ten minutes, opened once; at most five per journey link; a new one replaces the code not opened yet); journaled as handoff.created
+         */
         post: operations["createJourneyHandoff"];
         delete?: never;
         options?: never;
@@ -1222,7 +1459,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For the desktop that asked for the handoff: whether the phone opened it and where the journey stands (status and step only); answered for an expired session too */
+        /**
+         * Get a handoff's state
+         * @description For the desktop that asked for the handoff: whether the phone opened it and where the journey stands (status and step only); answered for an expired session too
+         */
         get: operations["getJourneyHandoff"];
         put?: never;
         post?: never;
@@ -1241,7 +1481,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The phone opens a handoff code (the code is the credential: no key, no session): a new session of the same case for fifteen minutes, its link returned once; journaled as handoff.opened. Refused codes count against the address like refused keys */
+        /**
+         * Open a handoff on the phone
+         * @description The phone opens a handoff code (the code is the credential: no key, no session): a new session of the same case for fifteen minutes, its link returned once; journaled as handoff.opened. Refused codes count against the address like refused keys
+         */
         post: operations["openJourneyHandoff"];
         delete?: never;
         options?: never;
@@ -1257,7 +1500,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** An image of the journey: a document side, the selfie or a liveness challenge. The body is the image bytes (JPEG, PNG, WebP or AVIF, read from the bytes whatever the Content-Type; at most 10 MB; 480×320 to 8192 pixels a side). A retake replaces the piece of its kind. */
+        /**
+         * Upload an image
+         * @description An image of the journey: a document side, the selfie or a liveness challenge. The body is the image bytes (JPEG, PNG, WebP or AVIF, read from the bytes whatever the Content-Type; at most 10 MB; 480×320 to 8192 pixels a side). A retake replaces the piece of its kind.
+         */
         put: operations["uploadJourneyPiece"];
         post?: never;
         delete?: never;

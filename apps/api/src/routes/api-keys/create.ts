@@ -16,7 +16,8 @@ export function registerCreateApiKey(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createApiKey',
         tags: ['api keys'],
-        summary:
+        summary: 'Create an API key',
+        description:
           'Create an integration key in the environment of the calling key; its secrets are returned once. Through the console, an administrator may grant either permission',
         body: Type.Object(
           {

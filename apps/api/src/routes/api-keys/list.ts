@@ -14,7 +14,8 @@ export function registerListApiKeys(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listApiKeys',
         tags: ['api keys'],
-        summary: 'Keys of this client and environment, newest first, without secrets',
+        summary: 'List API keys',
+        description: 'Keys of this client and environment, newest first, without secrets',
         querystring: Type.Object(
           {
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

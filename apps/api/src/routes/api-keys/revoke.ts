@@ -14,7 +14,8 @@ export function registerRevokeApiKey(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'revokeApiKey',
         tags: ['api keys'],
-        summary: 'Revoke a key; the next request with it fails on every instance. Revoking again is a no-op',
+        summary: 'Revoke an API key',
+        description: 'Revoke a key; the next request with it fails on every instance. Revoking again is a no-op',
         params: Type.Object({ key_id: Type.String({ maxLength: 64 }) }),
         response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, 'resource_not_found', 'console_key_protected', 'permission_not_held') },
       },

@@ -32,7 +32,8 @@ export function registerGetApiUsage(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getApiUsage',
         tags: ['usage'],
-        summary: 'Integration calls per day and per response code',
+        summary: 'Get API calls per day',
+        description: 'Integration calls per day and per response code',
         querystring: Type.Object(
           { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30 })) },
           { additionalProperties: false },

@@ -29,7 +29,8 @@ export function registerCreateCase(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createCase',
         tags: ['cases'],
-        summary: 'Open a case for a person to verify (signed, idempotent)',
+        summary: 'Open a case',
+        description: 'Open a case for a person to verify (signed, idempotent)',
         headers: SignedHeaders,
         body: NewCaseSchema,
         response: {

@@ -18,7 +18,8 @@ export function registerDecideCase(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'decideCase',
         tags: ['cases'],
-        summary:
+        summary: 'Decide a case in review',
+        description:
           'Decide a case in review with a key holding the permission decisions (signed, idempotent). The key decides alone: no lock, ' +
           'no clearance, no double validation; journaled as key:<key_id>. A case not in review: 409 case_not_in_review, saying where it stands',
         headers: SignedHeaders,

@@ -25,7 +25,8 @@ export function registerGetCase(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCase',
         tags: ['cases'],
-        summary: 'State, checks and their verdicts, duplicates, pieces and decision of a case',
+        summary: 'Get a case',
+        description: 'State, checks and their verdicts, duplicates, pieces and decision of a case',
         params: CaseParams,
         response: { 200: Type.Ref(CaseSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'resource_not_found') },
       },
@@ -42,7 +43,8 @@ export function registerGetCase(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCaseResults',
         tags: ['cases'],
-        summary: 'Results without personal data: state, decision, resubmission, checks, duplicates, pieces',
+        summary: "Get a case's results",
+        description: 'Results without personal data: state, decision, resubmission, checks, duplicates, pieces',
         params: CaseParams,
         response: { 200: Type.Ref(CaseResultsSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'resource_not_found') },
       },

@@ -18,7 +18,8 @@ export function registerCaseJourneyLink(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createCaseJourneyLink',
         tags: ['reviews'],
-        summary: 'A new journey link from the console (Op), for a case created or collecting only; returned once, journaled like a session',
+        summary: 'Create a journey link (console)',
+        description: 'A new journey link from the console (Op), for a case created or collecting only; returned once, journaled like a session',
         params: CaseParams,
         body: Type.Object(
           { locale: Type.Optional(LocaleField) },

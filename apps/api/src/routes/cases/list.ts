@@ -17,7 +17,8 @@ export function registerListCases(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listCases',
         tags: ['cases'],
-        summary: 'Cases of this client and environment, newest first; with the console credential and X-Service-Operator, only those within the operator’s clearance',
+        summary: 'List cases',
+        description: 'Cases of this client and environment, newest first; with the console credential and X-Service-Operator, only those within the operator’s clearance',
         querystring: CaseListQuerySchema,
         response: { 200: Type.Ref(CaseListSchema), ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS) },
       },

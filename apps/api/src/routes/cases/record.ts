@@ -20,7 +20,8 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCaseRecord',
         tags: ['reviews'],
-        summary:
+        summary: "Get a case's record",
+        description:
           'The case record (Op; journaled as a consultation): state, decisions, reviews, revisions, masked identity. Decided cases remain readable. ' +
           'A support account reads only a case opened to it by a support grant in force',
         params: CaseParams,

@@ -16,7 +16,8 @@ export function registerGetContract(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getContract',
         tags: ['usage'],
-        summary: 'Who the client is and what is subscribed, each subscription with its state at read time (read-only)',
+        summary: 'Get the contract',
+        description: 'Who the client is and what is subscribed, each subscription with its state at read time (read-only)',
         response: { 200: Type.Ref(ContractSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },

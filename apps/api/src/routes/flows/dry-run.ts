@@ -21,7 +21,8 @@ export function registerDryRunFlow(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'dryRunFlow',
         tags: ['flows'],
-        summary: 'How the outcomes of the newest decided cases would change under a draft (a definition, or a stored version): counts from → to and a few case ids; no image read, no personal data returned',
+        summary: 'Dry-run a flow',
+        description: 'How the outcomes of the newest decided cases would change under a draft (a definition, or a stored version): counts from → to and a few case ids; no image read, no personal data returned',
         params: Type.Object({ name: FlowNameParam }),
         body: FlowDryRunBodySchema,
         response: { 200: Type.Ref(FlowDryRunSchema), ...errorResponses(...BODY_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'flow_definition_invalid', 'resource_not_found') },

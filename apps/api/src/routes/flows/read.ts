@@ -16,7 +16,8 @@ export function registerReadFlows(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listFlows',
         tags: ['flows'],
-        summary: 'The flows of this client and environment, by name, with their active and latest version (one page: flows are few)',
+        summary: 'List flows',
+        description: 'The flows of this client and environment, by name, with their active and latest version (one page: flows are few)',
         response: { 200: Type.Ref(FlowListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
@@ -45,7 +46,8 @@ export function registerReadFlows(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getFlow',
         tags: ['flows'],
-        summary: 'A flow and every version of it, newest first, definitions included',
+        summary: 'Get a flow',
+        description: 'A flow and every version of it, newest first, definitions included',
         params: Type.Object({ name: FlowNameParam }),
         response: { 200: Type.Ref(FlowSchema), ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'resource_not_found') },
       },

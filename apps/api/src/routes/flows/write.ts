@@ -20,7 +20,8 @@ export function registerWriteFlows(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createFlowVersion',
         tags: ['flows'],
-        summary: 'Create the next version of a flow (a draft; the first version creates the flow), validated by the flow schema (signed, idempotent, journaled)',
+        summary: 'Create a flow version',
+        description: 'Create the next version of a flow (a draft; the first version creates the flow), validated by the flow schema (signed, idempotent, journaled)',
         headers: SignedOrConsoleHeaders,
         params: Type.Object({ name: FlowNameParam }),
         body: Type.Object({ definition: Type.Ref('FlowDefinition') }, { additionalProperties: false }),
@@ -41,7 +42,8 @@ export function registerWriteFlows(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'activateFlowVersion',
         tags: ['flows'],
-        summary: 'Make a version the one new cases use, retiring the active one; running cases keep their version (signed, idempotent, journaled)',
+        summary: 'Activate a flow version',
+        description: 'Make a version the one new cases use, retiring the active one; running cases keep their version (signed, idempotent, journaled)',
         headers: SignedOrConsoleHeaders,
         params: Type.Object({ name: FlowNameParam, version: FlowVersionParam }),
         response: { 200: Type.Ref('FlowVersion'), ...errorResponses(...SIGNED_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS, 'resource_not_found') },

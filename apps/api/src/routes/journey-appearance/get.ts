@@ -14,7 +14,8 @@ export function registerGetJourneyAppearance(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getJourneyAppearance',
         tags: ['embedding'],
-        summary: 'The journey’s display name, logo and colours in this environment (the journey’s own look until set)',
+        summary: "Get the journey's appearance",
+        description: 'The journey’s display name, logo and colours in this environment (the journey’s own look until set)',
         response: { 200: Type.Ref('JourneyAppearance'), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },

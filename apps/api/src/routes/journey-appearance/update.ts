@@ -35,7 +35,8 @@ export function registerUpdateJourneyAppearance(app: App, ctx: AppContext): void
       schema: {
         operationId: 'updateJourneyAppearance',
         tags: ['embedding'],
-        summary: 'Replace the journey’s display name, colours and (optionally) logo; colours must meet WCAG AA contrast (signed, idempotent, journaled)',
+        summary: "Set the journey's appearance",
+        description: 'Replace the journey’s display name, colours and (optionally) logo; colours must meet WCAG AA contrast (signed, idempotent, journaled)',
         headers: SignedOrConsoleHeaders,
         body: Type.Ref(JourneyAppearanceUpdateSchema),
         response: {

@@ -14,7 +14,8 @@ export function registerGetJourneyEmbedding(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getJourneyEmbedding',
         tags: ['embedding'],
-        summary: 'Origins allowed to frame the journey in this environment; empty means none',
+        summary: 'Get the framing origins',
+        description: 'Origins allowed to frame the journey in this environment; empty means none',
         response: { 200: Type.Ref('JourneyEmbedding'), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },

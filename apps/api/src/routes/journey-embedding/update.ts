@@ -18,7 +18,8 @@ export function registerUpdateJourneyEmbedding(app: App, ctx: AppContext): void 
       schema: {
         operationId: 'updateJourneyEmbedding',
         tags: ['embedding'],
-        summary: 'Replace the origins allowed to frame the journey (signed, idempotent, journaled)',
+        summary: 'Set the framing origins',
+        description: 'Replace the origins allowed to frame the journey (signed, idempotent, journaled)',
         headers: SignedOrConsoleHeaders,
         body: Type.Object(
           {

@@ -15,7 +15,8 @@ export function registerJourneyFinish(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'finishJourney',
         tags: ['journey'],
-        summary: 'The person has sent everything: the case leaves collecting for processing (refused while anything the flow needs is missing)',
+        summary: 'Finish the journey',
+        description: 'The person has sent everything: the case leaves collecting for processing (refused while anything the flow needs is missing)',
         security: JOURNEY_SECURITY,
         response: { 200: Type.Ref('Journey'), ...journeyErrors('journey_closed', 'journey_incomplete') },
       },

@@ -18,7 +18,8 @@ export function registerJourneyFrame(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getJourneyFrame',
         tags: ['journey'],
-        summary: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired',
+        summary: "Get the frame's settings",
+        description: 'For the framed journey: the origins allowed to frame it (the handshake answers only those) and its frame path; an expired link gets 401 session_expired',
         security: JOURNEY_SECURITY,
         response: { 200: Type.Ref('JourneyFrame'), ...journeyErrors() },
       },

@@ -19,7 +19,8 @@ export function registerJourneyHandoffs(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createJourneyHandoff',
         tags: ['journey'],
-        summary:
+        summary: 'Create a phone handoff',
+        description:
           'A short code and link that open the same case on a phone (valid ten minutes, opened once; at most five per journey link; a new one replaces the code not opened yet); journaled as handoff.created',
         security: JOURNEY_SECURITY,
         response: { 201: Type.Ref('HandoffCreated'), ...journeyErrors('journey_closed', 'handoff_limit_reached') },
@@ -46,7 +47,8 @@ export function registerJourneyHandoffs(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getJourneyHandoff',
         tags: ['journey'],
-        summary: 'For the desktop that asked for the handoff: whether the phone opened it and where the journey stands (status and step only); answered for an expired session too',
+        summary: "Get a handoff's state",
+        description: 'For the desktop that asked for the handoff: whether the phone opened it and where the journey stands (status and step only); answered for an expired session too',
         security: JOURNEY_SECURITY,
         params: Type.Object({ handoff_id: Type.String({ maxLength: 64 }) }),
         response: { 200: Type.Ref('Handoff'), ...journeyErrors('resource_not_found') },
@@ -62,7 +64,8 @@ export function registerJourneyHandoffs(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'openJourneyHandoff',
         tags: ['journey'],
-        summary:
+        summary: 'Open a handoff on the phone',
+        description:
           'The phone opens a handoff code (the code is the credential: no key, no session): a new session of the same case for fifteen minutes, its link returned once; journaled as handoff.opened. Refused codes count against the address like refused keys',
         security: [],
         body: Type.Object(

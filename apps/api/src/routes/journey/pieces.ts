@@ -71,7 +71,8 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
           body: IMAGE_BODY,
           operationId: 'uploadJourneyPiece',
           tags: ['journey'],
-          summary:
+          summary: 'Upload an image',
+          description:
             'An image of the journey: a document side, the selfie or a liveness challenge. The body is the image bytes (JPEG, PNG, WebP or AVIF, ' +
             'read from the bytes whatever the Content-Type; at most 10 MB; 480×320 to 8192 pixels a side). A retake replaces the piece of its kind.',
           security: JOURNEY_SECURITY,

@@ -12,7 +12,8 @@ export function registerJourneyState(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getJourney',
         tags: ['journey'],
-        summary: 'The journey of the session token (called by the hosted journey, never by clients); the first call moves the case to collecting',
+        summary: 'Get the journey',
+        description: 'The journey of the session token (called by the hosted journey, never by clients); the first call moves the case to collecting',
         security: JOURNEY_SECURITY,
         response: { 200: Type.Ref('Journey'), ...journeyErrors() },
       },

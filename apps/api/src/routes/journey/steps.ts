@@ -20,7 +20,8 @@ export function registerJourneySteps(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'giveJourneyConsent',
         tags: ['journey'],
-        summary: 'The person accepts or declines; declining ends the journey and abandons the case',
+        summary: 'Accept or decline',
+        description: 'The person accepts or declines; declining ends the journey and abandons the case',
         security: JOURNEY_SECURITY,
         body: Type.Object({ accepted: Type.Boolean() }, { additionalProperties: false }),
         response: { 200: Type.Ref('Journey'), ...journeyErrors(...STEP_ERRORS) },
@@ -47,7 +48,8 @@ export function registerJourneySteps(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'enterJourneyApplicant',
         tags: ['journey'],
-        summary: 'What the person enters (the fields the flow asks for), sealed under the case data key',
+        summary: "Enter the person's data",
+        description: 'What the person enters (the fields the flow asks for), sealed under the case data key',
         security: JOURNEY_SECURITY,
         body: Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.String({ maxLength: 500 }), {
           maxProperties: 16,
@@ -80,7 +82,8 @@ export function registerJourneySteps(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'answerJourneyQuestionnaire',
         tags: ['journey'],
-        summary: 'Answers to every question of the flow, sealed; points and flags kept for the step report',
+        summary: 'Answer the questionnaire',
+        description: 'Answers to every question of the flow, sealed; points and flags kept for the step report',
         security: JOURNEY_SECURITY,
         body: Type.Object(
           { answers: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' }), Type.String({ maxLength: 40 }), { maxProperties: 50 }) },
@@ -113,7 +116,8 @@ export function registerJourneySteps(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'chooseJourneyDocument',
         tags: ['journey'],
-        summary: 'Issuing country and type of the document, among those the flow accepts; a change drops the sides already sent',
+        summary: 'Choose the document',
+        description: 'Issuing country and type of the document, among those the flow accepts; a change drops the sides already sent',
         security: JOURNEY_SECURITY,
         body: Type.Object({ country: Type.String({ pattern: '^[A-Z]{2}$' }), type: literals(DOCUMENT_TYPES) }, { additionalProperties: false }),
         response: { 200: Type.Ref('Journey'), ...journeyErrors(...STEP_ERRORS, 'unsupported_document_type') },

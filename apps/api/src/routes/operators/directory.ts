@@ -17,7 +17,8 @@ export function registerOperatorDirectory(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'operatorDirectory',
         tags: ['operators'],
-        summary: 'Names of the client’s active operators (any active operator; no address, no clearance)',
+        summary: "List operators' names",
+        description: 'Names of the client’s active operators (any active operator; no address, no clearance)',
         response: { 200: Type.Ref(OperatorDirectorySchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS) },
       },
     },

@@ -17,7 +17,8 @@ export function registerInviteOperator(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'inviteOperator',
         tags: ['operators'],
-        summary: 'Invite an operator (administrator, Op + Re); the invitation token is returned once and the service sends no e-mail',
+        summary: 'Invite an operator',
+        description: 'Invite an operator (administrator, Op + Re); the invitation token is returned once and the service sends no e-mail',
         body: Type.Ref(NewOperatorSchema),
         response: { 201: Type.Ref(OperatorInvitedSchema), ...errorResponses(...BODY_ERRORS, ...REAUTH_ROUTE_ERRORS, 'invalid_country') },
       },

@@ -14,7 +14,8 @@ export function registerListOperators(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listOperators',
         tags: ['operators'],
-        summary: 'Operators with their clearance and last connection, oldest first (administrator)',
+        summary: 'List operators',
+        description: 'Operators with their clearance and last connection, oldest first (administrator)',
         querystring: Type.Object(
           {
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),

@@ -16,7 +16,8 @@ export function registerResolveOperator(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'resolveOperator',
         tags: ['operators'],
-        summary:
+        summary: 'Resolve an operator',
+        description:
           'Which operator a subject is and what they may see (console credential only; does not authenticate). ' +
           'At the first connection the invitation token attaches the subject, in the same transaction as the resolution',
         body: Type.Ref(SubjectPresentedSchema),

@@ -15,7 +15,8 @@ export function registerRevokeOperator(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'revokeOperator',
         tags: ['operators'],
-        summary:
+        summary: 'Revoke an operator',
+        description:
           'Withdraw access (administrator, Op + Re); the operator’s next request fails and their review locks are released. ' +
           'A second revocation answers 409 operator_already_revoked',
         params: OperatorParams,

@@ -17,7 +17,8 @@ export function registerUpdateOperator(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'updateOperatorClearance',
         tags: ['operators'],
-        summary: 'Change role, countries or sensitivity (administrator, Op + Re); applies to the operator’s next request',
+        summary: "Change an operator's clearance",
+        description: 'Change role, countries or sensitivity (administrator, Op + Re); applies to the operator’s next request',
         params: OperatorParams,
         body: Type.Ref(OperatorClearanceSchema),
         response: {

@@ -34,7 +34,8 @@ export function registerAccessLog(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCaseAccessLog',
         tags: ['cases'],
-        summary:
+        summary: "Get a case's access log",
+        description:
           'Who consulted, unmasked or downloaded what of this case and when, newest first: the client’s right of oversight, including the provider’s ' +
           'support staff. Client-level (no operator header)',
         params: CaseParams,

@@ -21,7 +21,8 @@ export function registerCaseData(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCaseData',
         tags: ['cases'],
-        summary:
+        summary: "Get a case's personal data",
+        description:
           'Personal data of a case (key permission personal_data): what the client declared, what the person entered, questionnaire answers, the identity ' +
           'read from the document and its agreement with the machine-readable zone, and the declared-vs-read gap. Journaled as a consultation before it ' +
           'is read; never cached (Cache-Control: no-store)',

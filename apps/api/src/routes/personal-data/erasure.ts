@@ -18,7 +18,8 @@ export function registerErasure(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'eraseCasePersonalData',
         tags: ['cases'],
-        summary:
+        summary: "Erase a case's personal data",
+        description:
           'Erase the personal data of a closed case (signed, idempotent, key permission personal_data): images, identity read, portraits and face ' +
           'templates, declared and entered data, questionnaire answers, fields read from the document and its fingerprints, review comments and ' +
           'corrections; the case keys are destroyed, so every copy, backups included, is unreadable. Kept: case, steps, verdicts, decisions, ' +

@@ -54,7 +54,8 @@ export function registerImageRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCaseImage',
         tags: ['cases'],
-        summary:
+        summary: "Download a case's image",
+        description:
           'An image of the case (document side, selfie, liveness challenge image); key permission personal_data; never cached; the download is journaled ' +
           'before the image is read. An image deleted (retake, retention, erasure): 410 piece_unavailable',
         params: PieceOfCaseParams,
@@ -83,7 +84,8 @@ export function registerImageRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getReviewPiece',
         tags: ['reviews'],
-        summary:
+        summary: "Download a task's piece",
+        description:
           'An image of the task’s case, served by the service (no signed address), journaled as downloaded; the portrait and the selfie are unsealed ' +
           'under the case’s biometric key, distinct from its data key',
         params: PieceOfTaskParams,
@@ -112,7 +114,8 @@ export function registerImageRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getCasePiece',
         tags: ['reviews'],
-        summary:
+        summary: "Download a case's piece",
+        description:
           'A piece of the case (Op); never cached; journaled as downloaded. Within the clearance, or for a support account through a support grant in force',
         params: PieceOfCaseParams,
         response: { 200: IMAGE_RESPONSE, ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found', 'piece_unavailable') },

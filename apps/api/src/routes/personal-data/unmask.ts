@@ -25,7 +25,8 @@ export function registerUnmaskRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'unmaskReview',
         tags: ['reviews'],
-        summary: `Reveal the personal data of the task's case (declared, entered, read, corrected, answers) and the gap between declared and read values; optional field_path. ${COUNTER}`,
+        summary: "Unmask a task's case",
+        description: `Reveal the personal data of the task's case (declared, entered, read, corrected, answers) and the gap between declared and read values; optional field_path. ${COUNTER}`,
         params: TaskParams,
         querystring: UnmaskQuery,
         response: { 200: Type.Ref(UnmaskedSchema), ...ERRORS },
@@ -50,7 +51,7 @@ export function registerUnmaskRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  const caseRoute = (path: string, scope: UnmaskScope, operationId: string, what: string) =>
+  const caseRoute = (path: string, scope: UnmaskScope, operationId: string, summary: string, what: string) =>
     app.post(
       path,
       {
@@ -58,7 +59,8 @@ export function registerUnmaskRoutes(app: App, ctx: AppContext): void {
         schema: {
           operationId,
           tags: ['reviews'],
-          summary: `${what}. ${COUNTER}. A support account reads only a case opened to it by a support grant in force`,
+          summary,
+          description: `${what}. ${COUNTER}. A support account reads only a case opened to it by a support grant in force`,
           params: CaseParams,
           response: { 200: Type.Ref(UnmaskedSchema), ...ERRORS },
         },
@@ -79,17 +81,19 @@ export function registerUnmaskRoutes(app: App, ctx: AppContext): void {
       },
     );
 
-  caseRoute('/v1/cases/:case_id/unmask', 'identity', 'unmaskCaseIdentity', 'Reveal the identity read from the document, with the gap between declared and read values');
+  caseRoute('/v1/cases/:case_id/unmask', 'identity', 'unmaskCaseIdentity', "Unmask a case's identity", 'Reveal the identity read from the document, with the gap between declared and read values');
   caseRoute(
     '/v1/cases/:case_id/questionnaires/unmask',
     'questionnaire',
     'unmaskCaseQuestionnaire',
+    'Unmask questionnaire answers',
     'Reveal the questionnaire answers (points, threshold and flags are already in the step report without revealing)',
   );
   caseRoute(
     '/v1/cases/:case_id/applicant-data/unmask',
     'applicant_data',
     'unmaskCaseApplicantData',
+    'Unmask entered data',
     'Reveal what the person entered beside what the client declared, with the gap between them (the gap to the document is already readable as subject_mismatch)',
   );
 }

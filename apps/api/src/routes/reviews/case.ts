@@ -16,7 +16,8 @@ export function registerReviewCase(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getReviewCase',
         tags: ['reviews'],
-        summary: 'Everything the case screen shows in one call (journaled as one consultation); the subject is masked',
+        summary: "Get a task's case",
+        description: 'Everything the case screen shows in one call (journaled as one consultation); the subject is masked',
         params: TaskParams,
         response: { 200: Type.Ref(ReviewCaseSchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found') },
       },

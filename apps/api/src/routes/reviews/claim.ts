@@ -17,7 +17,8 @@ export function registerClaimReview(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'claimReview',
         tags: ['reviews'],
-        summary: 'Take the lock of a task (thirty minutes of inactivity) and open its case; of two operators racing, exactly one wins',
+        summary: 'Claim a task',
+        description: 'Take the lock of a task (thirty minutes of inactivity) and open its case; of two operators racing, exactly one wins',
         params: TaskParams,
         response: {
           200: Type.Ref(ReviewTaskSchema),

@@ -25,7 +25,8 @@ export function registerAddCorrection(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'addReviewCorrection',
         tags: ['reviews'],
-        summary:
+        summary: 'Correct a field',
+        description:
           'Enter a field from the image, under the operator’s lock. The service reads the previous value itself; the entry is kept as a sealed ' +
           'annotation beside the value read, which is never overwritten',
         params: TaskParams,

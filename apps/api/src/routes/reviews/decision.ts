@@ -16,7 +16,8 @@ export function registerDecideReview(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'decideReview',
         tags: ['reviews'],
-        summary:
+        summary: 'Decide a task',
+        description:
           'Record this operator’s outcome (under their lock), then relaunch the journey on resubmit. Idempotent: a retry replays the decision ' +
           '(Idempotent-Replayed: true) and never records a second one. Under double validation two different operators must agree; a ' +
           'disagreement escalates to a supervisor. If the relaunch fails the outcome stays recorded and the call fails',

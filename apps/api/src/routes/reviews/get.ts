@@ -15,7 +15,8 @@ export function registerGetReview(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getReview',
         tags: ['reviews'],
-        summary: 'One task with what this operator may see; under double validation, decisions stays empty until this operator has given their own',
+        summary: 'Get a review task',
+        description: 'One task with what this operator may see; under double validation, decisions stays empty until this operator has given their own',
         params: TaskParams,
         response: { 200: Type.Ref(ReviewTaskSchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found') },
       },

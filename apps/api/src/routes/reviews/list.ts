@@ -18,7 +18,8 @@ export function registerListReviews(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listReviews',
         tags: ['reviews'],
-        summary:
+        summary: 'List review tasks',
+        description:
           'The operator’s queue within their clearance, sorted by risk (highest first) then due date (earliest first); the order cannot be changed. ' +
           'Without status: every task not closed',
         querystring: Type.Object(

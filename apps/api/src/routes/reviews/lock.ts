@@ -17,7 +17,8 @@ export function registerExtendLock(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'extendReviewLock',
         tags: ['reviews'],
-        summary: 'Extend the lock this operator holds; returns the new deadline. 409 lock_expired once lost after thirty minutes of inactivity',
+        summary: "Extend a task's lock",
+        description: 'Extend the lock this operator holds; returns the new deadline. 409 lock_expired once lost after thirty minutes of inactivity',
         params: TaskParams,
         response: {
           200: Type.Ref(TaskLockSchema),

@@ -21,7 +21,8 @@ export function registerReviewMetrics(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'reviewMetrics',
         tags: ['reviews'],
-        summary: 'Volumes, decision times, outcomes, overdue tasks and alerts (supervisor or administrator), within the clearance',
+        summary: 'Get review metrics',
+        description: 'Volumes, decision times, outcomes, overdue tasks and alerts (supervisor or administrator), within the clearance',
         querystring: Type.Object(
           {
             since: Type.Optional(

@@ -19,7 +19,8 @@ export function registerReviseReview(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'reviseReview',
         tags: ['reviews'],
-        summary:
+        summary: 'Revise a decision',
+        description:
           'Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; ' +
           'a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing',
         params: TaskParams,

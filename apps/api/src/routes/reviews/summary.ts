@@ -15,7 +15,8 @@ export function registerReviewSummary(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'reviewSummary',
         tags: ['reviews'],
-        summary: 'Counters over the whole queue within the operator’s clearance (not the loaded page)',
+        summary: 'Count review tasks',
+        description: 'Counters over the whole queue within the operator’s clearance (not the loaded page)',
         response: { 200: Type.Ref(ReviewSummarySchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS) },
       },
     },

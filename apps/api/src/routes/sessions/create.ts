@@ -17,7 +17,8 @@ export function registerCreateSession(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createSession',
         tags: ['sessions'],
-        summary: 'Issue a journey link for a case that awaits the person (signed, idempotent)',
+        summary: 'Create a journey link',
+        description: 'Issue a journey link for a case that awaits the person (signed, idempotent)',
         headers: SignedHeaders,
         body: Type.Object(
           {

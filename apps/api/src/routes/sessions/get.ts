@@ -14,7 +14,8 @@ export function registerGetSession(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getSession',
         tags: ['sessions'],
-        summary: 'State of a journey link (never the url)',
+        summary: "Get a journey link's state",
+        description: 'State of a journey link (never the url)',
         params: Type.Object({ session_id: Type.String({ maxLength: 64 }) }),
         response: { 200: Type.Ref(SessionSchema), ...errorResponses(...INTEGRATION_ROUTE_ERRORS, 'resource_not_found') },
       },

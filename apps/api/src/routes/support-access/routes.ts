@@ -54,7 +54,8 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'openSupportAccess',
         tags: ['support-access'],
-        summary:
+        summary: 'Open support access',
+        description:
           'Open a case in review to a support account of the provider for four hours, with a reason (administrator or supervisor, Op + Re). ' +
           'The support account reads that case only, and every read shows in the case’s access log',
         body: Type.Ref(SupportAccessRequestSchema),
@@ -112,7 +113,8 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listSupportAccess',
         tags: ['support-access'],
-        summary: 'The client’s support grants, newest first, with their status at read time (administrator or supervisor, Op)',
+        summary: 'List support grants',
+        description: 'The client’s support grants, newest first, with their status at read time (administrator or supervisor, Op)',
         querystring: SupportGrantListQuery,
         response: { 200: Type.Ref(SupportGrantListSchema), ...errorResponses(...VALIDATION_ERRORS, ...OPERATOR_ROUTE_ERRORS) },
       },
@@ -135,7 +137,8 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'revokeSupportAccess',
         tags: ['support-access'],
-        summary: 'Close a support grant before its term (administrator or supervisor, Op; no re-authentication needed). A grant already closed: 409 support_grant_closed',
+        summary: 'Close a support grant',
+        description: 'Close a support grant before its term (administrator or supervisor, Op; no re-authentication needed). A grant already closed: 409 support_grant_closed',
         params: GrantParams,
         response: { 200: Type.Ref(SupportGrantSchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS, 'resource_not_found', 'support_grant_closed') },
       },
@@ -164,7 +167,8 @@ export function registerSupportAccessRoutes(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listMySupportAccess',
         tags: ['reviews'],
-        summary: 'The grants in force of the acting support account (Op, role support): the only cases it may read, and until when',
+        summary: 'List my support grants',
+        description: 'The grants in force of the acting support account (Op, role support): the only cases it may read, and until when',
         response: { 200: Type.Ref(SupportGrantListSchema), ...errorResponses(...OPERATOR_ROUTE_ERRORS) },
       },
     },

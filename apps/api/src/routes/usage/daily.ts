@@ -22,7 +22,8 @@ export function registerDailyUsage(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getDailyUsage',
         tags: ['usage'],
-        summary: 'Units measured in one month per UTC day and service (zeros for days with nothing); sandbox and production apart',
+        summary: 'Get usage per day',
+        description: 'Units measured in one month per UTC day and service (zeros for days with nothing); sandbox and production apart',
         querystring: UsageQuery,
         response: { 200: Type.Ref(UsageDailySchema), ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS) },
       },

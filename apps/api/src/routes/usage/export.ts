@@ -27,7 +27,8 @@ export function registerExportUsage(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'exportUsage',
         tags: ['usage'],
-        summary: 'Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed',
+        summary: "Export a month's usage (CSV)",
+        description: 'Every unit measured in one month, one CSV line each, with the case identifier returned at case opening; no personal data. Streamed',
         querystring: UsageQuery,
         response: { 200: CSV_RESPONSE, ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS) },
       },

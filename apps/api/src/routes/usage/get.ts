@@ -17,7 +17,8 @@ export function registerGetUsage(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getUsage',
         tags: ['usage'],
-        summary: 'Units measured in one month per service (zeros for a month with nothing), with what is subscribed for each; sandbox and production apart',
+        summary: "Get a month's usage",
+        description: 'Units measured in one month per service (zeros for a month with nothing), with what is subscribed for each; sandbox and production apart',
         querystring: UsageQuery,
         response: { 200: Type.Ref(UsageSchema), ...errorResponses(...VALIDATION_ERRORS, ...ALSO_CONSOLE_ROUTE_ERRORS) },
       },

@@ -16,7 +16,8 @@ export function registerGetWebhookDelivery(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'getWebhookDelivery',
         tags: ['webhooks'],
-        summary: 'One delivery, its attempts, and the body exactly as the destination received it',
+        summary: 'Get a delivery',
+        description: 'One delivery, its attempts, and the body exactly as the destination received it',
         params: Type.Object({ delivery_id: IdParam('A delivery id (dlv_…)') }),
         response: { 200: Type.Ref(WebhookDeliveryDetailSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found') },
       },

@@ -17,7 +17,8 @@ export function registerListWebhookDeliveries(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
-        summary: 'Log of all deliveries to all endpoints of this client and environment, newest first',
+        summary: 'List deliveries',
+        description: 'Log of all deliveries to all endpoints of this client and environment, newest first',
         querystring: Type.Object(
           {
             status: Type.Optional(WebhookDeliveryStatusSchema),

@@ -17,7 +17,8 @@ export function registerReplayWebhookDelivery(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'replayWebhookDelivery',
         tags: ['webhooks'],
-        summary: 'Send a delivery from the log again, as a new delivery (new id) of the same event; 202 with the new delivery',
+        summary: 'Replay a delivery',
+        description: 'Send a delivery from the log again, as a new delivery (new id) of the same event; 202 with the new delivery',
         params: Type.Object({ delivery_id: IdParam('A delivery id (dlv_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),

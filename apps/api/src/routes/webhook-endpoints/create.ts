@@ -17,7 +17,8 @@ export function registerCreateWebhookEndpoint(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'createWebhookEndpoint',
         tags: ['webhooks'],
-        summary: 'Declare a destination for events (signed, idempotent, journaled); the signing secret is returned once',
+        summary: 'Create an endpoint',
+        description: 'Declare a destination for events (signed, idempotent, journaled); the signing secret is returned once',
         headers: SignedOrConsoleHeaders,
         body: NewWebhookEndpointSchema,
         response: {

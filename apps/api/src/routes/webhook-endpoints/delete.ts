@@ -14,7 +14,8 @@ export function registerDeleteWebhookEndpoint(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'deleteWebhookEndpoint',
         tags: ['webhooks'],
-        summary:
+        summary: 'Delete an endpoint',
+        description:
           'Delete an endpoint (signed, idempotent, journaled): its scheduled deliveries are cancelled, its secrets erased; its deliveries stay in the log for their 30 days',
         headers: SignedOrConsoleHeaders,
         params: EndpointParams,

@@ -18,7 +18,8 @@ export function registerListEndpointDeliveries(app: App, ctx: AppContext): void 
       schema: {
         operationId: 'listWebhookEndpointDeliveries',
         tags: ['webhooks'],
-        summary: 'Deliveries of the last 24 hours to this endpoint only, newest first',
+        summary: "List an endpoint's deliveries",
+        description: 'Deliveries of the last 24 hours to this endpoint only, newest first',
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
         response: { 200: Type.Ref(WebhookDeliveryListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found') },

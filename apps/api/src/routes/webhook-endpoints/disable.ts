@@ -11,14 +11,16 @@ const routes = [
   {
     path: '/v1/webhook-endpoints/:endpoint_id/disable',
     operationId: 'disableWebhookEndpoint',
-    summary:
+    summary: 'Disable an endpoint',
+    description:
       'Stop sending to an endpoint (signed, idempotent, journaled): events raised while it is disabled make no delivery for it; deliveries already scheduled wait for enable',
     act: disableEndpoint,
   },
   {
     path: '/v1/webhook-endpoints/:endpoint_id/enable',
     operationId: 'enableWebhookEndpoint',
-    summary:
+    summary: 'Enable an endpoint',
+    description:
       'Make a disabled (or suspended) endpoint active again (signed, idempotent, journaled): deliveries that waited are sent at once. Enabling an active endpoint changes nothing',
     act: enableEndpoint,
   },
@@ -34,6 +36,7 @@ export function registerDisableEnableWebhookEndpoint(app: App, ctx: AppContext):
           operationId: route.operationId,
           tags: ['webhooks'],
           summary: route.summary,
+          description: route.description,
           headers: SignedOrConsoleHeaders,
           params: EndpointParams,
           response: { 200: Type.Ref(WebhookEndpointSchema), ...errorResponses(...ENDPOINT_WRITE_ERRORS) },

@@ -17,7 +17,8 @@ export function registerListWebhookEndpoints(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'listWebhookEndpoints',
         tags: ['webhooks'],
-        summary: 'Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status',
+        summary: 'List endpoints',
+        description: 'Webhook endpoints of this client and environment, newest first, without their secrets, each with its deliveries of the last 24 hours by status',
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
         response: { 200: Type.Ref(WebhookEndpointListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS) },
       },

@@ -17,7 +17,8 @@ export function registerReplayEndpointDelivery(app: App, ctx: AppContext): void 
       schema: {
         operationId: 'replayWebhookEndpointDelivery',
         tags: ['webhooks'],
-        summary: 'Send a delivery of this endpoint again, as a new delivery (new id) of the same event; 202 with the new delivery',
+        summary: "Replay an endpoint's delivery",
+        description: 'Send a delivery of this endpoint again, as a new delivery (new id) of the same event; 202 with the new delivery',
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         querystring: Type.Object(
           { delivery_id: IdParam('The delivery to replay; it must belong to this endpoint') },

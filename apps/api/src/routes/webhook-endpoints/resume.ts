@@ -17,7 +17,8 @@ export function registerResumeWebhookEndpoint(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'resumeWebhookEndpoint',
         tags: ['webhooks'],
-        summary:
+        summary: 'Resume a suspended endpoint',
+        description:
           'Reactivate a suspended endpoint: the deliveries that waited are sent at once. Resuming an active endpoint changes nothing; a disabled one is enabled instead (409); 202',
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         response: { 202: Type.Ref(WebhookEndpointSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS, ...VALIDATION_ERRORS, 'resource_not_found', 'webhook_endpoint_disabled') },

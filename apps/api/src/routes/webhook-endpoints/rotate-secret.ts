@@ -21,7 +21,8 @@ export function registerRotateWebhookEndpointSecret(app: App, ctx: AppContext): 
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags: ['webhooks'],
-        summary:
+        summary: "Rotate an endpoint's secret",
+        description:
           'Replace the signing secret (signed, idempotent, journaled); the new secret is returned once. During the overlap (default 24 h) deliveries carry both signatures, so receivers verify with either',
         headers: SignedOrConsoleHeaders,
         params: EndpointParams,

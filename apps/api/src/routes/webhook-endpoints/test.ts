@@ -16,7 +16,8 @@ export function registerTestWebhookEndpoint(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'testWebhookEndpoint',
         tags: ['webhooks'],
-        summary: 'Send a signed webhook.test event to this endpoint, logged like any delivery; 202 with the delivery',
+        summary: 'Send a test event',
+        description: 'Send a signed webhook.test event to this endpoint, logged like any delivery; 202 with the delivery',
         params: Type.Object({ endpoint_id: IdParam('A webhook endpoint id (whe_…)') }),
         response: {
           202: Type.Ref(WebhookDeliverySchema),

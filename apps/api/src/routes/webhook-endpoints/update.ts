@@ -18,7 +18,8 @@ export function registerUpdateWebhookEndpoint(app: App, ctx: AppContext): void {
       schema: {
         operationId: 'updateWebhookEndpoint',
         tags: ['webhooks'],
-        summary:
+        summary: 'Update an endpoint',
+        description:
           'Change the url, the events or the description of an endpoint (signed, idempotent, journaled); deliveries still scheduled go to the new url',
         headers: SignedOrConsoleHeaders,
         params: EndpointParams,

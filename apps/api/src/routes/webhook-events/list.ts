@@ -13,7 +13,8 @@ export function registerListWebhookEvents(app: App): void {
       schema: {
         operationId: 'listWebhookEvents',
         tags: ['webhooks'],
-        summary: 'Every event an endpoint can subscribe to: when it is sent, what its data holds, and an example body',
+        summary: 'List event types',
+        description: 'Every event an endpoint can subscribe to: when it is sent, what its data holds, and an example body',
         response: { 200: Type.Ref(WebhookEventTypeListSchema), ...errorResponses(...ALSO_CONSOLE_ROUTE_ERRORS) },
       },
     },
