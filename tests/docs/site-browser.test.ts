@@ -36,6 +36,20 @@ async function open(page: Page, path: string, record: { requests: string[]; viol
 }
 
 /**
+ * The code of a page that is cut off at its box's edge: a block (a guide's `pre`, Redoc's JSON
+ * samples and code, an operation's path) wider than its box that neither wraps nor scrolls
+ * (with overflow auto and focusable, so a keyboard scrolls it too).
+ */
+function cutOffCode(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('pre, .redoc-json, #redoc .http-verb + span')]
+      .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+      .filter((e) => !(['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.tabIndex >= 0))
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${e.scrollWidth}/${e.clientWidth}: ${(e.textContent ?? '').slice(0, 60)}`),
+  );
+}
+
+/**
  * The reference's 74 operations repeat one template: its audit covers the page's frame, Redoc's
  * menu, the introduction and the first operations with their request and response panels
  * (auditing all 33,000 elements costs about a minute per viewport and finds nothing more), and its
@@ -45,6 +59,7 @@ const REFERENCE_AUDIT = { fullPage: false, exclude: ['.api-content > div:nth-chi
 
 const TEMPLATES: [name: string, path: string, ready: string][] = [
   ['home', '/', 'main h1'],
+  ['quickstart', '/quickstart', 'main h1'],
   ['guide', '/guides/webhooks', 'main h1'],
   ['reference', '/reference', '.api-content h2'],
   ['error', '/errors/signature_invalid', 'main h1'],
@@ -68,6 +83,9 @@ for (const [viewportName, viewport] of [['phone', { ...PHONE, deviceScaleFactor:
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           assert.ok(overflow <= 1, `${path} is no wider than the phone (${overflow} px more)`);
         }
+        const blocks = await page.locator('pre, .redoc-json').count();
+        assert.ok(name !== 'reference' || blocks > 50, `the reference's samples are rendered (${blocks})`);
+        assert.deepEqual(await cutOffCode(page), [], `${path}: code wraps or scrolls, never cut off`);
         await shots.capture(page, name, viewportName, name === 'reference' ? REFERENCE_AUDIT : {});
         await page.close();
       }
@@ -105,4 +123,30 @@ test('no template had a serious or critical accessibility violation', () => {
   const failing = Object.entries(shots.audits).filter(([, v]) => v.length > 0);
   assert.deepEqual(failing, []);
   assert.equal(Object.keys(shots.audits).length, TEMPLATES.length * 2);
+});
+
+test("the reference's menu: short operation names, grouped by resource in the order an integrator meets them, the hosted journey's and the console's last", async () => {
+  const context = await browser.newContext(DESKTOP);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${docs.url}/reference`, { waitUntil: 'networkidle' });
+    await page.waitForSelector('.api-content h2', { timeout: 60_000 });
+    // Redoc's menu: an entry per tag (resource) and per operation, named by aria-label.
+    const items = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.menu-content li[data-item-id]')].map((li) => ({ id: li.dataset.itemId ?? '', name: li.getAttribute('aria-label') ?? '' })),
+    );
+    const named = (pattern: RegExp) => items.filter((i) => pattern.test(i.id)).map((i) => i.name);
+    assert.deepEqual(named(/^tag\/[^/]+$/), [
+      'Cases', 'Journey links', 'Webhook endpoints', 'Webhook events', 'Journey embedding and appearance', 'Flows', 'API keys', 'Usage and contract',
+      'Hosted journey',
+      'Console: reviews', 'Console: operators', 'Console: support access',
+    ]);
+    const operations = named(/\/operation\//);
+    assert.ok(operations.length >= 70, `${operations.length} operations`);
+    assert.deepEqual(operations.slice(0, 3), ['Open a case', 'List cases', 'Get a case']);
+    const long = operations.filter((o) => o.length > 40 || /[;:]/.test(o));
+    assert.deepEqual(long, [], 'every operation has a short name');
+  } finally {
+    await context.close();
+  }
 });

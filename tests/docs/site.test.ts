@@ -214,3 +214,35 @@ test('a build for publication shows the addresses it was given and says where th
   assert.deepEqual(built.addresses, published);
   assert.match(built.files.get('/openapi.json')!.body.toString('utf8'), /"default": "https:\/\/api\.example\.com"/);
 });
+
+test('the site has an icon: served from the build with its type and validator, linked from every page', async () => {
+  const res = await fetch(`${docs.url}/favicon.svg`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'image/svg+xml');
+  assert.equal(res.headers.get('cache-control'), 'no-cache');
+  assert.ok(res.headers.get('etag'));
+  assert.match(await res.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  const pages = [...docs.site.files.entries()].filter(([file]) => file.endsWith('.html'));
+  const without = pages.filter(([, f]) => !f.body.toString('utf8').includes('<link rel="icon" href="/favicon.svg" type="image/svg+xml">')).map(([file]) => file);
+  assert.deepEqual(without, []);
+});
+
+test("the reference's operations have a short name and their sentence as description, under tags declared in the integrator's order", () => {
+  const openapi = JSON.parse(docs.site.files.get('/openapi.json')!.body.toString('utf8')) as {
+    tags: { name: string; 'x-displayName': string; description: string }[];
+    paths: Record<string, Record<string, { operationId: string; summary?: string; description?: string; tags?: string[] }>>;
+  };
+  const declared = openapi.tags.map((t) => t.name);
+  assert.deepEqual(declared.slice(0, 3), ['cases', 'sessions', 'webhooks'], 'cases, then journey links, then webhooks');
+  assert.deepEqual(declared.slice(-4), ['journey', 'reviews', 'operators', 'support-access'], "the hosted journey's routes, then the console's, last");
+  for (const t of openapi.tags) assert.ok(t['x-displayName'] && t.description.length > 20, t.name);
+  const bad: string[] = [];
+  for (const item of Object.values(openapi.paths)) {
+    for (const op of Object.values(item)) {
+      if (!op.summary || op.summary.length > 40 || /[;:]/.test(op.summary)) bad.push(`${op.operationId}: summary "${op.summary}"`);
+      if (!op.description || op.description.length <= (op.summary ?? '').length) bad.push(`${op.operationId}: no description`);
+      for (const tag of op.tags ?? []) if (!declared.includes(tag)) bad.push(`${op.operationId}: tag ${tag} not declared`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});

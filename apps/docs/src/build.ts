@@ -79,6 +79,8 @@ export async function buildDocsSite(root = ROOT, addresses: SiteAddresses = WRIT
   const css = readFileSync(join(HERE, 'web', 'site.css'));
   const cssPath = hashed('site', 'css', css);
   put(cssPath, css, true);
+  // The site's icon, linked from every page's head.
+  put('/favicon.svg', readFileSync(join(HERE, 'web', 'favicon.svg')));
   const require = createRequire(import.meta.url);
   const redoc = localRedoc(readFileSync(join(dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js'), 'utf8'));
   const redocPath = hashed('redoc.standalone', 'js', redoc);

@@ -49,6 +49,7 @@ export function layout(p: PageOptions): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(p.title)} · Identity verification docs</title>
 ${p.description ? `<meta name="description" content="${escapeHtml(p.description)}">` : ''}
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(p.assets.css)}">${scripts}
 </head><body${p.wide ? ' class="wide"' : ''}>
 <a class="skip" href="#main">Skip to content</a>
