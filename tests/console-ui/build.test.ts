@@ -79,8 +79,8 @@ test('assets go out compressed at build: brotli or gzip from Accept-Encoding, Va
     const plain = await app.inject({ url: entry, headers: { 'accept-encoding': '' } });
     assert.equal(plain.headers['content-encoding'], undefined);
     assert.deepEqual(plain.rawPayload, original);
-    // The browser needs no icon request (index.html names an empty one), and one asked for is a 404, not the app.
-    assert.match(html, /<link rel="icon" href="data:,">/);
+    // The browser needs no icon request (index.html carries its icon inline), and one asked for is a 404, not the app.
+    assert.match(html, /<link rel="icon" href="data:image\/svg\+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww\.w3\.org%2F2000%2Fsvg%22[^"]*%3C%2Fsvg%3E">/);
     assert.equal((await app.inject({ url: '/favicon.ico' })).statusCode, 404);
     assert.match((await app.inject({ url: '/tasks/rt_123' })).body, /<div id="root">/);
   } finally {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
 };
 
+const ICON = `data:image/svg+xml,${encodeURIComponent(readFileSync(join(HERE, 'web', 'icon.svg'), 'utf8').trim())}`;
+
 function typeOf(path: string): string {
   return TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream';
 }
@@ -37,8 +39,9 @@ function indexHtml(entry: string, css: string, preloads: string[]): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     '<title>Console</title>',
-    // No icon: without this line the browser asks for /favicon.ico at every page load.
-    '<link rel="icon" href="data:,">',
+    // The icon inline (the docs site's mark on the console's slate): no request at page load, and
+    // without this line the browser would ask for /favicon.ico at every one.
+    `<link rel="icon" href="${ICON}">`,
     `<link rel="stylesheet" href="${css}">`,
     ...preloads.map((p) => `<link rel="modulepreload" href="${p}">`),
     `<script type="module" src="${entry}"></script>`,
