@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -46,7 +46,11 @@ interface PoolStats {
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'pglite'; dataDir: string }
+  /**
+   * `template`: a migrated data directory's tarball (pglite-template.ts) that a new data directory
+   * starts from, when the file exists; an existing database, or a missing file, opens as without it.
+   */
+  | { kind: 'pglite'; dataDir: string; template?: string }
   | { kind: 'pglite'; memory: true; snapshot?: string };
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
@@ -131,18 +135,21 @@ export async function writePgliteSnapshot(path: string, settings: Record<string,
   }
 }
 
-async function openPglite(target: { dataDir: string } | { memory: true; snapshot?: string }): Promise<Database> {
+async function openPglite(target: { dataDir: string; template?: string } | { memory: true; snapshot?: string }): Promise<Database> {
   let release = () => {};
   let dir: string | null = null;
+  let snapshot: string | undefined;
   if ('dataDir' in target) {
     mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
     dir = join(target.dataDir, 'pgdata');
     release = acquireLock(`${dir}.lock`);
-  }
+    // Read under the lock: a database (PG_VERSION) is never overwritten by the template.
+    if (target.template && existsSync(target.template) && !existsSync(join(dir, 'PG_VERSION'))) snapshot = target.template;
+  } else snapshot = target.snapshot;
   let client: RemotePglite;
   try {
     // On a thread of its own, off the API's event loop (see pglite-remote.ts).
-    client = await RemotePglite.open(dir, 'snapshot' in target ? target.snapshot : undefined);
+    client = await RemotePglite.open(dir, snapshot);
   } catch (err) {
     release();
     throw err;
