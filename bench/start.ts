@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../tests/helpers/processes.ts';
+import { freePort, serveArgs } from '../tests/helpers/processes.ts';
 
 /**
  * How long the whole service takes to start on the embedded default (PGlite, the demo client, the
  * checks' warm-up on): the server's start command without the build (what `npm run serve` runs,
- * without npm: serveArgs; `npm start` runs `npm run build` before it, timed here once as
- * `build_ms`), from the spawn to
+ * without npm: serveArgs in tests/helpers/processes.ts; `npm start` runs `npm run build` before
+ * it, timed here once as `build_ms`), from the spawn to
  * - `first_answer_ms`: the API's first HTTP answer (GET /livez),
  * - `readyz_ms`: the first 200 of GET /readyz,
  * - `warm_ms`: /readyz saying `"checks":"warm"` (the models loaded on every thread),
@@ -46,18 +46,6 @@ async function ports(): Promise<Record<string, string>> {
     IDP_URL: `http://127.0.0.1:${idp}`,
     METRICS_PORT: '0',
   };
-}
-
-/**
- * Node's arguments for what the checkout's `npm run serve` runs (without npm, whose own start
- * would be counted): `tsx <file>` as `--import tsx <file>`, `node <args>` as they are.
- */
-function serveArgs(root: string): string[] {
-  const command = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve;
-  const [program, ...args] = command.trim().split(/\s+/);
-  if (program === 'tsx') return ['--import', 'tsx', ...args];
-  if (program === 'node') return args;
-  throw new Error(`npm run serve in ${root} runs ${command}: neither tsx nor node`);
 }
 
 async function startOnce(root: string, dataDir: string): Promise<Start> {

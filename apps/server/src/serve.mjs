@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 
 // Stack traces name the TypeScript sources, through the bundle's source maps.
 process.setSourceMapsEnabled(true);
-const { currentBundle, bundleServer } = createRequire(import.meta.url)('./bundle.ts');
+const require = createRequire(import.meta.url);
+const { currentBundle, bundleServer } = require('./bundle.ts');
 const entry = currentBundle() ?? (await bundleServer());
 await import(pathToFileURL(entry).href);
