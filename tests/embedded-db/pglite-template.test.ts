@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -20,29 +20,29 @@ const MIGRATIONS = (JSON.parse(readFileSync(join(ROOT, 'packages/db/migrations/m
  */
 describe('the migrated template of a new embedded database', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idv-template-'));
-  const stale = join(dir, 'pglite-migrated-0000000000000000.tar');
+  const stale = join(dir, 'pglite-migrated-0000000000000000');
   let template: string;
   before(async () => {
-    writeFileSync(stale, 'a template of other migrations');
+    mkdirSync(stale);
+    writeFileSync(join(stale, 'PG_VERSION'), '17\n');
     template = await writePgliteTemplate(dir);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test("is named for the migrations' and PGlite's fingerprint, replaces the templates of other migrations, and is not rewritten when current", async () => {
     assert.equal(template, pgliteTemplatePath(dir));
-    assert.equal(basename(template), `pglite-migrated-${migrationsFingerprint().slice(0, 16)}.tar`);
+    assert.equal(basename(template), `pglite-migrated-${migrationsFingerprint().slice(0, 16)}`);
     assert.equal(existsSync(stale), false);
-    const written = statSync(template).mtimeMs;
+    const written = statSync(join(template, 'PG_VERSION')).mtimeMs;
     assert.equal(await writePgliteTemplate(dir), template);
-    assert.equal(statSync(template).mtimeMs, written);
+    assert.equal(statSync(join(template, 'PG_VERSION')).mtimeMs, written);
   });
 
   test('a new data directory starts as a copy of it, with every migration applied; a database already there is opened, never replaced', async () => {
-    // initdb gives every new database a system identifier of its own: a copy keeps the template's.
+    // initdb gives every new database a system identifier of its own (the first 8 bytes of its
+    // control file, little-endian on every platform PGlite runs on): a copy keeps the template's.
     const identifier = sql`SELECT system_identifier::text AS id FROM pg_control_system()`;
-    const original = await openDatabase({ kind: 'pglite', memory: true, snapshot: template });
-    const templateId = rowsOf(await original.db.execute(identifier))[0].id;
-    await original.close();
+    const templateId = readFileSync(join(template, 'global', 'pg_control')).readBigUInt64LE(0).toString();
     const dataDir = join(dir, 'data');
     const first = await openDatabase({ kind: 'pglite', dataDir, template });
     try {

@@ -4,9 +4,8 @@ export interface ThreadStart {
   /** PGlite's data directory; null for an in-memory database. */
   dataDir: string | null;
   /**
-   * A tarball of a data directory (PGlite's dumpDataDir) to start from, instead of initialising an
-   * empty one (seconds of CPU; see connect.ts's snapshot): always for an in-memory database, for a
-   * data directory only when it holds no database yet (connect.ts checks).
+   * For an in-memory database: a tarball of a data directory (PGlite's dumpDataDir) to start from,
+   * instead of initialising an empty one (seconds of CPU at each start; see connect.ts's snapshot).
    */
   snapshot?: string;
   /** PGlite's WebAssembly, compiled once by the process (pglite-remote.ts). */

@@ -24,8 +24,11 @@ const { dataDir, snapshot, wasmModule } = workerData as ThreadStart;
 // The WebAssembly compiled by the main thread once for the process (see pglite-remote.ts), and
 // pgvector (the face vector index, migration 0015), as PostgreSQL has it installed.
 const shared = { pgliteWasmModule: wasmModule, extensions: { vector } };
-const loaded = snapshot ? { loadDataDir: new Blob([readFileSync(snapshot)]) } : {};
-const client = dataDir ? new PGlite(dataDir, { ...loaded, ...shared }) : new PGlite({ ...loaded, ...shared });
+const client = dataDir
+  ? new PGlite(dataDir, shared)
+  : snapshot
+    ? new PGlite({ loadDataDir: new Blob([readFileSync(snapshot)]), ...shared })
+    : new PGlite(shared);
 const statements = new StatementCache(client);
 
 /**
