@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Loader } from 'esbuild';
 import { SERVER_DIST } from './dist.ts';
 
 /**
@@ -24,6 +25,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..', '..');
 const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
 const MANIFEST = join(SERVER_DIST, 'bundle.json');
+
+/** esbuild's loader for each extension the onLoad of bundleServer reads. */
+const LOADERS: Record<string, Loader> = { ts: 'ts', mts: 'ts', cts: 'ts', tsx: 'tsx', js: 'js', mjs: 'js', cjs: 'js', jsx: 'jsx' };
 
 /** What bundle.json records: the bundle's folder under dist/ and a hash of every source in it. */
 interface BundleManifest {
@@ -80,9 +84,9 @@ export async function bundleServer({ prune = false } = {}): Promise<string> {
         setup(b) {
           // Packages from node_modules stay imports; the workspaces (@idv/*) are bundled.
           b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@idv/') ? undefined : { external: true }));
-          b.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => ({
+          b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => ({
             contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-            loader: 'ts',
+            loader: LOADERS[args.path.slice(args.path.lastIndexOf('.') + 1)],
           }));
         },
       },
