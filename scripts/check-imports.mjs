@@ -38,7 +38,8 @@ function importsOf(text) {
 
 /**
  * The files the running service loads: from the entry points of the root's scripts that run it
- * (`tsx apps/…` of serve, api, worker, admin, console, dev-idp: not the build scripts), through
+ * (the `apps/….ts` or `.mjs` run by serve, api, worker, admin, console, dev-idp: not the build
+ * scripts), through
  * static imports, `new URL('./x.ts', import.meta.url)` (worker threads) and the exports of the
  * workspaces they import. Lazy import() is not followed: a development checkout's fallback.
  */
@@ -46,7 +47,7 @@ function runtimeFiles(root, manifests) {
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const entries = Object.entries(rootManifest.scripts ?? {})
     .filter(([name]) => !/^(build|docs:build|bench|train|test|db:|openapi|api:types|console:types)/.test(name))
-    .flatMap(([, command]) => [...command.matchAll(/\btsx (apps\/\S+\.ts)/g)].map((m) => join(root, m[1])));
+    .flatMap(([, command]) => [...command.matchAll(/(?:^|\s)(apps\/\S+\.(?:ts|mjs))(?=\s|$)/g)].map((m) => join(root, m[1])));
   const seen = new Set();
   const resolveWorkspace = (specifier) => {
     for (const [dir, m] of manifests) {

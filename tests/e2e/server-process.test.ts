@@ -11,15 +11,14 @@ import { sql } from 'drizzle-orm';
 import { ApiRequestError, IdvClient } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
-import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+import { freePort, runServe, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 import { signing } from '../helpers/signing.ts';
 
 /**
- * The service as an operator runs it: `node --import tsx apps/server/src/main.ts` over real HTTP, on
- * the database of TEST_DB (PGlite in DATA_DIR, or a fresh PostgreSQL database with MASTER_KEY).
+ * The service as an operator runs it: what `npm run serve` runs (the bundle of apps/server/src,
+ * made again first when a source changed: apps/server/src/bundle.ts), over real HTTP, on the
+ * database of TEST_DB (PGlite in DATA_DIR, or a fresh PostgreSQL database with MASTER_KEY).
  */
-
-const MAIN = 'apps/server/src/main.ts';
 // The starts after the first run no check: the warm-up (seconds of CPU on each thread) is left off.
 const NO_WARM_UP = { CHECKS_WARM_UP: 'false' };
 
@@ -58,7 +57,7 @@ async function startService(dir = dataDir, extra: Record<string, string> = {}, a
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, MASTER_KEY: masterKey } : {}),
     ...extra,
   };
-  const proc = runNode(MAIN, args, env);
+  const proc = runServe(args, env);
   procs.push(proc);
   const api = `http://127.0.0.1:${port}`;
   // As long as every whole-service start is given (startWholeService, all-in-one): the first start
@@ -230,7 +229,7 @@ describe(`the service process on ${TEST_DB}`, () => {
     // directory and serve, and its exit would never come (a whole CI file timeout, seen).
     test('a second process on the same PGlite DATA_DIR refuses to start with a clear message; the first keeps serving', { timeout: 120_000 }, async () => {
       assert.ok(first, 'the first start failed: nothing holds the data directory');
-      const second = runNode(MAIN, [], {
+      const second = runServe([], {
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
@@ -352,7 +351,7 @@ describe('invalid configuration', () => {
   ];
   test('an unknown command-line argument exits 1 naming it, before touching any data', async () => {
     const dir = join(tmpdir(), `idv-e2e-args-${randomUUID()}`);
-    const proc = runNode(MAIN, ['--journey-only'], { DATA_DIR: dir });
+    const proc = runServe(['--journey-only'], { DATA_DIR: dir });
     procs.push(proc);
     assert.equal(await proc.exited, 1, proc.stdout() + proc.stderr());
     assert.match(proc.stderr(), /unknown argument --journey-only/);
@@ -364,7 +363,7 @@ describe('invalid configuration', () => {
     try {
       await Promise.all(
         cases.map(async ([label, env, pattern]) => {
-          const proc = runNode(MAIN, [], { DATA_DIR: join(dir, label.replace(/\W+/g, '-')), ...env });
+          const proc = runServe([], { DATA_DIR: join(dir, label.replace(/\W+/g, '-')), ...env });
           procs.push(proc);
           const code = await proc.exited;
           assert.equal(code, 1, `${label}: ${proc.stdout()}${proc.stderr()}`);

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openDatabase, writePgliteSnapshot, type Database } from '@idv/db';
+import { migrationsFingerprint, openDatabase, writePgliteSnapshot, type Database } from '@idv/db';
 
 /** Which database the suite runs on: TEST_DB=pglite (default) or TEST_DB=postgres. */
 export const TEST_DB = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
@@ -86,7 +86,7 @@ let template: Promise<string> | null = null;
  */
 function migratedTemplate(): Promise<string> {
   template ??= (async () => {
-    const name = `idv_template_${migrationsHash().slice(0, 16)}`;
+    const name = `idv_template_${migrationsFingerprint().slice(0, 16)}`;
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
     try {
@@ -106,17 +106,6 @@ function migratedTemplate(): Promise<string> {
   return template;
 }
 
-/** The migrations' files, hashed: a new migration makes a new snapshot and a new template. */
-function migrationsHash(): string {
-  const migrations = join(ROOT, 'packages/db/migrations');
-  const hash = createHash('sha256');
-  for (const name of readdirSync(migrations, { recursive: true }).map(String).sort()) {
-    const path = join(migrations, name);
-    if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(readFileSync(path));
-  }
-  return hash.digest('hex');
-}
-
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let snapshot: Promise<string> | null = null;
 
@@ -134,9 +123,8 @@ const SNAPSHOT_SETTINGS = { shared_buffers: '16MB' };
  */
 function migratedSnapshot(): Promise<string> {
   snapshot ??= (async () => {
-    const hash = createHash('sha256').update(migrationsHash());
-    hash.update(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
-    hash.update(JSON.stringify(SNAPSHOT_SETTINGS));
+    // The migrations' and PGlite's fingerprint, and the settings.
+    const hash = createHash('sha256').update(migrationsFingerprint()).update(JSON.stringify(SNAPSHOT_SETTINGS));
     const dir = join(ROOT, '.tmp');
     const path = join(dir, `pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
     if (!existsSync(path)) {

@@ -128,9 +128,31 @@ export interface Proc {
   exited: Promise<number | string>;
 }
 
+/**
+ * Node's arguments for what a checkout's `npm run serve` runs, without npm (whose own start a
+ * benchmark would count, and which stands between a signal and the service): `tsx <file> …` as
+ * `--import tsx <file> …`, `node <args>` as they are.
+ */
+export function serveArgs(root = ROOT): string[] {
+  const command = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve;
+  const [program, ...args] = command.trim().split(/\s+/);
+  if (program === 'tsx') return ['--import', 'tsx', ...args];
+  if (program === 'node') return args;
+  throw new Error(`npm run serve in ${root} runs ${command}: neither tsx nor node`);
+}
+
 /** Runs `node --import tsx <script> …args` from the repository root. */
 export function runNode(script: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return runProcess(['--import', 'tsx', script, ...args], env);
+}
+
+/** Runs the service as `npm run serve` (or `npm run api` with `--api-only`) runs it, from the repository root. */
+export function runServe(args: string[], env: Record<string, string>): Proc {
+  return runProcess([...serveArgs(), ...args], env);
+}
+
+function runProcess(nodeArgs: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));

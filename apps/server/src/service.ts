@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { openBlobStore } from '@idv/blobstore';
 import { pieceBlobs } from '@idv/case-data';
 import { localMasterKey, type Config } from '@idv/config';
-import { openDatabase } from '@idv/db';
+import { openDatabase, pgliteTemplatePath } from '@idv/db';
 import { serveProcessMetrics } from '@idv/metrics';
 import { MasterKeyring } from '@idv/vault';
 import pino from 'pino';
@@ -15,6 +15,7 @@ import { startChecksPool, startWorker, type RunningWorker, type WarmingChecks } 
 import { COMPANIONS, listenOnUrlPort } from './companions.ts';
 import { startConsoleCompanions } from './console.ts';
 import { readyBanner, type BannerFacts } from './banner.ts';
+import { SERVER_DIST } from './dist.ts';
 
 /**
  * The whole service in one process on the embedded default (or PostgreSQL with DATABASE_URL):
@@ -37,8 +38,11 @@ export async function runService(config: Config, apiOnly: boolean): Promise<void
     masterKey = local.key;
     masterKeyFile = local.path;
   }
+  // A new embedded database starts from the migrated template `npm run build` made, when current.
   const database = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: config.dataDir, template: pgliteTemplatePath(SERVER_DIST) },
   );
   const keyring = new MasterKeyring(masterKey, config.previousMasterKeys);
 

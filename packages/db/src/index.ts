@@ -36,3 +36,4 @@ export * from './repos/subscriptions.ts';
 export * from './repos/quota.ts';
 export * from './repos/usage-export.ts';
 export * from './repos/face-index.ts';
+export * from './pglite-template.ts';
