@@ -25,3 +25,4 @@ export * from './usage.ts';
 export * from './contract.ts';
 export * from './failure-streak.ts';
 export * from './daily-series.ts';
+export * from './decision-analytics.ts';
