@@ -25,7 +25,7 @@ export interface DecisionGroup {
   p50: number | null;
 }
 
-export interface DecisionDay {
+interface DecisionDay {
   date: string;
   approved: number;
   rejected: number;
@@ -34,7 +34,7 @@ export interface DecisionDay {
   decision_seconds_p50: number | null;
 }
 
-export interface DecisionReason {
+interface DecisionReason {
   outcome: DecidedOutcome;
   /** Null for an approval (it gives none), or a decision that gave none. */
   reason_code: string | null;

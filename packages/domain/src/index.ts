@@ -4,6 +4,7 @@ export * from './case-state.ts';
 export * from './locales.ts';
 export * from './flow.ts';
 export * from './standard-flow.ts';
+export * from './flow-templates.ts';
 export * from './error-catalogue.ts';
 export * from './api-error.ts';
 export * from './parser-refusal.ts';

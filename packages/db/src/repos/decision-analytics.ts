@@ -18,7 +18,10 @@ const SETS: Record<number, DecisionGroup['set']> = { 0: 'detail', 7: 'day', 14: 
  * states, reason codes and times only: no personal data.
  */
 export async function decisionGroups(db: Executor, tenant: Tenant, clearance: ClearanceFilter, since: Date): Promise<DecisionGroup[]> {
-  const decidedAt = sql`(${cases.decision}->>'decided_at')::timestamptz`;
+  // The text itself is compared with the window's start (both toISOString's form): the index
+  // cases_tenant_decided holds it so.
+  const decidedText = sql`(${cases.decision}->>'decided_at')`;
+  const decidedAt = sql`${decidedText}::timestamptz`;
   const rows = await queryRows<{ g: number; day: string | null; outcome: DecisionGroup['outcome']; reason_code: string | null; decided_by: DecidedBy | null; n: number; p50: unknown }>(
     db,
     sql`WITH d AS (
@@ -32,7 +35,8 @@ export async function decisionGroups(db: Executor, tenant: Tenant, clearance: Cl
                WHERE rt.case_id = ${cases.id} AND rt.outcome IN ('approve', 'reject')
                ORDER BY rt.closed_at DESC LIMIT 1) t ON true
            WHERE ${and(tenantFilter(cases, tenant), ...caseClearanceWhere(clearance))}
-             AND ${cases.state} IN ('approved', 'rejected') AND ${decidedAt} >= ${since.toISOString()}::timestamptz)
+             AND ${cases.decision} IS NOT NULL AND ${decidedText} >= ${since.toISOString()}
+             AND ${cases.state} IN ('approved', 'rejected'))
         SELECT GROUPING(day, outcome, reason_code, decided_by)::int AS g, day, outcome, reason_code, decided_by, count(*)::int AS n,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS p50
           FROM d GROUP BY GROUPING SETS ((day, outcome, reason_code, decided_by), (day), (decided_by), ())`,

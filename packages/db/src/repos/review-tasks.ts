@@ -305,9 +305,12 @@ export async function reviewerThroughput(db: Executor, tenant: Tenant, clearance
                (count(*) FILTER (WHERE d.outcome = 'reject'))::int AS rejected,
                (count(*) FILTER (WHERE d.outcome = 'resubmit'))::int AS resubmitted,
                count(DISTINCT to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'))::int AS active_days
-          FROM ${reviewDecisions} d JOIN ${reviewTasks} ON ${reviewTasks.id} = d.task_id
-         WHERE d.client_id = ${tenant.clientId} AND d.environment = ${tenant.environment}
-           AND d.created_at >= ${since.toISOString()}::timestamptz AND d.actor LIKE 'op:%' AND ${and(...clearanceWhere(clearance))}
+          FROM ${reviewTasks} JOIN ${reviewDecisions} d ON d.task_id = ${reviewTasks.id}
+         WHERE ${and(tenantFilter(reviewTasks, tenant), ...clearanceWhere(clearance))}
+           -- A decision made since then is on a task still open or closed since (no earlier than
+           -- the decision): the tasks' indexes on closed_at and on the open queue find them.
+           AND (${reviewTasks.closedAt} >= ${since.toISOString()}::timestamptz OR ${ACTIVE})
+           AND d.created_at >= ${since.toISOString()}::timestamptz AND d.actor LIKE 'op:%'
          GROUP BY d.actor ORDER BY decisions DESC, d.actor LIMIT ${limit}`,
   );
   return rows.map((r) => ({

@@ -2,7 +2,7 @@ import { ApiError } from '../../http/api-error.ts';
 
 const DAY = 86_400_000;
 const DEFAULT_WINDOW_DAYS = 30;
-export const MAX_WINDOW_DAYS = 366;
+const MAX_WINDOW_DAYS = 366;
 
 /** The start of an indicators' period (`since`): thirty days ago by default, never in the future nor beyond 366 days. */
 export function windowStart(since: string | undefined, now: Date): Date {
