@@ -98,7 +98,7 @@ export function FlowForm({ def, problems, onChange }: Props) {
   const set = (change: (d: FlowDefinition) => void) => onChange(changed(def, change));
   // A group shows the problems inside it that no number field of its own shows.
   const under = (prefix: string, fields: string[] = []) => problemsUnder(problems, prefix, fields);
-  const n = { problems };
+  const withProblems = { problems };
   return (
     <div className="flow-form">
       <Group legend={t('flows.form.steps')} problems={under('/steps')}>
@@ -159,9 +159,9 @@ export function FlowForm({ def, problems, onChange }: Props) {
       </Group>
 
       <Group inline legend={t('flows.form.checks')} problems={under('/checks', ['/checks/face_match_max_distance', '/checks/face_review_max_distance', '/checks/min_age'])}>
-        <NumberField {...n} path="/checks/face_match_max_distance" name="face_match_max_distance" label={t('flows.form.face_match')} value={def.checks.face_match_max_distance} min={0} max={2} step={0.001} onChange={(v) => set((d) => (d.checks.face_match_max_distance = v))} />
-        <NumberField {...n} path="/checks/face_review_max_distance" name="face_review_max_distance" label={t('flows.form.face_review')} value={def.checks.face_review_max_distance} min={0} max={2} step={0.001} onChange={(v) => set((d) => (d.checks.face_review_max_distance = v))} />
-        <NumberField {...n} path="/checks/min_age" name="min_age" label={t('flows.form.min_age')} value={def.checks.min_age} min={0} max={120} onChange={(v) => set((d) => (d.checks.min_age = v))} />
+        <NumberField {...withProblems} path="/checks/face_match_max_distance" name="face_match_max_distance" label={t('flows.form.face_match')} value={def.checks.face_match_max_distance} min={0} max={2} step={0.001} onChange={(v) => set((d) => (d.checks.face_match_max_distance = v))} />
+        <NumberField {...withProblems} path="/checks/face_review_max_distance" name="face_review_max_distance" label={t('flows.form.face_review')} value={def.checks.face_review_max_distance} min={0} max={2} step={0.001} onChange={(v) => set((d) => (d.checks.face_review_max_distance = v))} />
+        <NumberField {...withProblems} path="/checks/min_age" name="min_age" label={t('flows.form.min_age')} value={def.checks.min_age} min={0} max={120} onChange={(v) => set((d) => (d.checks.min_age = v))} />
       </Group>
 
       <Group inline legend={t('flows.form.decision')} problems={[...under('/decision', ['/decision/max_resubmissions', '/decision/review_due_hours']), ...under('/double_validation')]}>
@@ -176,20 +176,20 @@ export function FlowForm({ def, problems, onChange }: Props) {
             <option value="reject">{t('flows.form.on_attention.reject')}</option>
           </select>
         </label>
-        <NumberField {...n} path="/decision/max_resubmissions" name="max_resubmissions" label={t('flows.form.max_resubmissions')} value={def.decision.max_resubmissions} min={0} max={5} onChange={(v) => set((d) => (d.decision.max_resubmissions = v))} />
-        <NumberField {...n} path="/decision/review_due_hours" name="review_due_hours" label={t('flows.form.review_due_hours')} value={def.decision.review_due_hours} min={1} max={720} onChange={(v) => set((d) => (d.decision.review_due_hours = v))} />
+        <NumberField {...withProblems} path="/decision/max_resubmissions" name="max_resubmissions" label={t('flows.form.max_resubmissions')} value={def.decision.max_resubmissions} min={0} max={5} onChange={(v) => set((d) => (d.decision.max_resubmissions = v))} />
+        <NumberField {...withProblems} path="/decision/review_due_hours" name="review_due_hours" label={t('flows.form.review_due_hours')} value={def.decision.review_due_hours} min={1} max={720} onChange={(v) => set((d) => (d.decision.review_due_hours = v))} />
         <Check name="double_validation" label={t('flows.form.double_validation')} checked={def.double_validation} onChange={(on) => set((d) => (d.double_validation = on))} />
       </Group>
 
       <Group legend={t('flows.form.questionnaire')} problems={under('/questionnaire', ['/questionnaire/review_threshold'])}>
-        <NumberField {...n} path="/questionnaire/review_threshold" name="review_threshold" label={t('flows.form.review_threshold')} value={def.questionnaire.review_threshold} min={0} max={10_000} onChange={(v) => set((d) => (d.questionnaire.review_threshold = v))} />
+        <NumberField {...withProblems} path="/questionnaire/review_threshold" name="review_threshold" label={t('flows.form.review_threshold')} value={def.questionnaire.review_threshold} min={0} max={10_000} onChange={(v) => set((d) => (d.questionnaire.review_threshold = v))} />
         {def.questionnaire.questions.map((q, qi) => (
           <div key={q.id + qi} role="group" aria-label={q.id} className="flow-question flow-inline">
             <p className="small mono">{q.id}</p>
             {q.answers.map((a, ai) => (
               <NumberField
                 key={a.id + ai}
-                {...n}
+                {...withProblems}
                 path={`/questionnaire/questions/${qi}/answers/${ai}/points`}
                 name={`points_${q.id}_${a.id}`}
                 label={t('flows.form.points', { answer: a.id })}
@@ -205,9 +205,9 @@ export function FlowForm({ def, problems, onChange }: Props) {
       </Group>
 
       <Group inline legend={t('flows.form.retention')} problems={[...under('/retention', ['/retention/images_days', '/retention/data_days']), ...under('/capture')]}>
-        <NumberField {...n} path="/retention/images_days" name="images_days" label={t('flows.form.images_days')} value={def.retention.images_days} min={1} max={3650} onChange={(v) => set((d) => (d.retention.images_days = v))} />
-        <NumberField {...n} path="/retention/data_days" name="data_days" label={t('flows.form.data_days')} value={def.retention.data_days} min={1} max={3650} onChange={(v) => set((d) => (d.retention.data_days = v))} />
-        <NumberField {...n} path="/case_lifetime_hours" name="case_lifetime_hours" label={t('flows.form.case_lifetime_hours')} value={def.case_lifetime_hours} min={1} max={2160} onChange={(v) => set((d) => (d.case_lifetime_hours = v))} />
+        <NumberField {...withProblems} path="/retention/images_days" name="images_days" label={t('flows.form.images_days')} value={def.retention.images_days} min={1} max={3650} onChange={(v) => set((d) => (d.retention.images_days = v))} />
+        <NumberField {...withProblems} path="/retention/data_days" name="data_days" label={t('flows.form.data_days')} value={def.retention.data_days} min={1} max={3650} onChange={(v) => set((d) => (d.retention.data_days = v))} />
+        <NumberField {...withProblems} path="/case_lifetime_hours" name="case_lifetime_hours" label={t('flows.form.case_lifetime_hours')} value={def.case_lifetime_hours} min={1} max={2160} onChange={(v) => set((d) => (d.case_lifetime_hours = v))} />
         <Check name="allow_file_upload" label={t('flows.form.allow_file_upload')} checked={def.capture.allow_file_upload} onChange={(on) => set((d) => (d.capture.allow_file_upload = on))} />
       </Group>
     </div>
