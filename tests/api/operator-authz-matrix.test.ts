@@ -86,6 +86,14 @@ const ROUTES: Route[] = [
     prepare: async () => ({ method: 'GET', url: '/v1/reviews/metrics' }),
   },
   {
+    name: 'GET /v1/reviews/analytics',
+    roles: ['administrator', 'supervisor'],
+    reauth: false,
+    clearance: false,
+    ok: 200,
+    prepare: async () => ({ method: 'GET', url: '/v1/reviews/analytics' }),
+  },
+  {
     name: 'GET /v1/reviews/{id}',
     roles: REVIEWERS,
     reauth: false,

@@ -10,7 +10,9 @@ import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type Console
  * The Flows screen in Debian's Chromium, signed in through the development provider:
  * an administrator edits the standard flow (a face threshold and double validation, in the form,
  * the JSON following), dry-runs it on past decided cases, saves it as a new version, activates it,
- * and a case opened afterwards through the API uses that version; a supervisor reads and dry-runs
+ * and a case opened afterwards through the API uses that version; an administrator creates a flow
+ * from a copy and from templates, the service's rules refusing at the field before anything is
+ * sent, dry-runs it on another flow's cases, saves the draft and activates it; a supervisor reads and dry-runs
  * but is offered neither save nor activation, and the service refuses them to a direct call; a
  * reviewer has no Flows screen. Every screen is audited with axe and captured (phone and desktop).
  */
@@ -90,6 +92,83 @@ describe('console: flows', () => {
     await capture(phone, 'flow-edit', 'phone');
   });
 
+  test('an administrator creates a flow from a template (or a copy), the service\'s rules shown at the field, dry-runs, saves the draft and activates it', async () => {
+    const page = await openAs(ada, '/flows');
+    await page.getByRole('link', { name: 'New flow' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New flow' }).waitFor();
+    const name = page.getByLabel('Name', { exact: true });
+    const start = page.getByLabel('Start from');
+    const save = page.getByRole('button', { name: 'Save as draft (version 1)' });
+    const json = page.getByLabel('Definition (JSON)');
+
+    // A name the service would refuse, or one taken, is said at once.
+    await name.fill('Remote');
+    await page.getByText('This name is not accepted').waitFor();
+    await name.fill('standard');
+    await page.getByText('A flow of this name exists').waitFor();
+    assert.ok(await save.isDisabled());
+    await name.fill('remote');
+
+    // A copy of another flow starts from its active version (version 2 since the test above).
+    await start.selectOption({ label: 'Copy of standard' });
+    await page.waitForFunction(() => (document.querySelector('textarea.flow-json') as HTMLTextAreaElement).value.includes('"face_match_max_distance": 1.1'));
+    // A template: everything it says is in the form and the JSON.
+    await start.selectOption({ label: 'Enhanced due diligence' });
+    await page.getByText('two operators who must agree').waitFor();
+    assert.ok(await page.getByLabel('Double validation (two operators must agree)').isChecked());
+    assert.ok(await page.getByLabel('Look down').isChecked());
+    await start.selectOption({ label: 'Document and selfie' });
+    assert.equal(await page.getByLabel('Double validation (two operators must agree)').isChecked(), false);
+    assert.match(await json.inputValue(), /"steps": \[\s*"consent",\s*"document",\s*"face"\s*\]/);
+
+    // The service's own rules, run here: a match threshold above the review one is refused at its field, nothing can be sent.
+    const match = page.getByLabel('Match up to distance');
+    await match.fill('1.5');
+    const problem = page.locator('#problem-checks-face_match_max_distance');
+    await problem.getByText('face_match_max_distance must not exceed face_review_max_distance').waitFor();
+    assert.equal(await match.getAttribute('aria-invalid'), 'true');
+    assert.equal(await match.getAttribute('aria-describedby'), 'problem-checks-face_match_max_distance');
+    await page.getByRole('alert').filter({ hasText: 'The service would refuse this definition (1 problem(s))' }).waitFor();
+    assert.ok(await save.isDisabled());
+    assert.ok(await page.getByRole('button', { name: 'Dry run' }).isDisabled());
+    // A schema error typed in the JSON is placed too (the form shows it at the field it concerns).
+    await json.fill((await json.inputValue()).replace('"min_age": 18', '"min_age": 150'));
+    await page.locator('#problem-checks-min_age').waitFor();
+    await capture(page, 'flow-new-problems', 'desktop');
+    await json.fill((await json.inputValue()).replace('"min_age": 150', '"min_age": 18'));
+    await match.fill('1.068');
+    await page.locator('.flow-problems').waitFor({ state: 'detached' });
+
+    // A dry run on the past cases of an existing flow, then the draft saved.
+    assert.equal(await page.getByLabel('Dry run on the past cases of').inputValue(), 'standard');
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByText(/of 60 decided cases would end differently/).waitFor();
+    await capture(page, 'flow-new', 'desktop');
+    await save.click();
+    await page.waitForURL(/\/flows\/remote\?version=1$/);
+    await page.getByRole('heading', { name: /Version 1\s+Draft/ }).waitFor();
+    const created = (await h.t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'remote', country: 'FR' } }));
+    assert.equal(created.statusCode, 422, 'a draft takes no case');
+
+    await page.getByRole('button', { name: 'Activate version 1' }).click();
+    const dialog = page.getByRole('dialog', { name: /Activate version 1 of remote\?/ });
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Version 1 is active: new cases use it.').waitFor();
+    const opened = await h.t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'remote', country: 'FR' } });
+    assert.equal(opened.statusCode, 201, opened.body);
+    assert.deepEqual([opened.json().flow_version, (await findActiveFlow(h.t.database.db, h.tenant, 'remote'))!.definition.steps], [1, ['consent', 'document', 'face']]);
+
+    // On a phone, in French.
+    const phone = await openAs(ada, '/flows/new', 'phone', 'fr-FR');
+    await phone.getByRole('heading', { level: 1, name: 'Nouveau parcours' }).waitFor();
+    await phone.getByLabel('Partir de').selectOption({ label: 'Vigilance renforcée' });
+    await phone.getByText('deux opérateurs qui doivent concorder').waitFor();
+    await capture(phone, 'flow-new-fr', 'phone');
+    const list = await openAs(ada, '/flows', 'phone');
+    await list.getByRole('link', { name: 'remote' }).waitFor();
+    await capture(list, 'flows-list', 'phone');
+  });
+
   test('a supervisor reads and dry-runs, but is offered neither save nor activation, and the service refuses both', async () => {
     const page = await openAs(sam, '/flows/standard?version=1', 'phone');
     await page.getByRole('heading', { name: /Version 1\s+Retired/ }).waitFor();
@@ -100,6 +179,14 @@ describe('console: flows', () => {
     assert.equal(await page.getByRole('button', { name: 'Save as a new version' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: /Activate/ }).count(), 0);
     await capture(page, 'flow-supervisor', 'phone');
+    // No new flow either: no link, and the screen's address sends them back to the list.
+    await page.goto(`${h.consoleUrl}/flows`);
+    await page.getByRole('link', { name: 'standard' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'New flow' }).count(), 0);
+    await page.goto(`${h.consoleUrl}/flows/new`);
+    await page.waitForURL(`${h.consoleUrl}/flows`);
+    const create = await apiFromPage(page, 'POST', '/v1/flows/other/versions', { definition: STANDARD_FLOW });
+    assert.deepEqual([create.status, create.body.error.code], [403, 'operator_role_insufficient']);
 
     const save = await apiFromPage(page, 'POST', '/v1/flows/standard/versions', { definition: STANDARD_FLOW });
     assert.deepEqual([save.status, save.body.error.code], [403, 'operator_role_insufficient']);
@@ -116,6 +203,8 @@ describe('console: flows', () => {
     assert.deepEqual([list.status, list.body.error.code], [403, 'operator_role_insufficient']);
     // Reached by its address all the same, the screen sends the reviewer home (RoleGate).
     await page.goto(`${h.consoleUrl}/flows`);
+    await page.waitForURL(`${h.consoleUrl}/queue`);
+    await page.goto(`${h.consoleUrl}/flows/new`);
     await page.waitForURL(`${h.consoleUrl}/queue`);
   });
 

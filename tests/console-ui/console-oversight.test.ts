@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { recordUsage } from '@idv/db';
-import { seedDecidedTasks } from '../helpers/review-seed.ts';
+import { seedAutomaticDecisions, seedDecidedTasks } from '../helpers/review-seed.ts';
 import { apiFromPage, ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
@@ -28,6 +28,7 @@ const { audits, capture } = screenAudits();
 const openAs = (who: { login: string; password: string }, path: string, viewport: 'phone' | 'desktop' = 'desktop', locale?: string) => h.openAs(who, path, { viewport, locale });
 const USAGE_UNITS = { verification: 14, review: 6, resubmission: 2, erasure: 1 };
 const DECIDED_TASKS = 120;
+const AUTOMATIC_DECISIONS = 90;
 
 async function navLinks(page: Page): Promise<string[]> {
   await page.locator('nav[aria-label="Main"] a').first().waitFor();
@@ -44,7 +45,8 @@ before(async () => {
   sue = await h.operator('support', 'Sue Support');
   // History for the metrics (the last 60 days) and this month's units for the usage screen.
   const now = new Date();
-  await seedDecidedTasks(h.t.database.db, h.tenant, now, DECIDED_TASKS, 60);
+  await seedDecidedTasks(h.t.database.db, h.tenant, now, DECIDED_TASKS, 60, 'd', [`op:${rita.op.id}`, `op:${sam.op.id}`]);
+  await seedAutomaticDecisions(h.t.database.db, h.tenant, now, AUTOMATIC_DECISIONS, 60);
   let n = 0;
   for (const [service, units] of Object.entries(USAGE_UNITS)) {
     for (let i = 0; i < units; i++) {
@@ -94,6 +96,7 @@ describe('the oversight screens', () => {
     };
     for (const page of [ritaPage, suePage]) {
       await refused(page, 'GET', '/v1/reviews/metrics');
+      await refused(page, 'GET', '/v1/reviews/analytics');
       await refused(page, 'GET', '/v1/support-access');
       await refused(page, 'GET', '/v1/operators');
       for (const path of [`/v1/usage?period=${month()}`, `/v1/usage/daily?period=${month()}`, `/v1/usage/export?period=${month()}`, '/v1/contract', '/v1/api-usage']) await refused(page, 'GET', path);
@@ -209,7 +212,7 @@ describe('the oversight screens', () => {
   test('review metrics: figures and three charts drawn from the seeded history, each with its table', async () => {
     await samPage.goto(`${h.consoleUrl}/metrics?days=90`);
     await samPage.getByRole('heading', { level: 1, name: 'Review metrics' }).waitFor();
-    await samPage.waitForFunction(() => document.querySelectorAll('figure.chart[data-drawn="true"] canvas').length === 3);
+    await samPage.waitForFunction(() => document.querySelectorAll('figure.chart[data-drawn="true"] canvas').length === 5);
     // Every seeded task was decided in the window (60 days), plus none other.
     const counter = (label: string) => samPage.locator('.counter', { hasText: label }).locator('dd').textContent();
     assert.equal(await counter('Tasks closed'), String(DECIDED_TASKS));
@@ -234,6 +237,23 @@ describe('the oversight screens', () => {
       return n;
     });
     assert.ok(inked > 1000, `the chart has ${inked} inked pixels`);
+    // The decisions of every case (reviewed or not): the figures are the service's, in words.
+    const analytics = (await apiFromPage(samPage, 'GET', `/v1/reviews/analytics?since=${encodeURIComponent(new Date(Date.now() - 90 * 86_400_000).toISOString())}`)).body;
+    assert.ok(analytics.decided.automatic >= AUTOMATIC_DECISIONS, JSON.stringify(analytics.decided));
+    assert.equal(await counter('Cases decided'), String(analytics.decided.total));
+    assert.equal(await counter('Decided by the checks alone'), `${Math.round(analytics.automation_rate * 1000) / 10}%`);
+    assert.equal(await counter('Decided by an operator'), String(analytics.decided.by_operators));
+    assert.match((await counter('Median time to decision'))!, /^\d+(\.\d)? (h|min)$/);
+    const reasons = samPage.locator('section[aria-labelledby="reasons-title"] tbody tr');
+    assert.equal(await reasons.count(), analytics.reasons.length);
+    // Reasons in plain words, the code on hover.
+    const expired = reasons.filter({ hasText: 'The document has expired' });
+    assert.equal(await expired.locator('[title="document_expired"]').count(), 1);
+    const reviewers = samPage.locator('section[aria-labelledby="reviewers-title"] tbody tr');
+    assert.deepEqual((await reviewers.locator('td:first-child').allTextContents()).sort(), ['Rita Reviewer', 'Sam Supervisor']);
+    const decisionsOf = async (name: string) => Number(await reviewers.filter({ hasText: name }).locator('td').nth(1).textContent());
+    assert.equal((await decisionsOf('Rita Reviewer')) + (await decisionsOf('Sam Supervisor')), DECIDED_TASKS - Math.floor(DECIDED_TASKS / 17));
+    await samPage.locator('#decisions-title').scrollIntoViewIfNeeded();
     await capture(samPage, 'metrics', 'desktop');
     // Another window: the address keeps it, the figures follow.
     await samPage.locator('select[name="metrics_window"]').selectOption('7');
@@ -244,7 +264,7 @@ describe('the oversight screens', () => {
     // On a phone, in French (the browser's language).
     const phone = await openAs(ada, '/metrics', 'phone', 'fr-FR');
     await phone.getByRole('heading', { level: 1, name: 'Indicateurs de revue' }).waitFor();
-    await phone.waitForFunction(() => document.querySelectorAll('figure.chart[data-drawn="true"] canvas').length === 3);
+    await phone.waitForFunction(() => document.querySelectorAll('figure.chart[data-drawn="true"] canvas').length === 5);
     await capture(phone, 'metrics-fr', 'phone');
   });
 

@@ -61,6 +61,12 @@ describe(`admin command on ${TEST_DB}`, () => {
     assert.equal(client.name, 'Acme Bank');
     const template = await admin('flow', 'template');
     assert.equal(template.code, 0);
+    const named = await admin('flow', 'template', 'document_only');
+    assert.equal(named.code, 0);
+    assert.deepEqual(JSON.parse(named.out).steps, ['consent', 'document']);
+    const unknownTemplate = await admin('flow', 'template', 'nope');
+    assert.notEqual(unknownTemplate.code, 0);
+    assert.match(unknownTemplate.err, /Unknown template nope: one of standard, document_and_selfie/);
     const file = join(dataDir, 'flow.json');
     writeFileSync(file, template.out);
     const flow = await adminJson<{ name: string; version: number; status: string }>(

@@ -21,6 +21,7 @@ export * from './repos/webhook-deliveries.ts';
 export * from './repos/webhook-dispatch.ts';
 export * from './repos/operators.ts';
 export * from './repos/review-tasks.ts';
+export * from './repos/decision-analytics.ts';
 export * from './repos/case-outcomes.ts';
 export * from './repos/case-keys.ts';
 export * from './repos/sealed-values.ts';

@@ -107,6 +107,10 @@ export const cases = pgTable(
     index('cases_tenant_id').on(t.clientId, t.environment, t.id),
     index('cases_tenant_ref').on(t.clientId, t.environment, t.externalRef),
     index('cases_tenant_status').on(t.clientId, t.environment, t.status, t.id),
+    // Decision analytics read the cases decided since a date (decisionGroups). `decided_at` is an
+    // ISO string written by toISOString (UTC, fixed width), so its text order is its time order;
+    // a timestamptz cast could not be indexed (it depends on the session's time zone).
+    index('cases_tenant_decided').on(t.clientId, t.environment, sql`(${t.decision}->>'decided_at')`).where(sql`${t.decision} IS NOT NULL`),
   ],
 );
 

@@ -680,6 +680,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reviews/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get decision analytics
+         * @description Decisions by outcome and reason per day, automation rate, time to decision, reviewer throughput (supervisor or administrator), within the clearance
+         */
+        get: operations["decisionAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews/{task_id}": {
         parameters: {
             query?: never;
@@ -2603,6 +2623,63 @@ export interface components {
                 /** @enum {string} */
                 severity: "warning" | "critical";
                 message: string;
+            }[];
+        };
+        /** @description Decisions within the operator’s clearance: outcomes and reasons over time, automation rate, time to decision, reviewer throughput */
+        DecisionAnalytics: {
+            /** @enum {string} */
+            object: "decision_analytics";
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            /** @description Cases concluded (approved or rejected) in the period, by their current decision: by the checks alone (automatic), by an operator’s review, or by a key */
+            decided: {
+                total: number;
+                approved: number;
+                rejected: number;
+                automatic: number;
+                by_operators: number;
+                by_keys: number;
+            };
+            /** @description automatic / total (three decimals); null when nothing was decided */
+            automation_rate: number | null;
+            /** @description Median seconds from the case’s creation to its decision, overall and per decider */
+            time_to_decision_seconds: {
+                p50: number | null;
+                automatic_p50: number | null;
+                operators_p50: number | null;
+                keys_p50: number | null;
+            };
+            /** @description Decisions per outcome and reason code, most frequent first; `automatic` of them by the checks alone */
+            reasons: {
+                /** @enum {string} */
+                outcome: "approved" | "rejected";
+                reason_code: string | null;
+                count: number;
+                automatic: number;
+            }[];
+            /** @description One entry per UTC day from the day of since to today (zeros included): the decisions of that day */
+            daily: {
+                /**
+                 * Format: date
+                 * @description A UTC day
+                 */
+                date: string;
+                approved: number;
+                rejected: number;
+                automatic: number;
+                decision_seconds_p50: number | null;
+            }[];
+            /** @description Operators’ decisions on tasks within the clearance (first decisions under double validation included), most first, at most 100 */
+            reviewers: {
+                operator_id: string;
+                decisions: number;
+                approved: number;
+                rejected: number;
+                resubmission_requested: number;
+                /** @description UTC days with at least one decision of theirs */
+                active_days: number;
             }[];
         };
         OperatorDecision: {
@@ -7132,6 +7209,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewMetrics"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: console_credential_required, operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decisionAnalytics: {
+        parameters: {
+            query?: {
+                /** @description Start of the period; default thirty days ago; at most 366 days ago */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Decisions within the operator’s clearance: outcomes and reasons over time, automation rate, time to decision, reviewer throughput */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionAnalytics"];
                 };
             };
             /** @description Error codes: bad_request */

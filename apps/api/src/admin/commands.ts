@@ -12,7 +12,7 @@ import {
   type KeyKind,
   type Permission,
 } from '@idv/db';
-import { ApiError, FLOW_NAME_PATTERN, STANDARD_FLOW, validateFlowDefinition } from '@idv/domain';
+import { ApiError, FLOW_NAME_PATTERN, FLOW_TEMPLATES, FLOW_TEMPLATE_NAMES, validateFlowDefinition } from '@idv/domain';
 import { LocalKeyWrapper, MasterKeyring } from '@idv/vault';
 import { ConfigError, loadConfig, localMasterKey } from '@idv/config';
 import { issueApiKey } from '../services/api-keys.ts';
@@ -31,7 +31,7 @@ With the embedded database, stop the service first: PGlite allows one process.
                               [--name <label>] [--kind integration|console]
   npm run admin -- key revoke --client <cli_…> --environment sandbox|prod --key <key_…>
                                                     any key, a console credential too (the API refuses those)
-  npm run admin -- flow template                    prints the standard flow definition, to copy and edit
+  npm run admin -- flow template [<template>]       prints a template's definition (standard unless named: ${FLOW_TEMPLATE_NAMES.join(', ')}), to copy and edit
   npm run admin -- flow create --client <cli_…> --environment sandbox|prod --name <flow> --file <definition.json> [--activate]
   npm run admin -- flow activate --client <cli_…> --environment sandbox|prod --name <flow> --version <n>
   npm run admin -- flow list --client <cli_…> --environment sandbox|prod
@@ -54,7 +54,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<unknown> {
   const { positionals, values } = parseOrExplain(argv);
   const [noun, verb] = positionals;
   if (values.help || !noun) throw new UsageError('');
-  if (noun === 'flow' && verb === 'template') return STANDARD_FLOW;
+  if (noun === 'flow' && verb === 'template') {
+    const name = positionals[2] ?? 'standard';
+    if (!(FLOW_TEMPLATE_NAMES as string[]).includes(name)) throw new UsageError(`Unknown template ${name}: one of ${FLOW_TEMPLATE_NAMES.join(', ')}.`);
+    return FLOW_TEMPLATES[name as keyof typeof FLOW_TEMPLATES];
+  }
 
   const config = loadConfig(env);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });

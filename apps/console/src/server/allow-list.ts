@@ -15,6 +15,7 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/operators/${ID}/revoke`],
   ['GET', '/reviews'],
   ['GET', '/reviews/metrics'],
+  ['GET', '/reviews/analytics'],
   ['GET', '/reviews/summary'],
   ['GET', '/reviews/support-access'],
   ['GET', '/support-access'],

@@ -1,7 +1,7 @@
 import { Navigate, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { ErrorNotice, Loading } from './components/status.tsx';
 import { reviewCaseQuery, reviewsPageQuery, reviewsSummaryQuery } from './queries/review-queries.ts';
-import { reviewMetricsQuery, usageQueries } from './queries/oversight-queries.ts';
+import { decisionAnalyticsQuery, reviewMetricsQuery, usageQueries } from './queries/oversight-queries.ts';
 import { queryClient } from './query-client.ts';
 import { isTaskStatus, QueueScreen } from './screens/queue.tsx';
 import { InvitationScreen } from './screens/invitation.tsx';
@@ -90,6 +90,16 @@ const flowsRoute = createRoute({
   component: () => (
     <RoleGate screen="/flows">
       <FlowsScreen />
+    </RoleGate>
+  ),
+});
+const NewFlowScreen = lazyRouteComponent(() => import('./screens/flows/new-flow-screen.tsx'), 'NewFlowScreen');
+const newFlowRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/flows/new',
+  component: () => (
+    <RoleGate screen="/flows">
+      <NewFlowScreen />
     </RoleGate>
   ),
 });
@@ -231,6 +241,7 @@ const metricsRoute = createRoute({
   loader: ({ deps }) => {
     // The figures and the screen's chunk (with the chart library) at once.
     void queryClient.prefetchQuery(reviewMetricsQuery(deps.days));
+    void queryClient.prefetchQuery(decisionAnalyticsQuery(deps.days));
     void MetricsScreen.preload?.();
   },
   component: function Metrics() {
@@ -284,6 +295,7 @@ const routeTree = rootRoute.addChildren([
     usageRoute,
     operatorsRoute,
     flowsRoute,
+    newFlowRoute,
     flowRoute,
     appearanceRoute,
     apiKeysRoute,

@@ -91,6 +91,19 @@ export interface CaseFilters {
   clearance?: { countries: readonly string[]; maxSensitivityRank: number };
 }
 
+/**
+ * The cases an operator's clearance covers, as a case read by its id: the case's country, and no
+ * review of the case above their sensitivity (the sensitivity is the task's, a case has none).
+ */
+export function caseClearanceWhere(clearance: { countries: readonly string[]; maxSensitivityRank: number }): SQL[] {
+  const where: SQL[] = [];
+  if (!clearance.countries.includes(ALL_COUNTRIES)) {
+    where.push(clearance.countries.length ? inArray(cases.country, [...clearance.countries]) : sql`false`);
+  }
+  where.push(sql`NOT EXISTS (SELECT 1 FROM ${reviewTasks} WHERE ${reviewTasks.caseId} = ${cases.id} AND ${reviewTasks.sensitivityRank} > ${clearance.maxSensitivityRank})`);
+  return where;
+}
+
 /** Newest first; returns up to limit + 1 rows so the caller can tell whether more follow. */
 export async function listCases(db: Executor, tenant: Tenant, f: CaseFilters): Promise<CaseRow[]> {
   const where: SQL[] = [tenantFilter(cases, tenant)];
@@ -103,13 +116,6 @@ export async function listCases(db: Executor, tenant: Tenant, f: CaseFilters): P
   if (f.createdAfter) where.push(gt(cases.createdAt, f.createdAfter));
   if (f.createdBefore) where.push(lt(cases.createdAt, f.createdBefore));
   if (f.cursor) where.push(lt(cases.id, f.cursor));
-  if (f.clearance) {
-    if (!f.clearance.countries.includes(ALL_COUNTRIES)) {
-      where.push(f.clearance.countries.length ? inArray(cases.country, [...f.clearance.countries]) : sql`false`);
-    }
-    where.push(
-      sql`NOT EXISTS (SELECT 1 FROM ${reviewTasks} WHERE ${reviewTasks.caseId} = ${cases.id} AND ${reviewTasks.sensitivityRank} > ${f.clearance.maxSensitivityRank})`,
-    );
-  }
+  if (f.clearance) where.push(...caseClearanceWhere(f.clearance));
   return db.select().from(cases).where(and(...where)).orderBy(desc(cases.id)).limit(f.limit + 1);
 }

@@ -281,6 +281,48 @@ export async function reviewMetricsByDay(db: Executor, tenant: Tenant, clearance
   ];
 }
 
+/** What one operator decided in the window (reviewer throughput). */
+export interface ReviewerThroughputRow {
+  operator_id: string;
+  decisions: number;
+  approved: number;
+  rejected: number;
+  resubmission_requested: number;
+  /** UTC days with at least one decision of theirs. */
+  active_days: number;
+}
+
+/**
+ * Operators' decisions since a date on tasks within the clearance, one row per operator, most
+ * decisions first: every decision counts, a first one under double validation included (it is
+ * work done), key decisions not (no operator made them).
+ */
+export async function reviewerThroughput(db: Executor, tenant: Tenant, clearance: ClearanceFilter, since: Date, limit = 100): Promise<ReviewerThroughputRow[]> {
+  const rows = await queryRows<{ actor: string; decisions: number; approved: number; rejected: number; resubmitted: number; active_days: number }>(
+    db,
+    sql`SELECT d.actor, count(*)::int AS decisions,
+               (count(*) FILTER (WHERE d.outcome = 'approve'))::int AS approved,
+               (count(*) FILTER (WHERE d.outcome = 'reject'))::int AS rejected,
+               (count(*) FILTER (WHERE d.outcome = 'resubmit'))::int AS resubmitted,
+               count(DISTINCT to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'))::int AS active_days
+          FROM ${reviewTasks} JOIN ${reviewDecisions} d ON d.task_id = ${reviewTasks.id}
+         WHERE ${and(tenantFilter(reviewTasks, tenant), ...clearanceWhere(clearance))}
+           -- A decision made since then is on a task still open or closed since (no earlier than
+           -- the decision): the tasks' indexes on closed_at and on the open queue find them.
+           AND (${reviewTasks.closedAt} >= ${since.toISOString()}::timestamptz OR ${ACTIVE})
+           AND d.created_at >= ${since.toISOString()}::timestamptz AND d.actor LIKE 'op:%'
+         GROUP BY d.actor ORDER BY decisions DESC, d.actor LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({
+    operator_id: r.actor.slice('op:'.length),
+    decisions: Number(r.decisions),
+    approved: Number(r.approved),
+    rejected: Number(r.rejected),
+    resubmission_requested: Number(r.resubmitted),
+    active_days: Number(r.active_days),
+  }));
+}
+
 // ---------------------------------------------------------------- decisions, corrections, revisions
 
 export async function decisionsOfTask(db: Executor, tenant: Tenant, taskId: string): Promise<ReviewDecisionRow[]> {

@@ -10,6 +10,7 @@ import { registerGetReview } from './get.ts';
 import { registerListReviews } from './list.ts';
 import { registerExtendLock } from './lock.ts';
 import { registerReviewMetrics } from './metrics.ts';
+import { registerDecisionAnalytics } from './analytics.ts';
 import { registerReviseReview } from './revision.ts';
 import { registerReviewSummary } from './summary.ts';
 
@@ -17,6 +18,7 @@ export function registerReviewRoutes(app: App, ctx: AppContext): void {
   registerListReviews(app, ctx);
   registerReviewSummary(app, ctx);
   registerReviewMetrics(app, ctx);
+  registerDecisionAnalytics(app, ctx);
   registerGetReview(app, ctx);
   registerClaimReview(app, ctx);
   registerExtendLock(app, ctx);

@@ -2,16 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { reviewMetrics, reviewMetricsByDay } from '@idv/db';
 import { fillDays, reviewAlerts, utcDays } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
-import { ApiError } from '../../http/api-error.ts';
 import { operatorOf } from '../../http/operator.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { clearanceOf } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
 import { ReviewMetricsSchema } from './schemas.ts';
+import { windowStart } from './window.ts';
 
-const DAY = 86_400_000;
-const DEFAULT_WINDOW_DAYS = 30;
-const MAX_WINDOW_DAYS = 366;
 
 export function registerReviewMetrics(app: App, ctx: AppContext): void {
   app.get(
@@ -37,11 +34,7 @@ export function registerReviewMetrics(app: App, ctx: AppContext): void {
     async (req) => {
       const { operator, tenant } = operatorOf(req);
       const now = ctx.now();
-      const since = req.query.since ? new Date(req.query.since) : new Date(now.getTime() - DEFAULT_WINDOW_DAYS * DAY);
-      if (since > now) throw new ApiError('parameter_invalid', 'The query parameter since is in the future.', 'since');
-      if (now.getTime() - since.getTime() > MAX_WINDOW_DAYS * DAY) {
-        throw new ApiError('parameter_invalid', `The query parameter since must be within the last ${MAX_WINDOW_DAYS} days.`, 'since');
-      }
+      const since = windowStart(req.query.since, now);
       const clearance = clearanceOf(operator);
       const m = await reviewMetrics(ctx.db, tenant, clearance, since, now);
       const byDay = await reviewMetricsByDay(ctx.db, tenant, clearance, since);

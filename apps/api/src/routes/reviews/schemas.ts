@@ -151,6 +151,52 @@ export const ReviewMetricsSchema = Type.Object(
   { $id: 'ReviewMetrics', description: 'Indicators within the operator’s clearance' },
 );
 
+const Count = Type.Integer({ minimum: 0 });
+const DecidedOutcomeSchema = literals(['approved', 'rejected'] as const);
+
+export const DecisionAnalyticsSchema = Type.Object(
+  {
+    object: Type.Literal('decision_analytics'),
+    since: Timestamp,
+    until: Timestamp,
+    decided: Type.Object(
+      { total: Count, approved: Count, rejected: Count, automatic: Count, by_operators: Count, by_keys: Count },
+      { description: 'Cases concluded (approved or rejected) in the period, by their current decision: by the checks alone (automatic), by an operator’s review, or by a key' },
+    ),
+    automation_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'automatic / total (three decimals); null when nothing was decided' }),
+    time_to_decision_seconds: Type.Object(
+      { p50: Seconds, automatic_p50: Seconds, operators_p50: Seconds, keys_p50: Seconds },
+      { description: 'Median seconds from the case’s creation to its decision, overall and per decider' },
+    ),
+    reasons: Type.Array(
+      Type.Object({ outcome: DecidedOutcomeSchema, reason_code: Type.Union([Type.String(), Type.Null()]), count: Count, automatic: Count }),
+      { description: 'Decisions per outcome and reason code, most frequent first; `automatic` of them by the checks alone' },
+    ),
+    daily: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date', description: 'A UTC day' }),
+        approved: Count,
+        rejected: Count,
+        automatic: Count,
+        decision_seconds_p50: Seconds,
+      }),
+      { description: 'One entry per UTC day from the day of since to today (zeros included): the decisions of that day' },
+    ),
+    reviewers: Type.Array(
+      Type.Object({
+        operator_id: Type.String(),
+        decisions: Count,
+        approved: Count,
+        rejected: Count,
+        resubmission_requested: Count,
+        active_days: Type.Integer({ minimum: 0, description: 'UTC days with at least one decision of theirs' }),
+      }),
+      { description: 'Operators’ decisions on tasks within the clearance (first decisions under double validation included), most first, at most 100' },
+    ),
+  },
+  { $id: 'DecisionAnalytics', description: 'Decisions within the operator’s clearance: outcomes and reasons over time, automation rate, time to decision, reviewer throughput' },
+);
+
 export const OperatorDecisionSchema = Type.Object(
   {
     outcome: literals(OPERATOR_OUTCOMES),

@@ -23,6 +23,7 @@ export type WebhookDelivery = S['WebhookDelivery'];
 export type Operator = S['Operator'];
 export type OperatorInvited = S['OperatorInvited'];
 export type ReviewMetrics = S['ReviewMetrics'];
+export type DecisionAnalytics = S['DecisionAnalytics'];
 export type Usage = S['Usage'];
 export type UsageDaily = S['UsageDaily'];
 export type Contract = S['Contract'];

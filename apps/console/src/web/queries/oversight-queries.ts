@@ -2,6 +2,9 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, ok } from '../api/client.ts';
 import type { MetricsWindow } from '../screens/oversight/search-params.ts';
 
+/** The start of the last `days` days, rounded down to the minute. */
+const windowStart = (days: MetricsWindow) => new Date(Math.floor((Date.now() - days * 86_400_000) / 60_000) * 60_000).toISOString();
+
 /**
  * GET /v1/reviews/metrics over the last `days` days, for the metrics screen and its route's loader
  * (in the entry, so that the call starts at navigation beside the screen's chunk, not after it).
@@ -9,10 +12,20 @@ import type { MetricsWindow } from '../screens/oversight/search-params.ts';
  * loader started.
  */
 export const reviewMetricsQuery = (days: MetricsWindow) => {
-  const since = new Date(Math.floor((Date.now() - days * 86_400_000) / 60_000) * 60_000).toISOString();
+  const since = windowStart(days);
   return queryOptions({
     queryKey: ['review-metrics', days],
     queryFn: () => ok(api.GET('/v1/reviews/metrics', { params: { query: { since } } })),
+    placeholderData: keepPreviousData,
+  });
+};
+
+/** GET /v1/reviews/analytics over the same window as the metrics (the metrics screen reads both). */
+export const decisionAnalyticsQuery = (days: MetricsWindow) => {
+  const since = windowStart(days);
+  return queryOptions({
+    queryKey: ['decision-analytics', days],
+    queryFn: () => ok(api.GET('/v1/reviews/analytics', { params: { query: { since } } })),
     placeholderData: keepPreviousData,
   });
 };

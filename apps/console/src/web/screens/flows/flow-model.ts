@@ -1,10 +1,11 @@
 import type { components } from '../../api/openapi-types.ts';
+import type { OperatorRole } from '../../domain.ts';
 
 /**
  * The flow definition as the console edits it, typed from the OpenAPI document (the service's
- * FlowDefinitionSchema). The closed lists are written here, not imported from packages/domain
- * (whose flow module brings the schema library into the browser); `Complete` makes a value added
- * to the service's list a type error here until the form offers it.
+ * FlowDefinitionSchema). The closed lists are written here (`Complete` makes a value added to the
+ * service's list a type error here until the form offers it); the service's validation itself is
+ * imported by flow-problems.ts, in the flows screens' chunk only.
  */
 export type FlowDefinition = components['schemas']['FlowDefinition'];
 export type FlowVersion = components['schemas']['FlowVersion'];
@@ -18,6 +19,12 @@ export const STEPS = complete<FlowDefinition['steps'][number]>()(['consent', 'ap
 export const DOCUMENT_TYPES = complete<FlowDefinition['documents'][number]['types'][number]>()(['passport', 'id_card', 'driving_licence', 'residence_permit', 'visa']);
 export const CHALLENGES = complete<FlowDefinition['liveness']['challenges'][number]>()(['turn_left', 'turn_right', 'look_up', 'look_down']);
 export const OUTCOMES = complete<Outcome>()(['approved', 'in_review', 'resubmission_requested', 'rejected']);
+
+/** Who may create and activate versions (the service's manageFlows); readFlows (supervisors too) reads and dry-runs. */
+export const canManageFlows = (role: OperatorRole) => role === 'administrator';
+
+/** The Idempotency-Key of one click (the service requires it of these writes; a retried request stays one action). */
+export const oneClick = () => ({ 'idempotency-key': crypto.randomUUID() });
 
 /** The JSON beside the form, as the operator reads and edits it. */
 export const pretty = (def: unknown) => JSON.stringify(def, null, 2);

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { useSession } from '../../session-context.tsx';
+import { canManageFlows } from './flow-model.ts';
 import { flowQuery } from './flow-queries.ts';
 import { VersionDiff } from './version-diff.tsx';
 import { VersionEditor } from './version-editor.tsx';
@@ -11,7 +12,7 @@ import { TableHead } from '../../components/table-head.tsx';
 /** One flow: its versions, the open one in the editor (the newest unless chosen), and a diff between two. */
 export function FlowScreen({ name, version }: { name: string; version?: number }) {
   const { t, dateTime } = useI18n();
-  const canManage = useSession().operator.role === 'administrator';
+  const canManage = canManageFlows(useSession().operator.role);
   const flow = useQuery(flowQuery(name));
   const title = t('flows.flow_title', { name });
   if (flow.isPending) return <Loading />;

@@ -2,17 +2,27 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Empty, ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { useSession } from '../../session-context.tsx';
+import { canManageFlows } from './flow-model.ts';
 import { flowsQuery } from './flow-queries.ts';
 import { TableHead } from '../../components/table-head.tsx';
 
-/** The client's flows (administrators and supervisors): one line per flow, its active and latest version. */
+/** The client's flows (administrators and supervisors): one line per flow, its active and latest version; administrators start a new one here. */
 export function FlowsScreen() {
   const { t, dateTime } = useI18n();
   const flows = useQuery(flowsQuery());
+  const canManage = canManageFlows(useSession().operator.role);
   return (
     <>
       <PageTitle text={t('flows.title')}>{t('flows.title')}</PageTitle>
       <p className="muted">{t('flows.intro')}</p>
+      {canManage ? (
+        <p>
+          <Link to="/flows/new" className="button button-primary">
+            {t('flows.new.action')}
+          </Link>
+        </p>
+      ) : null}
       {flows.isPending ? (
         <Loading />
       ) : flows.isError ? (

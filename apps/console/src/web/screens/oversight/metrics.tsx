@@ -7,18 +7,14 @@ import { useI18n, type Translate } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { METRICS_WINDOWS, type MetricsWindow } from './search-params.ts';
 import { reviewMetricsQuery } from '../../queries/oversight-queries.ts';
-
-
-/** A duration in seconds in plain words: minutes under two hours, hours beyond. */
-export function duration(t: Translate, locale: string, seconds: number | null): string {
-  if (seconds === null) return '—';
-  return seconds < 7200 ? t('metrics.minutes', { n: Math.round(seconds / 60) }) : t('metrics.hours', { n: (Math.round((seconds / 3600) * 10) / 10).toLocaleString(locale === 'fr' ? 'fr-FR' : 'en-GB') });
-}
+import { DecisionAnalytics } from './decision-analytics.tsx';
+import { duration } from './duration.ts';
 
 /**
  * Review metrics (supervisor, administrator): the period's figures, its alerts, and three charts
- * per day (volumes, outcomes, median decision time) from the metrics' daily series, within the
- * operator's clearance (the service computes everything).
+ * per day (volumes, outcomes, median decision time) from the metrics' daily series, then the
+ * decisions of every case (reviewed or not), within the operator's clearance (the service
+ * computes everything).
  */
 export function MetricsScreen({ days, onDays }: { days: MetricsWindow; onDays(d: MetricsWindow): void }) {
   const { t } = useI18n();
@@ -37,6 +33,7 @@ export function MetricsScreen({ days, onDays }: { days: MetricsWindow; onDays(d:
         </select>
       </label>
       {query.isPending ? <Loading /> : query.isError ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : <MetricsBody m={query.data} days={days} />}
+      <DecisionAnalytics days={days} />
     </>
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "cases_tenant_decided" ON "cases" USING btree ("client_id","environment",("decision"->>'decided_at')) WHERE "cases"."decision" IS NOT NULL;
