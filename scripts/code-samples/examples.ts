@@ -34,8 +34,9 @@ export interface OperationExample {
 const MONTH = '2026-11';
 
 export const EXAMPLES: Record<string, OperationExample> = {
-  // Cases and sessions: `Sandbox Approve` forces the sandbox's decision (docs/sandbox.md).
-  createCase: { body: { flow_name: 'standard', country: 'FR', external_ref: 'customer-42', declared: { given_names: 'Sandbox Approve' } } },
+  // Cases and sessions: `Sandbox Review` sends the case to review in the sandbox (docs/sandbox.md),
+  // where the review routes' samples find it.
+  createCase: { body: { flow_name: 'standard', country: 'FR', external_ref: 'customer-42', declared: { given_names: 'Sandbox Review' } } },
   listCases: { query: { limit: 5 } },
   createSession: { body: { case_id: ref('CASE_ID'), locale: 'en' } },
   decideCase: { body: { outcome: 'approve' } },
@@ -74,7 +75,7 @@ export const EXAMPLES: Record<string, OperationExample> = {
 
   // The console's routes (console credential, acting for an operator).
   resolveOperator: { body: { subject: ref('OPERATOR_SUBJECT') } },
-  inviteOperator: { body: { name: 'Ada Lovelace', role: 'reviewer', countries: ['FR'], sensitivity: 'standard' } },
+  inviteOperator: { body: { name: 'Ada Lovelace', role: 'support', countries: ['FR'], sensitivity: 'standard' } },
   updateOperatorClearance: { body: { countries: ['FR', 'BE'] } },
   addReviewCorrection: { body: { field: 'subject.surname', value: 'HOPPER', comment: 'read from the passport' } },
   decideReview: { body: { outcome: 'approve' } },

@@ -54,14 +54,30 @@ interface Operation {
   'x-codeSamples'?: CodeSample[];
 }
 interface Document {
+  info?: { description?: string };
   paths: Record<string, Record<string, Operation>>;
 }
+
+/** What the reference says of its samples, once, above the operations. */
+const SAMPLES_NOTE = [
+  '**Code samples.** Every operation shows a curl sample and a Node.js sample (the SDK, `@idv/sdk`, for the integration routes; `fetch` with the',
+  "credential the route takes for the hosted journey's and the console's routes, labelled so). They read the key from `IDV_API_KEY` and",
+  '`IDV_SIGNING_SECRET`, and ids from variables named after their parameter (`$CASE_ID` for `{case_id}`). The curl samples of signed routes',
+  'sign with one shell function, defined once (see the authentication guide, "Signing from a shell"):',
+  '',
+  '```sh',
+  SHELL_SIGN,
+  '```',
+  '',
+  'CI runs every sample against a started service.',
+].join('\n');
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 /** The document with `x-codeSamples` on every operation (a copy; the input is not changed). */
 export function withCodeSamples<D extends Document>(doc: D, sdkMethods: ReadonlySet<string>): D {
   const copy = structuredClone(doc);
+  if (copy.info) copy.info.description = `${copy.info.description ?? ''}\n\n${SAMPLES_NOTE}`;
   for (const s of referenceSamples(doc, sdkMethods)) copy.paths[s.path][s.method.toLowerCase()]['x-codeSamples'] = [s.curl, s.node];
   return copy;
 }
