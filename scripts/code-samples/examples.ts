@@ -14,7 +14,7 @@ export interface VariableRef {
   /** The variable holds a number (a flow's version), written without quotes in JSON. */
   readonly number?: true;
 }
-export const ref = (variable: string, kind?: 'number'): VariableRef => (kind ? { variable, number: true } : { variable });
+const ref = (variable: string, kind?: 'number'): VariableRef => (kind ? { variable, number: true } : { variable });
 export const isRef = (v: unknown): v is VariableRef => typeof v === 'object' && v !== null && typeof (v as VariableRef).variable === 'string';
 
 export type ExampleValue = string | number | boolean | null | VariableRef | ExampleValue[] | { [k: string]: ExampleValue };

@@ -16,7 +16,7 @@ export const SHELL_SIGN = `idv_sign() { printf '%s' "$1.$2.$3.$4" | openssl dgst
 export const SAMPLE_API = 'http://localhost:8080';
 
 /** Who calls an operation, with which credential. */
-export type Caller = 'integrator' | 'journey' | 'journey-open' | 'console' | 'operator';
+type Caller = 'integrator' | 'journey' | 'journey-open' | 'console' | 'operator';
 
 export interface CodeSample {
   lang: 'Shell' | 'JavaScript';

@@ -35,7 +35,8 @@ let receiver: Receiver;
 let work: string;
 let consoleKey: string;
 let adminSubject: string;
-let reauthToken: () => Promise<string>;
+/** An ID token of that subject, re-authenticated now, as the development provider signs it. */
+let reauthToken: (subject: string) => Promise<string>;
 const ran = new Set<string>();
 
 before(async () => {
@@ -58,11 +59,11 @@ before(async () => {
   adminSubject = (JSON.parse(readFileSync(join(idpDir, 'accounts.json'), 'utf8')) as { subject: string }[])[0].subject;
   const state = JSON.parse(readFileSync(join(idpDir, 'provider-state.json'), 'utf8')) as { signingKey: JWK };
   const key = await importJWK(state.signingKey, 'RS256');
-  reauthToken = () => {
+  reauthToken = (subject) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ auth_time: now })
       .setProtectedHeader({ alg: 'RS256', kid: state.signingKey.kid })
-      .setSubject(adminSubject)
+      .setSubject(subject)
       .setIssuer(service.idpUrl)
       .setAudience('idv-console')
       .setIssuedAt(now)
@@ -120,8 +121,10 @@ async function runSample(language: Language, op: OperationSamples, vars: Record<
   const what = `the ${language} sample of ${op.operationId}`;
   let outcome: Outcome;
   if (language === 'curl') {
-    // The reader's terminal: idv_sign defined once (docs/authentication.md); curl also prints the status last.
-    const script = `set -euo pipefail\n${SHELL_SIGN}\ncurl() { command curl -w '\\n%{http_code}' "$@"; }\n${localised(sample.source)}`;
+    // The reader's terminal: idv_sign defined once (docs/authentication.md). curl also prints the
+    // status last, and a refusal's body (--fail-with-body fails as -f does, exit 22) for the report.
+    const wrapper = `curl() { local a=(); for x in "$@"; do if [ "$x" = -fsS ]; then a+=(-sS --fail-with-body); else a+=("$x"); fi; done; command curl -w '\\n%{http_code}' "\${a[@]}"; }`;
+    const script = `set -euo pipefail\n${SHELL_SIGN}\n${wrapper}\n${localised(sample.source)}`;
     const r = await exec('bash', ['-c', script], vars, 60_000);
     assert.equal(r.code, 0, `${what} failed (${r.code}):\n${sample.source}\n${r.out}\n${r.err}`);
     const lines = r.out.trimEnd().split('\n');
@@ -144,9 +147,10 @@ function apiClient(): IdvClient {
   return new IdvClient({ baseUrl: service.api, apiKey: service.creds.api_key.secret, signingSecret: service.creds.api_key.signing_secret });
 }
 
-async function consoleCall(method: string, path: string, body?: unknown, operatorId?: string): Promise<Record<string, unknown>> {
+async function consoleCall(method: string, path: string, body?: unknown, operatorId?: string, reauth?: string): Promise<Record<string, unknown>> {
   const headers: Record<string, string> = { authorization: `Bearer ${consoleKey}` };
   if (operatorId) headers['x-service-operator'] = operatorId;
+  if (reauth) headers['x-service-reauthenticated-at'] = reauth;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(service.api + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
@@ -277,7 +281,7 @@ async function lane(language: Language): Promise<void> {
 
   // Operators and support access, re-authenticated: a support account invited, attached at its
   // first connection (what the console's resolve does), opened the case, then withdrawn.
-  vars.IDV_REAUTH_TOKEN = await reauthToken();
+  vars.IDV_REAUTH_TOKEN = await reauthToken(adminSubject);
   const invited = await run('inviteOperator');
   const support = invited.operator as { id: string };
   await consoleCall('POST', '/v1/operators/resolve', { subject: `support-${language}-${Date.now()}`, invitation_token: invited.invitation_token });
@@ -291,8 +295,17 @@ async function lane(language: Language): Promise<void> {
 
   // The decision, its revision, the key's own decision on another case, the erasure.
   await run('decideReview');
-  vars.IDV_REAUTH_TOKEN = await reauthToken();
-  await run('reviseReview');
+  // Only a supervisor revises: one invited and attached by the test, re-authenticated.
+  const supervisorSubject = `supervisor-${language}-${Date.now()}`;
+  const supervisor = await consoleCall(
+    'POST',
+    '/v1/operators',
+    { name: 'Supervisor', role: 'supervisor', countries: ['*'], sensitivity: 'restricted' },
+    vars.IDV_OPERATOR_ID,
+    await reauthToken(adminSubject),
+  );
+  await consoleCall('POST', '/v1/operators/resolve', { subject: supervisorSubject, invitation_token: supervisor.invitation_token });
+  await run('reviseReview', { IDV_OPERATOR_ID: (supervisor.operator as { id: string }).id, IDV_REAUTH_TOKEN: await reauthToken(supervisorSubject) });
   await run('decideCase', { CASE_ID: await decidable });
   await run('eraseCasePersonalData');
 }

@@ -7,7 +7,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
  * Written as the `x-console` extension of the operation, read by the code-sample generator
  * (scripts/code-samples) so that each sample carries the credential its route really takes.
  */
-export interface ConsoleCredentialExtension {
+interface ConsoleCredentialExtension {
   /** X-Service-Operator names an active operator of the client. */
   operator: boolean;
   ability?: string;
