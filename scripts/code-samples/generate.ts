@@ -220,7 +220,10 @@ function shellTarget(s: Shape): string {
 const MARK = '\uE000';
 /** JSON text with each variable left as a marker: `\0NAME\0` in a string, `\0#NAME\0` for a number's. */
 function jsonWithMarkers(body: unknown): string {
-  return JSON.stringify(body, (_k, v: unknown) => (isRef(v) ? `${MARK}${v.number ? '#' : ''}${v.variable}${MARK}` : v));
+  const marked = (_k: string, v: unknown) => (isRef(v) ? `${MARK}${v.number ? '#' : ''}${v.variable}${MARK}` : v);
+  const flat = JSON.stringify(body, marked);
+  // Longer bodies one field a line (the samples' panel is narrow): the signature covers the exact bytes either way.
+  return flat.length <= 60 ? flat : JSON.stringify(body, marked, 2);
 }
 
 /** The body as a shell word: single-quoted when it has no variable, else double-quoted with `$NAME` in place. */
@@ -235,9 +238,9 @@ function shellBody(body: unknown): string {
 
 function curlSample(s: Shape): string {
   const lines: string[] = [];
-  if (s.caller !== 'integrator') lines.push(`# ${WHO[s.caller]}`);
-  if (s.reauth) lines.push(`# ${REAUTH_NOTE}`);
-  if (s.signed) lines.push(`# Signed: idv_sign is defined once in the guide (docs/authentication.md#signing-from-a-shell).`);
+  if (s.caller !== 'integrator') lines.push(...commentLines('# ', WHO[s.caller]));
+  if (s.reauth) lines.push(...commentLines('# ', REAUTH_NOTE));
+  if (s.signed) lines.push(...commentLines('# ', 'Signed: idv_sign is defined once in the guide (docs/authentication.md#signing-from-a-shell).'));
   const target = shellTarget(s);
   if (s.body !== undefined) lines.push(`BODY=${shellBody(s.body)}`);
   if (s.signed) lines.push('TS=$(date +%s)');
@@ -256,7 +259,7 @@ function curlSample(s: Shape): string {
       args.push(`-H "Authorization: Bearer $IDV_CONSOLE_KEY"`);
       break;
     case 'operator':
-      args.push(`-H "Authorization: Bearer $IDV_CONSOLE_KEY" -H "X-Service-Operator: $IDV_OPERATOR_ID"`);
+      args.push(`-H "Authorization: Bearer $IDV_CONSOLE_KEY"`, `-H "X-Service-Operator: $IDV_OPERATOR_ID"`);
       if (s.reauth) args.push(`-H "X-Service-Reauthenticated-At: $IDV_REAUTH_TOKEN"`);
       break;
   }
@@ -292,7 +295,7 @@ function js(v: ExampleValue, indent = ''): string {
     if (entries.length === 0) return '{}';
     const inner = entries.map(([k, x]) => `${IDENT.test(k) ? k : JSON.stringify(k)}: ${js(x, indent + '  ')}`);
     const flat = `{ ${inner.join(', ')} }`;
-    if (flat.length <= 100) return flat;
+    if (flat.length <= 60) return flat;
     return `{\n${inner.map((l) => `${indent}  ${l}`).join(',\n')},\n${indent}}`;
   }
   return typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(v);
@@ -301,9 +304,27 @@ function js(v: ExampleValue, indent = ''): string {
 const SDK_SETUP = [
   "import { IdvClient } from '@idv/sdk';",
   '',
-  `const idv = new IdvClient({ baseUrl: '${SAMPLE_API}', apiKey: process.env.IDV_API_KEY, signingSecret: process.env.IDV_SIGNING_SECRET });`,
+  'const idv = new IdvClient({',
+  `  baseUrl: '${SAMPLE_API}',`,
+  '  apiKey: process.env.IDV_API_KEY,',
+  '  signingSecret: process.env.IDV_SIGNING_SECRET,',
+  '});',
   '',
 ];
+
+/** Text cut into lines of about 80 characters, each with the prefix (`# `, `// `): the samples' panel is narrow. */
+function commentLines(prefix: string, text: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > 80) {
+      lines.push(prefix + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(prefix + line);
+  return lines;
+}
 
 /**
  * The IdvClient call: its arguments are the path parameters in order, then the query (a list's
@@ -336,8 +357,8 @@ function fetchSample(s: Shape): string {
   if (s.file) imports.push('readFileSync');
   if (s.answer === 'bytes') imports.push('writeFileSync');
   if (imports.length) lines.push(`import { ${imports.join(', ')} } from 'node:fs';`, '');
-  lines.push(`// ${WHO[s.caller as Exclude<Caller, 'integrator'>]}`);
-  if (s.reauth) lines.push(`// ${REAUTH_NOTE}`);
+  lines.push(...commentLines('// ', WHO[s.caller as Exclude<Caller, 'integrator'>]));
+  if (s.reauth) lines.push(...commentLines('// ', REAUTH_NOTE));
   let path = s.path;
   for (const seg of s.segments) path = path.replace(`{${seg.name}}`, isRef(seg.value) ? `\${process.env.${seg.value.variable}}` : String(seg.value));
   const query = Object.entries(s.query).map(([k, v]) => `${k}=${isRef(v) ? `\${process.env.${v.variable}}` : encodeURIComponent(String(v))}`);
@@ -349,7 +370,7 @@ function fetchSample(s: Shape): string {
   if (s.reauth) headers.push("'x-service-reauthenticated-at': process.env.IDV_REAUTH_TOKEN");
   if (s.body !== undefined) headers.push("'content-type': 'application/json'");
   if (s.file) headers.push(`'content-type': '${s.file.contentType}'`);
-  const init = [`  method: '${s.method}',`, `  headers: { ${headers.join(', ')} },`];
+  const init = [`  method: '${s.method}',`, '  headers: {', ...headers.map((h) => `    ${h},`), '  },'];
   if (s.body !== undefined) init.push(`  body: JSON.stringify(${js(s.body, '  ')}),`);
   if (s.file) init.push(`  body: readFileSync('${s.file.name}'),`);
   lines.push(`const res = await fetch(${url}, {`, ...init, '});');
