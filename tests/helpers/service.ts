@@ -12,6 +12,8 @@ export interface WholeService {
   journeyUrl: string;
   consoleUrl: string;
   docsUrl: string;
+  /** The development identity provider's issuer (IDP_URL). */
+  idpUrl: string;
   dataDir: string;
   /** The demo client's bootstrap credentials (.data/bootstrap-credentials.json of a default start). */
   creds: { api_key: { secret: string; signing_secret: string } };
@@ -34,6 +36,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
   const journeyUrl = `http://127.0.0.1:${jport}`;
   const docsUrl = `http://127.0.0.1:${dport}`;
   const consoleUrl = `http://127.0.0.1:${cport}`;
+  const idpUrl = `http://127.0.0.1:${iport}`;
   const proc = runNode('apps/server/src/main.ts', [], {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -42,7 +45,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
     JOURNEY_URL: journeyUrl,
     DOCS_URL: docsUrl,
     CONSOLE_URL: consoleUrl,
-    IDP_URL: `http://127.0.0.1:${iport}`,
+    IDP_URL: idpUrl,
     LOG_LEVEL: 'warn',
     MASTER_KEY: generateMasterKey(),
     // The checks' models load with the first case instead: the warm-up costs about 9 s of CPU a
@@ -65,7 +68,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
     throw err;
   }
   const creds = JSON.parse(readFileSync(join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
-  return { proc, api, journeyUrl, consoleUrl, docsUrl, dataDir, creds, stop: stopAll };
+  return { proc, api, journeyUrl, consoleUrl, docsUrl, idpUrl, dataDir, creds, stop: stopAll };
 }
 
 /** Polls until `check` holds, or fails after `ms` with the process's error output. */

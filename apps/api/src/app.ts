@@ -12,6 +12,7 @@ import type { App, AppContext } from './context.ts';
 import { installAuth } from './http/auth.ts';
 import { MAX_PATH_PARAM_LENGTH, installErrorHandling } from './http/error-handler.ts';
 import { installForbiddenTextGuard } from './http/forbidden-text.ts';
+import { withConsoleExtension } from './http/openapi-credential.ts';
 import { clientErrorHandler, frameworkErrors, setCommonHeaders } from './http/framework-errors.ts';
 import { installJsonBody } from './http/json-body.ts';
 import { installNotFound } from './http/method-not-allowed.ts';
@@ -134,6 +135,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
       webhooks: webhookOperations(),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: withConsoleExtension,
   });
 
   const usage = new UsageRecorder(db);
