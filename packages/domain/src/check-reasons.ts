@@ -80,6 +80,13 @@ export const CHECK_REASONS = {
 export type CheckReason = keyof typeof CHECK_REASONS;
 export const CHECK_REASON_LIST = Object.keys(CHECK_REASONS) as CheckReason[];
 
+/** Why a review task was opened other than a check's reason: the checks runner's own. */
+export const TASK_ONLY_REASONS = {
+  checks_unavailable: 'The checks could not run; a person must look at the case.',
+} as const;
+/** A review task's reasons: its checks' reasons, or the runner's own. */
+export type TaskReason = CheckReason | keyof typeof TASK_ONLY_REASONS;
+
 /** One check's report, as stored on the case and returned by GET /v1/cases/{id}: no personal data. */
 export interface CheckReport {
   type: CheckType;

@@ -1,4 +1,4 @@
-import { CHECK_REASONS, REASON_CODES, type CheckReason, type CheckType, type ReasonCode } from '../domain.ts';
+import { CHECK_REASONS, REASON_CODES, TASK_ONLY_REASONS, type CheckReason, type CheckType, type ReasonCode } from '../domain.ts';
 import type { Locale } from './locale.ts';
 
 /**
@@ -72,8 +72,8 @@ const DECISION_REASONS_FR: Record<ReasonCode, string> = {
 };
 
 /** Reasons a task carries that are not check reasons (the checks runner's own). */
-const OTHER_REASONS: Record<string, Record<Locale, string>> = {
-  checks_unavailable: { en: 'The checks could not run; a person must look at the case.', fr: "Les contrôles n'ont pas pu s'exécuter ; une personne doit examiner le dossier." },
+const TASK_ONLY_REASONS_FR: Record<keyof typeof TASK_ONLY_REASONS, string> = {
+  checks_unavailable: "Les contrôles n'ont pas pu s'exécuter ; une personne doit examiner le dossier.",
 };
 
 const CHECK_TYPES_WORDS: Record<CheckType, Record<Locale, string>> = {
@@ -92,7 +92,8 @@ const CHECK_TYPES_WORDS: Record<CheckType, Record<Locale, string>> = {
 /** A check reason (or a task reason) in plain words. */
 export function checkReasonWords(code: string, locale: Locale): string {
   if (code in CHECK_REASONS) return locale === 'fr' ? CHECK_REASONS_FR[code as CheckReason] : CHECK_REASONS[code as CheckReason].label;
-  return OTHER_REASONS[code]?.[locale] ?? code;
+  if (code in TASK_ONLY_REASONS) return locale === 'fr' ? TASK_ONLY_REASONS_FR[code as keyof typeof TASK_ONLY_REASONS] : TASK_ONLY_REASONS[code as keyof typeof TASK_ONLY_REASONS];
+  return code;
 }
 
 /** A decision reason (the closed list of REASON_CODES) in plain words. */
