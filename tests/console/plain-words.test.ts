@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CASE_JOURNAL_ACTIONS, CHECK_MEASURES, CHECK_REASON_LIST, CHECK_TYPES, REASON_CODE_LIST, TASK_ONLY_REASONS } from '@idv/domain';
-import { journalActionWords } from '../../apps/console/src/web/i18n/labels-journal.ts';
-import { measureWords } from '../../apps/console/src/web/i18n/labels-measures.ts';
+import { CASE_JOURNAL_ACTIONS, CHECK_MEASURES, CHECK_REASON_LIST, CHECK_TYPES, isFlagMeasure, REASON_CODE_LIST, TASK_ONLY_REASONS } from '@idv/domain';
+import { journalActionWords, personActorWords } from '../../apps/console/src/web/i18n/labels-journal.ts';
+import { measureValue, measureWords, orderedMeasures } from '../../apps/console/src/web/i18n/labels-measures.ts';
 import { LOCALES } from '../../apps/console/src/web/i18n/locale.ts';
 import { checkReasonWords, checkTypeWords, decisionReasonWords } from '../../apps/console/src/web/i18n/reasons.ts';
 
@@ -38,8 +38,9 @@ for (const locale of LOCALES) {
     assert.ok(n >= 80, `only ${n} measures`);
   });
 
-  test(`${locale}: every case journal action has its words`, () => {
+  test(`${locale}: every case journal action, and the journey's actor, has its words`, () => {
     for (const action of Object.keys(CASE_JOURNAL_ACTIONS)) assertWords(action, journalActionWords(action, locale), `${locale} journal action`);
+    assertWords('person', personActorWords(locale), `${locale} actor`);
   });
 }
 
@@ -55,4 +56,18 @@ test('French words are French: no measure or journal action keeps its English wo
     for (const name of Object.keys(measures)) assert.notEqual(measureWords(type, name, 'fr'), measureWords(type, name, 'en'), `${type}.${name}`);
   }
   for (const action of Object.keys(CASE_JOURNAL_ACTIONS)) assert.notEqual(journalActionWords(action, 'fr'), journalActionWords(action, 'en'), action);
+});
+
+test('a 1/0 flag reads yes or no; other values as numbers in the language; measures in the catalogue order', () => {
+  assert.equal(measureValue('document_found', 1, 'fr'), 'oui');
+  assert.equal(measureValue('surname_agrees', 0, 'en'), 'no');
+  assert.equal(measureValue('sharpness', 1624, 'fr'), '1624');
+  assert.equal(measureValue('text_density', 0.02614, 'fr'), '0,026');
+  assert.equal(measureValue('similarity', 0.5, 'en'), '0.5');
+  const flags = Object.values(CHECK_MEASURES).flatMap((m) => Object.keys(m)).filter(isFlagMeasure);
+  assert.ok(flags.length >= 20, 'the flags are measures of the catalogue');
+  assert.deepEqual(
+    orderedMeasures('mrz', { codes_valid: 1, made_up: 3, found: 1, confidence: 0.9 }).map(([n]) => n),
+    ['found', 'confidence', 'codes_valid', 'made_up'],
+  );
 });

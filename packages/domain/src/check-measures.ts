@@ -1,14 +1,15 @@
 import type { CheckType } from './check-reasons.ts';
 
 /**
- * The closed list of measures each check may report, with what each one is in plain English (the
- * console shows these words, the raw name on hover; its French is in the console's labels). A
- * measure is a count, a score or a 1/0 flag, never a value read from the person's data. The
- * engine's reports are checked against this list by a property test (tests/engine/report-agreement).
+ * The closed list of measures each check may report, in each check's order of reading, with what
+ * each one is in plain English (the console shows these words, the raw name on hover; its French
+ * is in the console's labels). A measure is a count, a score or a 1/0 flag (FLAG_MEASURES, shown as
+ * yes or no), never a value read from the person's data. The engine's reports are checked against
+ * this list by a property test (tests/engine/report-agreement.test.ts).
  */
 export const CHECK_MEASURES = {
   document_quality: {
-    document_found: 'Document found (1 yes, 0 no)',
+    document_found: 'Document found',
     document_long_side_px: "Document's long side, in pixels",
     document_area_fraction: 'Share of the photo the document fills',
     borders_touched: 'Photo edges the document touches',
@@ -19,25 +20,25 @@ export const CHECK_MEASURES = {
     text_density: 'Density of printed text',
   },
   mrz: {
-    found: 'Zone found (1 yes, 0 no)',
+    found: 'Zone found',
     confidence: 'Reading confidence',
     min_confidence: 'Confidence needed',
     corrections: 'Characters corrected',
-    check_digits_valid: 'Check digits match (1 yes, 0 no)',
-    codes_valid: 'Country codes valid (1 yes, 0 no)',
-    confirmed_by_printed_zone: 'Names confirmed by the printed zone (1 yes, 0 no)',
+    check_digits_valid: 'Check digits match',
+    codes_valid: 'Country codes valid',
+    confirmed_by_printed_zone: 'Names confirmed by the printed zone',
   },
   barcode: {
     barcodes_found: 'Barcodes decoded',
     barcodes_undecodable: 'Barcodes seen but not decoded',
     fields_compared: 'Fields compared',
     fields_differing: 'Fields that differ',
-    surname_agrees: 'Surname agrees (1 yes, 0 no)',
-    given_names_agrees: 'Given names agree (1 yes, 0 no)',
-    birth_date_agrees: 'Date of birth agrees (1 yes, 0 no)',
-    expiry_date_agrees: 'Expiry date agrees (1 yes, 0 no)',
-    document_number_agrees: 'Document number agrees (1 yes, 0 no)',
-    sex_agrees: 'Sex agrees (1 yes, 0 no)',
+    surname_agrees: 'Surname agrees',
+    given_names_agrees: 'Given names agree',
+    birth_date_agrees: 'Date of birth agrees',
+    expiry_date_agrees: 'Expiry date agrees',
+    document_number_agrees: 'Document number agrees',
+    sex_agrees: 'Sex agrees',
   },
   printed_zone: {
     characters_read: 'Characters read',
@@ -45,19 +46,19 @@ export const CHECK_MEASURES = {
     fields_agree: 'Fields that agree',
     fields_differ: 'Fields that differ',
     fields_absent: 'Fields not found',
-    surname_agrees: 'Surname agrees (1 yes, 0 no)',
-    given_names_agrees: 'Given names agree (1 yes, 0 no)',
-    birth_date_agrees: 'Date of birth agrees (1 yes, 0 no)',
-    document_number_agrees: 'Document number agrees (1 yes, 0 no)',
-    expiry_date_agrees: 'Expiry date agrees (1 yes, 0 no)',
-    nationality_agrees: 'Nationality agrees (1 yes, 0 no)',
-    sex_agrees: 'Sex agrees (1 yes, 0 no)',
+    surname_agrees: 'Surname agrees',
+    given_names_agrees: 'Given names agree',
+    birth_date_agrees: 'Date of birth agrees',
+    document_number_agrees: 'Document number agrees',
+    expiry_date_agrees: 'Expiry date agrees',
+    nationality_agrees: 'Nationality agrees',
+    sex_agrees: 'Sex agrees',
   },
   document_validity: {
-    expiry_present: 'Expiry date present (1 yes, 0 no)',
-    birth_date_present: 'Date of birth present (1 yes, 0 no)',
+    expiry_present: 'Expiry date present',
+    birth_date_present: 'Date of birth present',
     minimum_age: 'Minimum age of the flow',
-    issuer_is_chosen_country: 'Issued by the country chosen (1 yes, 0 no)',
+    issuer_is_chosen_country: 'Issued by the country chosen',
   },
   face_match: {
     document_faces: 'Faces found on the document',
@@ -75,7 +76,7 @@ export const CHECK_MEASURES = {
     challenges: 'Movements asked for',
     challenges_performed: 'Movements performed',
     judged: 'Movements judged',
-    mirrored: 'Images mirrored (1 yes, 0 no)',
+    mirrored: 'Images mirrored',
     turn_left_distance: 'Turn left: distance to the selfie',
     turn_left_yaw_delta: 'Turn left: head turn (degrees)',
     turn_left_pitch_delta: 'Turn left: head tilt (degrees)',
@@ -97,7 +98,7 @@ export const CHECK_MEASURES = {
     faces_compared: 'Faces compared',
   },
   data_comparison: {
-    document_read: 'Document read (1 yes, 0 no)',
+    document_read: 'Document read',
     fields_compared: 'Fields compared',
     fields_mismatched: 'Fields that differ',
     fields_missing: 'Fields missing on one side',
@@ -110,7 +111,24 @@ export const CHECK_MEASURES = {
 } as const satisfies Record<CheckType, Record<string, string>>;
 
 export type CheckMeasures = typeof CHECK_MEASURES;
-export type CheckMeasure<T extends CheckType = CheckType> = T extends CheckType ? keyof CheckMeasures[T] & string : never;
+
+/** Measures that are 1 (yes) or 0 (no). */
+const FLAG_MEASURES: ReadonlySet<string> = new Set([
+  'document_found',
+  'found',
+  'check_digits_valid',
+  'codes_valid',
+  'confirmed_by_printed_zone',
+  'expiry_present',
+  'birth_date_present',
+  'issuer_is_chosen_country',
+  'mirrored',
+  'document_read',
+]);
+
+export function isFlagMeasure(name: string): boolean {
+  return FLAG_MEASURES.has(name) || name.endsWith('_agrees');
+}
 
 /** Whether `name` is a measure the check `type` may report. */
 export function isCheckMeasure(type: CheckType, name: string): boolean {

@@ -38,8 +38,8 @@ export const CASE_JOURNAL_ACTIONS = {
 } as const;
 export type CaseJournalAction = keyof typeof CASE_JOURNAL_ACTIONS;
 
-/** Changes to the client's settings (flows, webhooks, the journey's appearance and embedding). */
-export const CLIENT_JOURNAL_ACTIONS = {
+/** Changes to the client's settings (flows, webhooks, the journey's appearance and embedding); no screen shows this journal yet. */
+const CLIENT_JOURNAL_ACTIONS = {
   'flow.version_created': 'Flow version created',
   'flow.version_activated': 'Flow version activated',
   'webhook_endpoint.created': 'Webhook endpoint declared',

@@ -9,7 +9,7 @@ export { REASON_CODES, CORRECTABLE_FIELDS, RESUBMISSION_STEPS, TASK_STATUSES } f
 export type { ReasonCode, CorrectableField, TaskStatus } from '../../../../packages/domain/src/review.ts';
 export { CHECK_REASONS, TASK_ONLY_REASONS } from '../../../../packages/domain/src/check-reasons.ts';
 export type { CheckReason, CheckType } from '../../../../packages/domain/src/check-reasons.ts';
-export { CHECK_MEASURES } from '../../../../packages/domain/src/check-measures.ts';
+export { CHECK_MEASURES, isFlagMeasure } from '../../../../packages/domain/src/check-measures.ts';
 export type { CheckMeasures } from '../../../../packages/domain/src/check-measures.ts';
 export { CASE_JOURNAL_ACTIONS } from '../../../../packages/domain/src/journal-actions.ts';
 export type { CaseJournalAction } from '../../../../packages/domain/src/journal-actions.ts';

@@ -45,3 +45,8 @@ export function journalActionWords(action: string, locale: Locale): string {
   const a = action as CaseJournalAction;
   return locale === 'fr' ? JOURNAL_FR[a] : CASE_JOURNAL_ACTIONS[a];
 }
+
+/** The journal's actor `person`: the one verifying their identity, through the journey. */
+export function personActorWords(locale: Locale): string {
+  return locale === 'fr' ? 'La personne (parcours)' : 'The person (journey)';
+}

@@ -1,4 +1,4 @@
-import { CHECK_MEASURES, type CheckMeasures, type CheckType } from '../domain.ts';
+import { CHECK_MEASURES, isFlagMeasure, type CheckMeasures, type CheckType } from '../domain.ts';
 import type { Locale } from './locale.ts';
 
 /**
@@ -6,11 +6,9 @@ import type { Locale } from './locale.ts';
  * French is here, typed over the same lists so that a measure added there fails the typecheck
  * until it has its words. A name neither knows is shown as itself (an older report, say).
  */
-const YES_NO = '(1 oui, 0 non)';
-
 const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } = {
   document_quality: {
-    document_found: `Document trouvé ${YES_NO}`,
+    document_found: 'Document trouvé',
     document_long_side_px: 'Grand côté du document, en pixels',
     document_area_fraction: 'Part de la photo occupée par le document',
     borders_touched: 'Bords de la photo touchés par le document',
@@ -21,25 +19,25 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     text_density: 'Densité du texte imprimé',
   },
   mrz: {
-    found: `Bande trouvée ${YES_NO}`,
+    found: 'Bande trouvée',
     confidence: 'Confiance de lecture',
     min_confidence: 'Confiance requise',
     corrections: 'Caractères corrigés',
-    check_digits_valid: `Chiffres de contrôle concordants ${YES_NO}`,
-    codes_valid: `Codes pays valides ${YES_NO}`,
-    confirmed_by_printed_zone: `Noms confirmés par la zone imprimée ${YES_NO}`,
+    check_digits_valid: 'Chiffres de contrôle concordants',
+    codes_valid: 'Codes pays valides',
+    confirmed_by_printed_zone: 'Noms confirmés par la zone imprimée',
   },
   barcode: {
     barcodes_found: 'Codes-barres décodés',
     barcodes_undecodable: 'Codes-barres vus mais non décodés',
     fields_compared: 'Champs comparés',
     fields_differing: 'Champs qui diffèrent',
-    surname_agrees: `Nom concordant ${YES_NO}`,
-    given_names_agrees: `Prénoms concordants ${YES_NO}`,
-    birth_date_agrees: `Date de naissance concordante ${YES_NO}`,
-    expiry_date_agrees: `Date d’expiration concordante ${YES_NO}`,
-    document_number_agrees: `Numéro du document concordant ${YES_NO}`,
-    sex_agrees: `Sexe concordant ${YES_NO}`,
+    surname_agrees: 'Nom concordant',
+    given_names_agrees: 'Prénoms concordants',
+    birth_date_agrees: 'Date de naissance concordante',
+    expiry_date_agrees: 'Date d’expiration concordante',
+    document_number_agrees: 'Numéro du document concordant',
+    sex_agrees: 'Sexe concordant',
   },
   printed_zone: {
     characters_read: 'Caractères lus',
@@ -47,19 +45,19 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     fields_agree: 'Champs concordants',
     fields_differ: 'Champs qui diffèrent',
     fields_absent: 'Champs non trouvés',
-    surname_agrees: `Nom concordant ${YES_NO}`,
-    given_names_agrees: `Prénoms concordants ${YES_NO}`,
-    birth_date_agrees: `Date de naissance concordante ${YES_NO}`,
-    document_number_agrees: `Numéro du document concordant ${YES_NO}`,
-    expiry_date_agrees: `Date d’expiration concordante ${YES_NO}`,
-    nationality_agrees: `Nationalité concordante ${YES_NO}`,
-    sex_agrees: `Sexe concordant ${YES_NO}`,
+    surname_agrees: 'Nom concordant',
+    given_names_agrees: 'Prénoms concordants',
+    birth_date_agrees: 'Date de naissance concordante',
+    document_number_agrees: 'Numéro du document concordant',
+    expiry_date_agrees: 'Date d’expiration concordante',
+    nationality_agrees: 'Nationalité concordante',
+    sex_agrees: 'Sexe concordant',
   },
   document_validity: {
-    expiry_present: `Date d’expiration présente ${YES_NO}`,
-    birth_date_present: `Date de naissance présente ${YES_NO}`,
+    expiry_present: 'Date d’expiration présente',
+    birth_date_present: 'Date de naissance présente',
     minimum_age: 'Âge minimum du parcours',
-    issuer_is_chosen_country: `Émis par le pays choisi ${YES_NO}`,
+    issuer_is_chosen_country: 'Émis par le pays choisi',
   },
   face_match: {
     document_faces: 'Visages trouvés sur le document',
@@ -77,7 +75,7 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     challenges: 'Mouvements demandés',
     challenges_performed: 'Mouvements faits',
     judged: 'Mouvements jugés',
-    mirrored: `Images en miroir ${YES_NO}`,
+    mirrored: 'Images en miroir',
     turn_left_distance: 'Tourner à gauche : distance au selfie',
     turn_left_yaw_delta: 'Tourner à gauche : rotation de la tête (degrés)',
     turn_left_pitch_delta: 'Tourner à gauche : inclinaison de la tête (degrés)',
@@ -99,7 +97,7 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     faces_compared: 'Visages comparés',
   },
   data_comparison: {
-    document_read: `Document lu ${YES_NO}`,
+    document_read: 'Document lu',
     fields_compared: 'Champs comparés',
     fields_mismatched: 'Champs qui diffèrent',
     fields_missing: 'Champs manquants d’un côté',
@@ -116,4 +114,19 @@ export function measureWords(type: string, name: string, locale: Locale): string
   if (!Object.hasOwn(CHECK_MEASURES, type)) return name;
   const words: Record<string, string> = locale === 'fr' ? MEASURES_FR[type as CheckType] : CHECK_MEASURES[type as CheckType];
   return Object.hasOwn(words, name) ? words[name]! : name;
+}
+
+const YES_NO: Record<Locale, [yes: string, no: string]> = { en: ['yes', 'no'], fr: ['oui', 'non'] };
+
+/** A measure's value as shown: a flag as yes or no, a whole number as is, any other to three decimals in the locale's way. */
+export function measureValue(name: string, value: number, locale: Locale): string {
+  if (isFlagMeasure(name) && (value === 0 || value === 1)) return YES_NO[locale][value === 1 ? 0 : 1];
+  return Number.isInteger(value) ? String(value) : value.toLocaleString(locale, { maximumFractionDigits: 3 });
+}
+
+/** A report's measures in the catalogue's order (the order they are best read in), unknown ones last. */
+export function orderedMeasures(type: string, measures: Record<string, number>): [string, number][] {
+  const order: readonly string[] = Object.hasOwn(CHECK_MEASURES, type) ? Object.keys(CHECK_MEASURES[type as CheckType]) : [];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.entries(measures).sort(([a], [b]) => rank(a) - rank(b));
 }

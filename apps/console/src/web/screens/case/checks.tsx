@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { Check } from '../../api/types.ts';
 import { Coded } from '../../components/coded.tsx';
 import { useI18n } from '../../i18n/index.tsx';
-import { measureWords } from '../../i18n/labels-measures.ts';
+import { measureValue, measureWords, orderedMeasures } from '../../i18n/labels-measures.ts';
 import { checkReasonWords, checkTypeWords } from '../../i18n/reasons.ts';
 import type { MessageKey } from '../../i18n/en.ts';
 
@@ -35,12 +35,12 @@ export function Checks({ checks }: { checks: Check[] }) {
               ) : null}
               {Object.keys(c.measures).length > 0 ? (
                 <dl className="measures" aria-label={t('checks.measures')}>
-                  {Object.entries(c.measures).map(([name, value]) => (
+                  {orderedMeasures(c.type, c.measures).map(([name, value]) => (
                     <div key={name}>
                       <dt>
                         <Coded code={name}>{measureWords(c.type, name, locale)}</Coded>
                       </dt>
-                      <dd>{Number.isInteger(value) ? value : value.toLocaleString(locale, { maximumFractionDigits: 3 })}</dd>
+                      <dd>{measureValue(name, value, locale)}</dd>
                     </div>
                   ))}
                 </dl>
