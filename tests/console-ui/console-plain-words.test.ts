@@ -37,7 +37,7 @@ async function codeLikeTokens(page: Page, locale: 'en' | 'fr'): Promise<string[]
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/\b[a-z]{2,5}_[0-9a-z]{26}\b/gi, ' ');
   const found = CODE_LIKE.flatMap((re) => text.match(re) ?? []);
-  if (/\bperson\b/.test(text)) found.push('person');
+  if ((await page.locator('.timeline li .small').allInnerTexts()).some((a) => a.trim() === 'person')) found.push('person');
   if (locale === 'fr') for (const m of MEASURES_AS_WORDS) if (text.toLowerCase().includes(m)) found.push(m);
   return [...new Set(found)];
 }
