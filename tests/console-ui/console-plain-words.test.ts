@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { tasksOfCase } from '@idv/db';
-import { CHECK_MEASURES } from '@idv/domain';
+import { CHECK_MEASURES, reportContradictions, type CheckReport } from '@idv/domain';
 import { ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
@@ -78,6 +78,10 @@ before(async () => {
   await h.completeJourney(caseId);
   const ran = await h.runChecks();
   assert.deepEqual(ran.filter((r) => r.caseId === caseId).map((r) => r.outcome), ['in_review']);
+  // What the real engine reported on these photos agrees with itself (status, reasons, measures).
+  const read = await h.t.request('GET', `/v1/cases/${caseId}`, { signed: true });
+  assert.equal(read.statusCode, 200, read.body);
+  for (const c of read.json().checks as CheckReport[]) assert.deepEqual(reportContradictions(c), [], JSON.stringify(c));
   const [task] = await tasksOfCase(h.t.database.db, h.tenant, caseId);
   assert.ok(task, 'the case has its review task');
   taskId = task.id;
