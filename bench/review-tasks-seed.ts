@@ -26,7 +26,7 @@ export async function seedReviewTasks(database: Database, tenant: Tenant, flowId
            ((g::bigint * 7919) % 101)::int,
            ${t}::timestamptz + make_interval(mins => (((g::bigint * 104729) % 2880) - 1440)::int),
            CASE WHEN g % 10 = 0 THEN 'closed' WHEN g % 23 = 0 THEN 'second_validation' ELSE 'open' END,
-           g % 23 = 0, '["face_review"]'::jsonb,
+           g % 23 = 0, '["faces_uncertain"]'::jsonb,
            CASE WHEN g % 10 = 0 THEN 'approve' END, CASE WHEN g % 10 = 0 THEN 'op:seed' END,
            CASE WHEN g % 10 = 0 THEN ${t}::timestamptz - make_interval(mins => g % 5000) END,
            ${t}::timestamptz - make_interval(mins => g % 10000), ${t}::timestamptz

@@ -46,6 +46,7 @@ const BROWSER_SUITES = [
   'tests/e2e/journey-languages.test.ts',
   'tests/console-ui/console-browser.test.ts',
   'tests/console-ui/console-proof.test.ts',
+  'tests/console-ui/console-plain-words.test.ts',
   'tests/console-ui/console-appearance.test.ts',
   'tests/console-ui/console-flows.test.ts',
   'tests/console-ui/console-integration.test.ts',

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { findCheckJob } from '@idv/db';
-import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
+import { reportContradictions, STANDARD_FLOW, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument, type DocumentFields } from '@idv/engine';
 import { verifyWebhook } from '@idv/sdk';
 import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
@@ -179,7 +179,10 @@ async function webhookFor(caseId: string, count = 1): Promise<{ type: string; da
 async function caseRead(caseId: string): Promise<Record<string, any>> {
   const res = await t.request('GET', `/v1/cases/${caseId}`, { key: who.key });
   assert.equal(res.statusCode, 200, res.body);
-  return res.json();
+  const kase = res.json();
+  // Every report the real engine made agrees with itself (issue 37; the property test covers the judging functions).
+  for (const c of kase.checks as CheckReport[]) assert.deepEqual(reportContradictions(c), [], JSON.stringify(c));
+  return kase;
 }
 
 function report(kase: Record<string, any>, type: string): { status: string; reasons: string[]; measures: Record<string, number> } {

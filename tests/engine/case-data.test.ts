@@ -36,13 +36,24 @@ test('data comparison: accents, ß, hyphens and transliteration agree; a differe
   const ok = compareData(declared, { surname: 'Mueller Luedenscheidt', given_names: 'Joerg Friedrich', birth_date: '1971-03-14' }, READ);
   assert.deepEqual(ok, { type: 'data_comparison', status: 'ok', reasons: [], measures: { fields_compared: 7, fields_mismatched: 0, fields_missing: 0, document_read: 1 } });
   const wrong = compareData(null, { surname: 'Müller-Lüdenscheidt', given_names: 'Jörg', birth_date: '1971-03-15' }, READ);
-  assert.equal(wrong.status, 'attention');
-  assert.deepEqual(wrong.reasons, ['subject_mismatch']);
-  assert.equal(wrong.measures.fields_mismatched, 2);
+  assert.equal(wrong?.status, 'attention');
+  assert.deepEqual(wrong?.reasons, ['subject_mismatch']);
+  assert.equal(wrong?.measures.fields_mismatched, 2);
   assert.ok(!JSON.stringify(wrong).includes('1971'), 'no value in the report');
   const missing = compareData({ surname: 'Müller', nationality: 'DE' }, null, { surname: 'MULLER' });
-  assert.deepEqual(missing.reasons, ['subject_missing']);
-  assert.equal(compareData(declared, null, null).measures.document_read, 0);
+  assert.deepEqual(missing?.reasons, ['subject_missing']);
+});
+
+test('data comparison: nothing compared is not a pass (an unread document leaves every field given missing); nothing given, no report', () => {
+  const declared = { surname: 'Müller', birth_date: '1971-03-14' };
+  assert.deepEqual(compareData(declared, null, null), {
+    type: 'data_comparison',
+    status: 'attention',
+    reasons: ['subject_missing'],
+    measures: { fields_compared: 0, fields_mismatched: 0, fields_missing: 2, document_read: 0 },
+  });
+  assert.equal(compareData(null, null, READ), null);
+  assert.equal(compareData({}, null, null), null);
 });
 
 test('questionnaire: points at the threshold or a flag need attention; no step, no report', () => {
@@ -69,14 +80,17 @@ const reading = (patch: Partial<MrzReading>): MrzReading => ({
 test('MRZ report: not found, failing check digits, uncertain unless the printed zone confirms, specimen outside the sandbox', () => {
   assert.deepEqual(mrzReport(null, false, 0.6).reasons, ['mrz_not_found']);
   assert.deepEqual(mrzReport(reading({ checkDigitsValid: false }), false, 0.6).reasons, ['mrz_unreadable', 'mrz_check_digit_failed']);
-  assert.deepEqual(mrzReport(reading({ confidence: 0.5 }), false, 0.6).reasons, ['mrz_unreadable']);
+  // Check digits that match are not "unreadable": the reason names the low confidence, and the measures show it.
+  const unsure = mrzReport(reading({ confidence: 0.5 }), false, 0.6);
+  assert.deepEqual([unsure.status, unsure.reasons], ['failed', ['mrz_low_confidence']]);
+  assert.deepEqual([unsure.measures.check_digits_valid, unsure.measures.confidence, unsure.measures.min_confidence], [1, 0.5, 0.6]);
   assert.equal(mrzReport(reading({ confidence: 0.5 }), false, 0.6, true).status, 'ok');
   assert.equal(mrzReport(reading({ specimen: true }), false, 0.6).status, 'failed');
   assert.deepEqual(mrzReport(reading({ specimen: true }), true, 0.6), {
     type: 'mrz',
     status: 'ok',
     reasons: ['mrz_specimen'],
-    measures: { found: 1, confidence: 0.9, corrections: 0, check_digits_valid: 1, codes_valid: 1, confirmed_by_printed_zone: 0 },
+    measures: { found: 1, confidence: 0.9, min_confidence: 0.6, corrections: 0, check_digits_valid: 1, codes_valid: 1, confirmed_by_printed_zone: 0 },
   });
   assert.deepEqual(mrzReport(reading({ codesValid: false, corrections: 1 }), false, 0.6).reasons, ['mrz_invalid_code', 'mrz_corrected']);
 });

@@ -155,7 +155,7 @@ export async function caseInReview(
     return openReviewTask(
       tx,
       t.tenant,
-      { caseId, riskScore: spec.riskScore ?? 50, sensitivity: spec.sensitivity ?? 'standard', reasons: ['face_review'], dueAt: spec.dueAt },
+      { caseId, riskScore: spec.riskScore ?? 50, sensitivity: spec.sensitivity ?? 'standard', reasons: ['faces_uncertain'], dueAt: spec.dueAt },
       now,
     );
   });

@@ -38,7 +38,7 @@ export async function seedDecidedTasks(db: Executor, tenant: Tenant, now: Date, 
                               reasons, outcome, closed_by, closed_at, created_at, updated_at)
     SELECT ${id('tsk')}, ${tenant.clientId}, ${tenant.environment}, ${id('case')},
            (ARRAY['FR','DE','ES','IT','BE'])[1 + g % 5], 0, (g * 7919) % 101,
-           ${opened} + interval '24 hours', 'closed', false, '["face_review"]'::jsonb,
+           ${opened} + interval '24 hours', 'closed', false, '["faces_uncertain"]'::jsonb,
            CASE WHEN g % 17 = 0 THEN NULL ELSE ${outcome} END,
            CASE WHEN g % 17 = 0 THEN 'system' ELSE ${actor} END,
            ${closed}, ${opened}, ${closed}

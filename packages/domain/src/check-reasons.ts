@@ -31,6 +31,7 @@ export const CHECK_REASONS = {
   // mrz
   mrz_not_found: r('mrz', 'No machine-readable zone was found on the document.'),
   mrz_unreadable: r('mrz', 'The machine-readable zone was found but could not be read with valid check digits.'),
+  mrz_low_confidence: r('mrz', 'The check digits match, but characters they do not cover (such as the names) were read with too little confidence.'),
   mrz_check_digit_failed: r('mrz', 'A check digit of the machine-readable zone does not match.'),
   mrz_invalid_code: r('mrz', 'The issuing state or nationality is not a valid code.'),
   mrz_specimen: r('mrz', 'The document carries a specimen code (such as UTO).'),
@@ -63,6 +64,7 @@ export const CHECK_REASONS = {
   challenge_not_performed: r('liveness', 'The head movement asked for was not performed.'),
   challenge_face_not_found: r('liveness', 'No single face was found on a challenge image.'),
   challenge_person_differs: r('liveness', 'The challenge images do not show the person of the selfie.'),
+  challenges_not_judged: r('liveness', 'The head movements could not be judged without one usable face on the selfie.'),
   // duplicates
   duplicate_document: r('duplicates', 'Another case of the client carries the same document.'),
   duplicate_face: r('duplicates', 'Another case of the client carries the same face.'),
@@ -77,6 +79,13 @@ export const CHECK_REASONS = {
 } as const satisfies Record<string, { check: CheckType; label: string }>;
 export type CheckReason = keyof typeof CHECK_REASONS;
 export const CHECK_REASON_LIST = Object.keys(CHECK_REASONS) as CheckReason[];
+
+/** Why a review task was opened other than a check's reason: the checks runner's own. */
+export const TASK_ONLY_REASONS = {
+  checks_unavailable: 'The checks could not run; a person must look at the case.',
+} as const;
+/** A review task's reasons: its checks' reasons, or the runner's own. */
+export type TaskReason = CheckReason | keyof typeof TASK_ONLY_REASONS;
 
 /** One check's report, as stored on the case and returned by GET /v1/cases/{id}: no personal data. */
 export interface CheckReport {

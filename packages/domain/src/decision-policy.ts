@@ -45,6 +45,7 @@ const CAPTURE: Partial<Record<CheckReason, { step: ResubmissionStepName; reasonC
   document_cut_off: { step: 'document', reasonCode: 'document_cropped' },
   mrz_not_found: { step: 'document', reasonCode: 'document_blurred' },
   mrz_unreadable: { step: 'document', reasonCode: 'document_blurred' },
+  mrz_low_confidence: { step: 'document', reasonCode: 'document_blurred' },
   barcode_not_found: { step: 'document', reasonCode: 'document_side_missing' },
   barcode_unreadable: { step: 'document', reasonCode: 'document_blurred' },
   printed_zone_unreadable: { step: 'document', reasonCode: 'document_blurred' },
@@ -58,6 +59,7 @@ const CAPTURE: Partial<Record<CheckReason, { step: ResubmissionStepName; reasonC
   selfie_face_unclear: { step: 'face', reasonCode: 'face_unclear' },
   challenge_missing: { step: 'face', reasonCode: 'face_unclear' },
   challenge_face_not_found: { step: 'face', reasonCode: 'face_unclear' },
+  challenges_not_judged: { step: 'face', reasonCode: 'face_unclear' },
 };
 
 /** The rejection reason of any other failure (or of attention when the flow rejects on attention). */

@@ -46,27 +46,29 @@ export function readIdentity(fields: DocumentFields): ReadIdentity {
  * Declared (by the client) and entered (by the person) identities against the document, with the
  * domain's normalisation (accents, case, hyphens, ICAO transliteration). A disagreement is
  * `subject_mismatch` and needs attention (a person decides: typing slips and name forms are
- * common); a field given on one side but absent on the document is `subject_missing`. Without a
- * reading there is nothing to compare: the MRZ check already says why.
+ * common); a field given on one side but absent on the document is `subject_missing`, and so is
+ * every field given when the document could not be read: nothing compared is not a pass. With
+ * nothing given on either side the check does not apply (null), as the questionnaire's without one.
  */
-export function compareData(declared: IdentityValues | null, entered: IdentityValues | null, read: ReadIdentity | null): CheckReport {
-  const measures: Record<string, number> = { fields_compared: 0, fields_mismatched: 0, fields_missing: 0 };
-  if (!read) return { type: 'data_comparison', status: 'ok', reasons: [], measures: { ...measures, document_read: 0 } };
+export function compareData(declared: IdentityValues | null, entered: IdentityValues | null, read: ReadIdentity | null): CheckReport | null {
+  const measures = { fields_compared: 0, fields_mismatched: 0, fields_missing: 0, document_read: read ? 1 : 0 };
   const reasons = new Set<CheckReason>();
   for (const [name, values] of [['declared', declared], ['entered', entered]] as const) {
     if (!values) continue;
-    const gaps = identityGap({ name, values }, { name: 'document', values: read as IdentityValues });
+    const gaps = identityGap({ name, values }, { name: 'document', values: (read ?? {}) as IdentityValues });
     for (const g of gaps) {
       // Only what this side gave is compared: a field the client did not declare is no gap.
       if (g.status === 'missing' && g.missing[0] === g.paths[0]) continue;
-      measures.fields_compared += 1;
+      // Without a reading, each field given is missing on the document and none is compared.
+      if (read) measures.fields_compared += 1;
       if (g.status === 'mismatch') measures.fields_mismatched += 1;
       if (g.status === 'missing') measures.fields_missing += 1;
     }
     if (hasMismatch(gaps)) reasons.add('subject_mismatch');
     if (gaps.some((g) => g.status === 'missing' && g.missing[0] === g.paths[1])) reasons.add('subject_missing');
   }
-  return { type: 'data_comparison', status: reasons.size ? 'attention' : 'ok', reasons: [...reasons], measures: { ...measures, document_read: 1 } };
+  if (measures.fields_compared + measures.fields_missing === 0) return null;
+  return { type: 'data_comparison', status: reasons.size ? 'attention' : 'ok', reasons: [...reasons], measures };
 }
 
 /** The questionnaire's points against the flow's review threshold, and its flags (names never shown here). */

@@ -8,7 +8,7 @@ import type { FaceFinding } from './faces/analyse-face.ts';
 import { judgeFaceMatch } from './faces/face-check.ts';
 import { judgeLiveness } from './faces/liveness.ts';
 import { MRZ_ACCEPT_CONFIDENCE } from './mrz/read.ts';
-import { mrzReport } from './mrz-report.ts';
+import { mrzReport, mrzVouched } from './mrz-report.ts';
 import type { DocumentFields } from './types.ts';
 
 /**
@@ -65,10 +65,10 @@ export function finishDocumentPart(input: CaseInput, reading: DocumentReading | 
       Object.assign(zoneAgreement, zone.agreement);
       confirmed = confirmedByPrintedZone(zone.agreement);
     }
-    reports.push(mrzReport(reading.mrz, sandbox, MRZ_ACCEPT_CONFIDENCE, confirmed));
+    const mrz = mrzReport(reading.mrz, sandbox, MRZ_ACCEPT_CONFIDENCE, confirmed);
+    reports.push(mrz);
     // Only a reading that is vouched for is used: validity, comparison and duplicates rest on it.
-    const r = reading.mrz;
-    if (r && r.checkDigitsValid && (r.confidence >= MRZ_ACCEPT_CONFIDENCE || confirmed)) mrzFields = r.fields;
+    if (reading.mrz && mrzVouched(mrz)) mrzFields = reading.mrz.fields;
   }
 
   const barcodeFields = reading.barcode?.fields ?? null;
@@ -111,7 +111,7 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
         reports.push(judgeLiveness({ challenges, selfieFace: match.selfieFace, found, mirrored: false }));
       } else {
         // Without one usable selfie face the challenges cannot be judged; face_match already asks for a retake.
-        reports.push({ type: 'liveness', status: 'attention', reasons: [], measures: { challenges: challenges.length, judged: 0 } });
+        reports.push({ type: 'liveness', status: 'attention', reasons: ['challenges_not_judged'], measures: { challenges: challenges.length, judged: 0 } });
       }
     }
   }
@@ -121,7 +121,8 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
 /** Reports of both parts plus the checks that need no image. */
 export function combineParts(input: CaseInput, doc: DocumentPart, face: FacePart, totalMs: number, tasks?: CaseAnalysis['timings']['tasks']): CaseAnalysis {
   const checks: CheckReport[] = [...doc.reports, ...face.reports];
-  if (wantsDocument(input)) checks.push(compareData(input.declared, input.entered, doc.read));
+  const data = wantsDocument(input) ? compareData(input.declared, input.entered, doc.read) : null;
+  if (data) checks.push(data);
   const q = questionnaireReport(input.questionnaire, input.flow);
   if (q) checks.push(q);
   return {

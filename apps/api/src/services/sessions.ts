@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appendJournal, insertSession, type CaseRow, type SessionRow, type Tenant, type Tx } from '@idv/db';
-import { awaitsApplicant, newId } from '@idv/domain';
+import { awaitsApplicant, newId, type CaseJournalAction } from '@idv/domain';
 import { secretHash } from '@idv/vault';
 import { ApiError } from '../http/api-error.ts';
 
@@ -31,7 +31,7 @@ export async function issueSession(
     /** Shorter than the hour, for a handoff's phone session. */
     ttlMs?: number;
     /** The journal entry, when not `session.created` (its detail gets the session id). */
-    journal?: { action: string; detail: Record<string, unknown> };
+    journal?: { action: CaseJournalAction; detail: Record<string, unknown> };
   },
 ): Promise<IssuedSession> {
   const { now } = opts;

@@ -28,7 +28,7 @@ interface Act {
 
 const notFound = () => new ApiError('resource_not_found', 'No such webhook endpoint.', 'endpoint_id');
 
-async function journal(act: Act, action: string, detail: Record<string, unknown>): Promise<void> {
+async function journal(act: Act, action: 'updated' | 'disabled' | 'enabled' | 'deleted' | 'secret_rotated', detail: Record<string, unknown>): Promise<void> {
   await appendClientJournal(act.tx, act.tenant, { actor: act.actor, action: `webhook_endpoint.${action}`, detail: { endpoint_id: act.endpointId, ...detail }, at: act.now });
 }
 

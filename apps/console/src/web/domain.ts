@@ -7,8 +7,12 @@ import { REASON_CODES, REASON_CODE_LIST } from '../../../../packages/domain/src/
 
 export { REASON_CODES, CORRECTABLE_FIELDS, RESUBMISSION_STEPS, TASK_STATUSES } from '../../../../packages/domain/src/review.ts';
 export type { ReasonCode, CorrectableField, TaskStatus } from '../../../../packages/domain/src/review.ts';
-export { CHECK_REASONS } from '../../../../packages/domain/src/check-reasons.ts';
+export { CHECK_REASONS, TASK_ONLY_REASONS } from '../../../../packages/domain/src/check-reasons.ts';
 export type { CheckReason, CheckType } from '../../../../packages/domain/src/check-reasons.ts';
+export { CHECK_MEASURES, isFlagMeasure } from '../../../../packages/domain/src/check-measures.ts';
+export type { CheckMeasures } from '../../../../packages/domain/src/check-measures.ts';
+export { CASE_JOURNAL_ACTIONS } from '../../../../packages/domain/src/journal-actions.ts';
+export type { CaseJournalAction } from '../../../../packages/domain/src/journal-actions.ts';
 export { AA_TEXT_CONTRAST, LOGO_LIMITS, MAX_DISPLAY_NAME, checkAppearance, contrastRatio, buttonLabelColor } from '../../../../packages/domain/src/appearance.ts';
 export { OPERATOR_ROLES, SENSITIVITY_LEVELS } from '../../../../packages/domain/src/operators.ts';
 export type { OperatorRole, Sensitivity } from '../../../../packages/domain/src/operators.ts';

@@ -13,6 +13,7 @@ import {
   type OperatorOutcome,
   type ResubmissionStep,
   type Sensitivity,
+  type TaskReason,
 } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { cases, reviewTasks } from '../schema.ts';
@@ -81,8 +82,8 @@ export interface OpenReviewTask {
   /** 0 to 100; the queue shows the highest first. */
   riskScore: number;
   sensitivity?: Sensitivity;
-  /** Codes saying why the case needs a person (for example face_review, questionnaire_threshold). */
-  reasons?: string[];
+  /** Codes saying why the case needs a person (for example faces_uncertain, questionnaire_threshold). */
+  reasons?: TaskReason[];
   /** Defaults to now + the flow's review_due_hours. */
   dueAt?: Date;
   /** Journal actor; the checks engine is `system`. */

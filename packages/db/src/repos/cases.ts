@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableName, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { ALL_COUNTRIES, newId, type CaseStatus } from '@idv/domain';
+import { ALL_COUNTRIES, newId, type CaseJournalAction, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { caseJournal, cases, idempotencyKeys, reviewTasks } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
@@ -37,7 +37,7 @@ const createCasesStatement = textStatement(
 /** A new case, the journal entry of its creation, and the stored response of the request that creates it. */
 export interface CaseCreation {
   row: CaseRow;
-  journal: { actor: string; action: string; detail: Record<string, unknown> };
+  journal: { actor: string; action: CaseJournalAction; detail: Record<string, unknown> };
   entry: DoneEntry;
 }
 

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { newId } from '@idv/domain';
+import { newId, type ClientJournalAction } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { clientJournal, embeddingSettings } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
@@ -29,7 +29,7 @@ export async function saveEmbedding(tx: Executor, tenant: Tenant, origins: strin
 export async function appendClientJournal(
   tx: Executor,
   tenant: Tenant,
-  entry: { actor: string; action: string; detail?: Record<string, unknown>; at: Date },
+  entry: { actor: string; action: ClientJournalAction; detail?: Record<string, unknown>; at: Date },
 ): Promise<void> {
   await tx.insert(clientJournal).values({ id: newId('jrn', entry.at.getTime()), ...tenant, ...entry, detail: entry.detail ?? {} });
 }

@@ -1,4 +1,4 @@
-import { newId } from '@idv/domain';
+import { newId, type CaseJournalAction } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { caseJournal } from '../schema.ts';
 import type { Tenant } from './tenant.ts';
@@ -10,7 +10,7 @@ import type { Tenant } from './tenant.ts';
 export async function appendJournal(
   tx: Executor,
   tenant: Tenant,
-  entry: { caseId: string; actor: string; action: string; detail?: Record<string, unknown>; at: Date },
+  entry: { caseId: string; actor: string; action: CaseJournalAction; detail?: Record<string, unknown>; at: Date },
 ) {
   await tx.insert(caseJournal).values({
     id: newId('jrn', entry.at.getTime()),

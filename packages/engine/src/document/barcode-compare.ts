@@ -46,6 +46,8 @@ function differingFields(a: DocumentFields, b: DocumentFields): { compared: Comp
  */
 export function compareBarcode(barcodeFields: DocumentFields, otherFields: DocumentFields, source: 'mrz' | 'printed_zone' = 'mrz'): CheckReport {
   const { compared, differing } = differingFields(barcodeFields, otherFields);
+  // Nothing in common to compare is no agreement: the barcode was decoded, and that is all it says.
+  if (compared.length === 0) return barcodePresenceReport(1, false);
   const reasons: CheckReason[] = differing.length ? ['barcode_differs'] : [];
   const measures: Record<string, number> = { fields_compared: compared.length, fields_differing: differing.length };
   for (const f of COMPARED) if (compared.includes(f)) measures[`${f}_agrees`] = differing.includes(f) ? 0 : 1;

@@ -38,7 +38,10 @@ function datePatterns(iso: string): RegExp[] {
   const day = `0?${Number(dd)}`;
   const month = `0?${Number(mm)}`;
   const year = `(?:${yyyy}|${yyyy.slice(2)})`;
-  const names = MONTHS[Number(mm) - 1]!.join('|');
+  // A zone misread as month 13 (its check digit may still pass) is no date any card prints.
+  const months = MONTHS[Number(mm) - 1];
+  if (!months) return [];
+  const names = months.join('|');
   return [
     new RegExp(`\\b${day} ${month} ${year}\\b`),
     // The first word a month name; up to two more words (its translation, often misread: AQUT).

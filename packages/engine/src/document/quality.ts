@@ -54,6 +54,12 @@ export function qualityReasons(m: QualityMeasures, cut: boolean): CheckReason[] 
   return reasons;
 }
 
+/** The document_quality report of a set of measures (pure): any reason fails it, since each asks for a retake. */
+export function qualityReport(measures: QualityMeasures, cut: boolean): CheckReport {
+  const reasons = qualityReasons(measures, cut);
+  return { type: 'document_quality', status: reasons.length ? 'failed' : 'ok', reasons, measures: { ...measures } };
+}
+
 function round(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
@@ -92,10 +98,5 @@ export async function assessDocumentQuality(bytes: Uint8Array): Promise<Document
     glare_halo_luminance: Math.round(glare.blobHaloLuminance),
     text_density: round(location?.textDensity ?? 0, 4),
   };
-  const reasons = qualityReasons(measures, location?.source === 'cut');
-  return {
-    report: { type: 'document_quality', status: reasons.length ? 'failed' : 'ok', reasons, measures: { ...measures } },
-    decoded,
-    location,
-  };
+  return { report: qualityReport(measures, location?.source === 'cut'), decoded, location };
 }

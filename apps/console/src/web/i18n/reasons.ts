@@ -1,4 +1,4 @@
-import { CHECK_REASONS, REASON_CODES, type CheckReason, type CheckType, type ReasonCode } from '../domain.ts';
+import { CHECK_REASONS, REASON_CODES, TASK_ONLY_REASONS, type CheckReason, type CheckType, type ReasonCode } from '../domain.ts';
 import type { Locale } from './locale.ts';
 
 /**
@@ -15,6 +15,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   document_cut_off: 'Une partie du document est hors de la photo.',
   mrz_not_found: "Aucune bande de lecture automatique n'a été trouvée sur le document.",
   mrz_unreadable: 'La bande de lecture automatique a été trouvée mais pas lue avec des chiffres de contrôle valides.',
+  mrz_low_confidence: 'Les chiffres de contrôle concordent, mais des caractères qu’ils ne couvrent pas (comme les noms) ont été lus avec trop peu de confiance.',
   mrz_check_digit_failed: 'Un chiffre de contrôle de la bande de lecture automatique ne correspond pas.',
   mrz_invalid_code: "L'État émetteur ou la nationalité n'est pas un code valide.",
   mrz_specimen: 'Le document porte un code de spécimen (comme UTO).',
@@ -42,6 +43,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   challenge_not_performed: "Le mouvement de tête demandé n'a pas été fait.",
   challenge_face_not_found: "Aucun visage unique n'a été trouvé sur une image du défi.",
   challenge_person_differs: 'Les images du défi ne montrent pas la personne du selfie.',
+  challenges_not_judged: 'Les mouvements de tête n’ont pas pu être jugés sans un visage exploitable sur le selfie.',
   duplicate_document: 'Un autre dossier du client porte le même document.',
   duplicate_face: 'Un autre dossier du client porte le même visage.',
   subject_mismatch: 'Ce qui a été déclaré ou saisi diffère du document.',
@@ -70,8 +72,8 @@ const DECISION_REASONS_FR: Record<ReasonCode, string> = {
 };
 
 /** Reasons a task carries that are not check reasons (the checks runner's own). */
-const OTHER_REASONS: Record<string, Record<Locale, string>> = {
-  checks_unavailable: { en: 'The checks could not run; a person must look at the case.', fr: "Les contrôles n'ont pas pu s'exécuter ; une personne doit examiner le dossier." },
+const TASK_ONLY_REASONS_FR: Record<keyof typeof TASK_ONLY_REASONS, string> = {
+  checks_unavailable: "Les contrôles n'ont pas pu s'exécuter ; une personne doit examiner le dossier.",
 };
 
 const CHECK_TYPES_WORDS: Record<CheckType, Record<Locale, string>> = {
@@ -90,7 +92,8 @@ const CHECK_TYPES_WORDS: Record<CheckType, Record<Locale, string>> = {
 /** A check reason (or a task reason) in plain words. */
 export function checkReasonWords(code: string, locale: Locale): string {
   if (code in CHECK_REASONS) return locale === 'fr' ? CHECK_REASONS_FR[code as CheckReason] : CHECK_REASONS[code as CheckReason].label;
-  return OTHER_REASONS[code]?.[locale] ?? code;
+  if (code in TASK_ONLY_REASONS) return locale === 'fr' ? TASK_ONLY_REASONS_FR[code as keyof typeof TASK_ONLY_REASONS] : TASK_ONLY_REASONS[code as keyof typeof TASK_ONLY_REASONS];
+  return code;
 }
 
 /** A decision reason (the closed list of REASON_CODES) in plain words. */

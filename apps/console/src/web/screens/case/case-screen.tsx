@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useActionOutcome } from '../../action-outcome.tsx';
 import { api, ok, reviewPieceUrl } from '../../api/client.ts';
 import type { DecisionRecorded, ReviewCase, Unmasked } from '../../api/types.ts';
+import { Coded } from '../../components/coded.tsx';
 import { Notice, PageTitle } from '../../components/status.tsx';
 import { useShortcuts } from '../../components/shortcuts.ts';
 import { useI18n } from '../../i18n/index.tsx';
@@ -49,7 +50,9 @@ function Overview({ data }: { data: ReviewCase }) {
           <h3>{t('case.reasons')}</h3>
           <ul>
             {task.reasons.map((r) => (
-              <li key={r}>{checkReasonWords(r, locale)}</li>
+              <li key={r}>
+                <Coded code={r}>{checkReasonWords(r, locale)}</Coded>
+              </li>
             ))}
           </ul>
         </>

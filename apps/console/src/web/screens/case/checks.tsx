@@ -1,10 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import type { Check } from '../../api/types.ts';
+import { Coded } from '../../components/coded.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { measureValue, measureWords, orderedMeasures } from '../../i18n/labels-measures.ts';
 import { checkReasonWords, checkTypeWords } from '../../i18n/reasons.ts';
 import type { MessageKey } from '../../i18n/en.ts';
 
-/** Every check with its status, its reasons in plain words and its measures. */
+/** Every check with its status, its reasons and its measures in plain words (each raw code on hover, for support). */
 export function Checks({ checks }: { checks: Check[] }) {
   const { t, locale } = useI18n();
   return (
@@ -17,22 +19,28 @@ export function Checks({ checks }: { checks: Check[] }) {
           {checks.map((c) => (
             <li key={c.type} className={`check check-${c.status}`}>
               <div className="check-head">
-                <span className="check-type">{checkTypeWords(c.type, locale)}</span>
+                <Coded code={c.type} className="check-type">
+                  {checkTypeWords(c.type, locale)}
+                </Coded>
                 <span className={`badge badge-${c.status}`}>{t(`checks.status.${c.status}` as MessageKey)}</span>
               </div>
               {c.reasons.length > 0 ? (
                 <ul className="check-reasons" aria-label={t('checks.reasons')}>
                   {c.reasons.map((r) => (
-                    <li key={r}>{checkReasonWords(r, locale)}</li>
+                    <li key={r}>
+                      <Coded code={r}>{checkReasonWords(r, locale)}</Coded>
+                    </li>
                   ))}
                 </ul>
               ) : null}
               {Object.keys(c.measures).length > 0 ? (
                 <dl className="measures" aria-label={t('checks.measures')}>
-                  {Object.entries(c.measures).map(([name, value]) => (
+                  {orderedMeasures(c.type, c.measures).map(([name, value]) => (
                     <div key={name}>
-                      <dt>{name.replace(/_/g, ' ')}</dt>
-                      <dd>{Number.isInteger(value) ? value : value.toFixed(3)}</dd>
+                      <dt>
+                        <Coded code={name}>{measureWords(c.type, name, locale)}</Coded>
+                      </dt>
+                      <dd>{measureValue(name, value, locale)}</dd>
                     </div>
                   ))}
                 </dl>

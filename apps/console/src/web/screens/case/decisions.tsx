@@ -1,5 +1,6 @@
 import type { ReviewTask } from '../../api/types.ts';
 import { Actor } from '../../components/actor.tsx';
+import { Coded } from '../../components/coded.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { decisionReasonWords } from '../../i18n/reasons.ts';
@@ -18,7 +19,12 @@ export function Decisions({ decisions }: { decisions: ReviewTask['decisions'] })
         {decisions.map((d) => (
           <li key={d.id}>
             <strong>{t(`decision.${d.outcome}` as MessageKey)}</strong>
-            {d.reason_code ? ` · ${decisionReasonWords(d.reason_code, locale)}` : ''}
+            {d.reason_code ? (
+              <>
+                {' · '}
+                <Coded code={d.reason_code}>{decisionReasonWords(d.reason_code, locale)}</Coded>
+              </>
+            ) : null}
             {' · '}
             <Actor actor={d.decided_by} /> <span className="muted small">({dateTime(d.created_at)})</span>
           </li>

@@ -1,10 +1,12 @@
 import type { JournalEntry } from '../../api/types.ts';
 import { Actor } from '../../components/actor.tsx';
+import { Coded } from '../../components/coded.tsx';
 import { useI18n } from '../../i18n/index.tsx';
+import { journalActionWords } from '../../i18n/labels-journal.ts';
 
-/** The case journal (latest entries, newest first) as a timeline. */
+/** The case journal (latest entries, newest first) as a timeline, each action in plain words (the raw action on hover). */
 export function Journal({ entries }: { entries: JournalEntry[] }) {
-  const { t, dateTime } = useI18n();
+  const { t, locale, dateTime } = useI18n();
   return (
     <section className="panel" aria-labelledby="journal-title">
       <h2 id="journal-title">{t('journal.title')}</h2>
@@ -15,7 +17,9 @@ export function Journal({ entries }: { entries: JournalEntry[] }) {
           {entries.map((e, i) => (
             <li key={`${e.at}-${i}`}>
               <time dateTime={e.at}>{dateTime(e.at)}</time>
-              <span className="timeline-action">{e.action}</span>
+              <Coded code={e.action} className="timeline-action">
+                {journalActionWords(e.action, locale)}
+              </Coded>
               <span className="muted small">
                 <Actor actor={e.actor} />
               </span>

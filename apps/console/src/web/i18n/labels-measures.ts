@@ -1,0 +1,132 @@
+import { CHECK_MEASURES, isFlagMeasure, type CheckMeasures, type CheckType } from '../domain.ts';
+import type { Locale } from './locale.ts';
+
+/**
+ * Check measures in plain words. English comes from the domain's catalogue (written once there);
+ * French is here, typed over the same lists so that a measure added there fails the typecheck
+ * until it has its words. A name neither knows is shown as itself (an older report, say).
+ */
+const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } = {
+  document_quality: {
+    document_found: 'Document trouvé',
+    document_long_side_px: 'Grand côté du document, en pixels',
+    document_area_fraction: 'Part de la photo occupée par le document',
+    borders_touched: 'Bords de la photo touchés par le document',
+    sharpness: 'Netteté',
+    saturated_share: 'Part de pixels surexposés',
+    glare_blob_share: 'Part du plus grand reflet',
+    glare_halo_luminance: 'Luminosité autour du reflet',
+    text_density: 'Densité du texte imprimé',
+  },
+  mrz: {
+    found: 'Bande trouvée',
+    confidence: 'Confiance de lecture',
+    min_confidence: 'Confiance requise',
+    corrections: 'Caractères corrigés',
+    check_digits_valid: 'Chiffres de contrôle concordants',
+    codes_valid: 'Codes pays valides',
+    confirmed_by_printed_zone: 'Noms confirmés par la zone imprimée',
+  },
+  barcode: {
+    barcodes_found: 'Codes-barres décodés',
+    barcodes_undecodable: 'Codes-barres vus mais non décodés',
+    fields_compared: 'Champs comparés',
+    fields_differing: 'Champs qui diffèrent',
+    surname_agrees: 'Nom concordant',
+    given_names_agrees: 'Prénoms concordants',
+    birth_date_agrees: 'Date de naissance concordante',
+    expiry_date_agrees: 'Date d’expiration concordante',
+    document_number_agrees: 'Numéro du document concordant',
+    sex_agrees: 'Sexe concordant',
+  },
+  printed_zone: {
+    characters_read: 'Caractères lus',
+    ocr_confidence: 'Confiance de la reconnaissance du texte (0 à 100)',
+    fields_agree: 'Champs concordants',
+    fields_differ: 'Champs qui diffèrent',
+    fields_absent: 'Champs non trouvés',
+    surname_agrees: 'Nom concordant',
+    given_names_agrees: 'Prénoms concordants',
+    birth_date_agrees: 'Date de naissance concordante',
+    document_number_agrees: 'Numéro du document concordant',
+    expiry_date_agrees: 'Date d’expiration concordante',
+    nationality_agrees: 'Nationalité concordante',
+    sex_agrees: 'Sexe concordant',
+  },
+  document_validity: {
+    expiry_present: 'Date d’expiration présente',
+    birth_date_present: 'Date de naissance présente',
+    minimum_age: 'Âge minimum du parcours',
+    issuer_is_chosen_country: 'Émis par le pays choisi',
+  },
+  face_match: {
+    document_faces: 'Visages trouvés sur le document',
+    selfie_faces: 'Visages trouvés sur le selfie',
+    document_face_size: 'Hauteur du portrait dans la photo',
+    document_face_quality: 'Qualité d’image du portrait',
+    selfie_face_size: 'Hauteur du visage du selfie dans la photo',
+    selfie_yaw: 'Rotation de la tête sur le selfie (degrés)',
+    selfie_pitch: 'Inclinaison de la tête sur le selfie (degrés)',
+    selfie_quality: 'Qualité d’image du visage du selfie',
+    distance: 'Distance entre les visages',
+    similarity: 'Ressemblance des visages',
+  },
+  liveness: {
+    challenges: 'Mouvements demandés',
+    challenges_performed: 'Mouvements faits',
+    judged: 'Mouvements jugés',
+    mirrored: 'Images en miroir',
+    turn_left_distance: 'Tourner à gauche : distance au selfie',
+    turn_left_yaw_delta: 'Tourner à gauche : rotation de la tête (degrés)',
+    turn_left_pitch_delta: 'Tourner à gauche : inclinaison de la tête (degrés)',
+    turn_right_distance: 'Tourner à droite : distance au selfie',
+    turn_right_yaw_delta: 'Tourner à droite : rotation de la tête (degrés)',
+    turn_right_pitch_delta: 'Tourner à droite : inclinaison de la tête (degrés)',
+    look_up_distance: 'Lever la tête : distance au selfie',
+    look_up_yaw_delta: 'Lever la tête : rotation de la tête (degrés)',
+    look_up_pitch_delta: 'Lever la tête : inclinaison de la tête (degrés)',
+    look_down_distance: 'Baisser la tête : distance au selfie',
+    look_down_yaw_delta: 'Baisser la tête : rotation de la tête (degrés)',
+    look_down_pitch_delta: 'Baisser la tête : inclinaison de la tête (degrés)',
+    passive_antispoof_min: 'Score anti-usurpation le plus bas',
+    passive_liveness_min: 'Score de vivacité le plus bas',
+  },
+  duplicates: {
+    same_document: 'Autres dossiers avec le même document',
+    same_face: 'Autres dossiers avec le même visage',
+    faces_compared: 'Visages comparés',
+  },
+  data_comparison: {
+    document_read: 'Document lu',
+    fields_compared: 'Champs comparés',
+    fields_mismatched: 'Champs qui diffèrent',
+    fields_missing: 'Champs manquants d’un côté',
+  },
+  questionnaire: {
+    points: 'Points obtenus',
+    threshold: 'Seuil de révision',
+    flags: 'Réponses signalées',
+  },
+};
+
+/** A measure of a check in plain words; the name itself when unknown (the checks panel shows the name on hover either way). */
+export function measureWords(type: string, name: string, locale: Locale): string {
+  if (!Object.hasOwn(CHECK_MEASURES, type)) return name;
+  const words: Record<string, string> = locale === 'fr' ? MEASURES_FR[type as CheckType] : CHECK_MEASURES[type as CheckType];
+  return Object.hasOwn(words, name) ? words[name]! : name;
+}
+
+const YES_NO: Record<Locale, [yes: string, no: string]> = { en: ['yes', 'no'], fr: ['oui', 'non'] };
+
+/** A measure's value as shown: a flag as yes or no, a whole number as is, any other to three decimals in the locale's way. */
+export function measureValue(name: string, value: number, locale: Locale): string {
+  if (isFlagMeasure(name) && (value === 0 || value === 1)) return YES_NO[locale][value === 1 ? 0 : 1];
+  return Number.isInteger(value) ? String(value) : value.toLocaleString(locale, { maximumFractionDigits: 3 });
+}
+
+/** A report's measures in the catalogue's order (the order they are best read in), unknown ones last. */
+export function orderedMeasures(type: string, measures: Record<string, number>): [string, number][] {
+  const order: readonly string[] = Object.hasOwn(CHECK_MEASURES, type) ? Object.keys(CHECK_MEASURES[type as CheckType]) : [];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.entries(measures).sort(([a], [b]) => rank(a) - rank(b));
+}

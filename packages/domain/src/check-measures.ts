@@ -1,0 +1,136 @@
+import type { CheckType } from './check-reasons.ts';
+
+/**
+ * The closed list of measures each check may report, in each check's order of reading, with what
+ * each one is in plain English (the console shows these words, the raw name on hover; its French
+ * is in the console's labels). A measure is a count, a score or a 1/0 flag (FLAG_MEASURES, shown as
+ * yes or no), never a value read from the person's data. The engine's reports are checked against
+ * this list by a property test (tests/engine/report-agreement.test.ts).
+ */
+export const CHECK_MEASURES = {
+  document_quality: {
+    document_found: 'Document found',
+    document_long_side_px: "Document's long side, in pixels",
+    document_area_fraction: 'Share of the photo the document fills',
+    borders_touched: 'Photo edges the document touches',
+    sharpness: 'Sharpness',
+    saturated_share: 'Share of over-exposed pixels',
+    glare_blob_share: 'Share of the largest glare spot',
+    glare_halo_luminance: 'Brightness around the glare spot',
+    text_density: 'Density of printed text',
+  },
+  mrz: {
+    found: 'Zone found',
+    confidence: 'Reading confidence',
+    min_confidence: 'Confidence needed',
+    corrections: 'Characters corrected',
+    check_digits_valid: 'Check digits match',
+    codes_valid: 'Country codes valid',
+    confirmed_by_printed_zone: 'Names confirmed by the printed zone',
+  },
+  barcode: {
+    barcodes_found: 'Barcodes decoded',
+    barcodes_undecodable: 'Barcodes seen but not decoded',
+    fields_compared: 'Fields compared',
+    fields_differing: 'Fields that differ',
+    surname_agrees: 'Surname agrees',
+    given_names_agrees: 'Given names agree',
+    birth_date_agrees: 'Date of birth agrees',
+    expiry_date_agrees: 'Expiry date agrees',
+    document_number_agrees: 'Document number agrees',
+    sex_agrees: 'Sex agrees',
+  },
+  printed_zone: {
+    characters_read: 'Characters read',
+    ocr_confidence: 'Text recognition confidence (0 to 100)',
+    fields_agree: 'Fields that agree',
+    fields_differ: 'Fields that differ',
+    fields_absent: 'Fields not found',
+    surname_agrees: 'Surname agrees',
+    given_names_agrees: 'Given names agree',
+    birth_date_agrees: 'Date of birth agrees',
+    document_number_agrees: 'Document number agrees',
+    expiry_date_agrees: 'Expiry date agrees',
+    nationality_agrees: 'Nationality agrees',
+    sex_agrees: 'Sex agrees',
+  },
+  document_validity: {
+    expiry_present: 'Expiry date present',
+    birth_date_present: 'Date of birth present',
+    minimum_age: 'Minimum age of the flow',
+    issuer_is_chosen_country: 'Issued by the country chosen',
+  },
+  face_match: {
+    document_faces: 'Faces found on the document',
+    selfie_faces: 'Faces found on the selfie',
+    document_face_size: "Portrait's height in the photo",
+    document_face_quality: "Portrait's image quality",
+    selfie_face_size: "Selfie face's height in the photo",
+    selfie_yaw: 'Selfie head turn (degrees)',
+    selfie_pitch: 'Selfie head tilt (degrees)',
+    selfie_quality: "Selfie face's image quality",
+    distance: 'Distance between the faces',
+    similarity: 'Similarity of the faces',
+  },
+  liveness: {
+    challenges: 'Movements asked for',
+    challenges_performed: 'Movements performed',
+    judged: 'Movements judged',
+    mirrored: 'Images mirrored',
+    turn_left_distance: 'Turn left: distance to the selfie',
+    turn_left_yaw_delta: 'Turn left: head turn (degrees)',
+    turn_left_pitch_delta: 'Turn left: head tilt (degrees)',
+    turn_right_distance: 'Turn right: distance to the selfie',
+    turn_right_yaw_delta: 'Turn right: head turn (degrees)',
+    turn_right_pitch_delta: 'Turn right: head tilt (degrees)',
+    look_up_distance: 'Look up: distance to the selfie',
+    look_up_yaw_delta: 'Look up: head turn (degrees)',
+    look_up_pitch_delta: 'Look up: head tilt (degrees)',
+    look_down_distance: 'Look down: distance to the selfie',
+    look_down_yaw_delta: 'Look down: head turn (degrees)',
+    look_down_pitch_delta: 'Look down: head tilt (degrees)',
+    passive_antispoof_min: 'Lowest anti-spoofing score',
+    passive_liveness_min: 'Lowest liveness score',
+  },
+  duplicates: {
+    same_document: 'Other cases with the same document',
+    same_face: 'Other cases with the same face',
+    faces_compared: 'Faces compared',
+  },
+  data_comparison: {
+    document_read: 'Document read',
+    fields_compared: 'Fields compared',
+    fields_mismatched: 'Fields that differ',
+    fields_missing: 'Fields missing on one side',
+  },
+  questionnaire: {
+    points: 'Points scored',
+    threshold: 'Review threshold',
+    flags: 'Flagged answers',
+  },
+} as const satisfies Record<CheckType, Record<string, string>>;
+
+export type CheckMeasures = typeof CHECK_MEASURES;
+
+/** Measures that are 1 (yes) or 0 (no). */
+const FLAG_MEASURES: ReadonlySet<string> = new Set([
+  'document_found',
+  'found',
+  'check_digits_valid',
+  'codes_valid',
+  'confirmed_by_printed_zone',
+  'expiry_present',
+  'birth_date_present',
+  'issuer_is_chosen_country',
+  'mirrored',
+  'document_read',
+]);
+
+export function isFlagMeasure(name: string): boolean {
+  return FLAG_MEASURES.has(name) || name.endsWith('_agrees');
+}
+
+/** Whether `name` is a measure the check `type` may report. */
+export function isCheckMeasure(type: CheckType, name: string): boolean {
+  return Object.hasOwn(CHECK_MEASURES[type], name);
+}
