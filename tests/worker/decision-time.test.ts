@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
+import { schema } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool } from '@idv/engine';
 import { ChecksRunner } from '@idv/worker';
@@ -60,13 +61,13 @@ test('decided_at, the event and the journal carry the time of the decision, afte
   assert.equal(shown.decision.outcome, 'approved');
   assert.equal(shown.decision.decided_at, decidedAt);
 
-  const events = await t.database.db.execute(sql`SELECT type, occurred_at, body FROM webhook_events WHERE object_id = ${caseId} AND type = 'case.decided'`);
-  assert.equal(events.rows.length, 1);
-  const event = events.rows[0] as { occurred_at: string | Date; body: string };
-  assert.equal(new Date(event.occurred_at).toISOString(), decidedAt);
-  assert.equal(JSON.parse(event.body).occurred_at, decidedAt);
+  const db = t.database.db;
+  const events = await db.select().from(schema.webhookEvents).where(and(eq(schema.webhookEvents.objectId, caseId), eq(schema.webhookEvents.type, 'case.decided')));
+  assert.equal(events.length, 1);
+  assert.equal(events[0].occurredAt.toISOString(), decidedAt);
+  assert.equal(JSON.parse(events[0].body).occurred_at, decidedAt);
 
-  const journal = await t.database.db.execute(sql`SELECT action, at FROM case_journal WHERE case_id = ${caseId} AND action IN ('checks.completed', 'case.decided')`);
-  assert.equal(journal.rows.length, 2);
-  for (const row of journal.rows as { action: string; at: string | Date }[]) assert.equal(new Date(row.at).toISOString(), decidedAt, row.action);
+  const journal = await db.select().from(schema.caseJournal).where(and(eq(schema.caseJournal.caseId, caseId), inArray(schema.caseJournal.action, ['checks.completed', 'case.decided'])));
+  assert.equal(journal.length, 2);
+  for (const row of journal) assert.equal(row.at.toISOString(), decidedAt, row.action);
 });

@@ -15,6 +15,8 @@ export const PURPOSE = {
   /** Questionnaire answers (journeys.answers_sealed). */
   answers: 'answers',
   decisionComment: (decisionId: string) => `review_decision:${decisionId}:comment`,
+  /** Why a decision went against failed or attention checks (review_decisions.justification_sealed). */
+  decisionJustification: (decisionId: string) => `review_decision:${decisionId}:justification`,
   correction: (correctionId: string) => `review_correction:${correctionId}`,
   revisionComment: (revisionId: string) => `case_revision:${revisionId}:comment`,
   documentReading: (round: number) => `document_reading:${round}`,

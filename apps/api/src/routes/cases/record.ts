@@ -6,9 +6,9 @@ import { operatorOf } from '../../http/operator.ts';
 import { presentCase } from '../../presenters/case.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { accessDetail, caseForOperator } from '../../services/case-access.ts';
-import { caseScreenParts } from '../../services/review.ts';
+import { caseScreenParts, presentDecisions } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { presentDecision, presentRevision, presentTaskItem } from '../../presenters/review.ts';
+import { presentRevision, presentTaskItem } from '../../presenters/review.ts';
 import { CaseRecordSchema } from '../reviews/schemas.ts';
 import { CaseParams } from './get.ts';
 
@@ -45,7 +45,7 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
           object: 'case_record' as const,
           case: presentCase(row, await listPieces(tx, row.id)),
           reviews: tasks.map((t) => presentTaskItem(t, now)),
-          decisions: decisions.filter((d) => !hiddenTasks.has(d.taskId)).map(presentDecision),
+          decisions: await presentDecisions(tx, ctx, decisions.filter((d) => !hiddenTasks.has(d.taskId))),
           revisions: (await revisionsOfCase(tx, tenant, row.id)).map(presentRevision),
           ...(await caseScreenParts(tx, ctx, tenant, row)),
         };
