@@ -112,7 +112,7 @@ describe('review station', () => {
     const dialog = page.getByRole('dialog', { name: 'Approve this case?' });
     await dialog.waitFor();
     await capture(page, 'case-confirm', 'desktop');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('Decision recorded. The case is now approved.').waitFor();
     await page.getByText('This task is closed.').waitFor();
     await capture(page, 'case-decided', 'desktop');

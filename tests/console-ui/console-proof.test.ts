@@ -49,7 +49,7 @@ async function claim(page: Page, taskId: string): Promise<void> {
 
 async function approve(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Approve/ }).click();
-  await page.getByRole('dialog', { name: 'Approve this case?' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('dialog', { name: 'Approve this case?' }).getByRole('button', { name: 'Approve' }).click();
 }
 
 before(async () => {
@@ -178,7 +178,7 @@ describe('the proof of the review station', () => {
     await claim(remiPage, taskId);
     await remiPage.getByLabel('Reason').first().selectOption('document_tampered');
     await remiPage.getByRole('button', { name: /^Reject/ }).click();
-    await remiPage.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await remiPage.getByRole('dialog', { name: 'Reject this case?' }).getByRole('button', { name: 'Reject' }).click();
     await remiPage.getByText('Your outcome is recorded. The task waits for a second operator or a supervisor.').waitFor();
     await remiPage.reload();
     await remiPage.getByText('The two operators disagreed. A supervisor or an administrator decides.').waitFor();
@@ -195,7 +195,7 @@ describe('the proof of the review station', () => {
     await capture(samPage, 'escalated-case', 'desktop');
     await samPage.getByLabel('Reason').first().selectOption('document_tampered');
     await samPage.getByRole('button', { name: /^Reject/ }).click();
-    await samPage.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await samPage.getByRole('dialog', { name: 'Reject this case?' }).getByRole('button', { name: 'Reject' }).click();
     await samPage.getByText('Decision recorded. The case is now rejected.').waitFor();
     await samPage.locator('.decisions li', { hasText: 'Sam Supervisor' }).waitFor();
     await capture(samPage, 'escalated-decided', 'desktop');
@@ -315,7 +315,7 @@ describe('the proof of the review station', () => {
     await samPage.locator('select[name="revision_outcome"]').selectOption('approve');
     await samPage.locator('textarea[name="revision_comment"]').fill('The document is genuine after all');
     await samPage.getByRole('button', { name: 'Revise', exact: true }).click();
-    await samPage.getByRole('dialog', { name: 'Revise the decision to approved?' }).getByRole('button', { name: 'Confirm' }).click();
+    await samPage.getByRole('dialog', { name: 'Revise this decision?' }).getByRole('button', { name: 'Revise' }).click();
     // The provider asks for the password again (prompt=login), whatever its own session.
     await samPage.waitForURL((u) => u.origin !== h.consoleUrl);
     await samPage.waitForSelector('input[name="login"]');

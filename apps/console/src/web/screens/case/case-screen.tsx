@@ -140,7 +140,7 @@ export function CaseScreen({ taskId }: { taskId: string }) {
           <Overview data={data} />
           {!closed ? (
             <>
-              {mayDecide ? <DecisionPanel task={data.task} lock={lock} mayDecide={mayDecide} onDecided={setDecided} /> : <Notice kind="info">{t('case.escalatedOnly')}</Notice>}
+              {mayDecide ? <DecisionPanel task={data.task} checks={data.case.checks} lock={lock} mayDecide={mayDecide} onDecided={setDecided} /> : <Notice kind="info">{t('case.escalatedOnly')}</Notice>}
               <Corrections taskId={taskId} lock={lock} done={data.corrections} />
               <ShortcutLegend />
             </>

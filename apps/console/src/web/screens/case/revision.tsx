@@ -9,7 +9,7 @@ import { REJECT_REASONS, type ReasonCode } from '../../domain.ts';
 import { ReasonSelect } from './reason-select.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
-
+import { decisionReasonWords } from '../../i18n/reasons.ts';
 
 /**
  * A supervisor revises the decision of a decided case. The service asks for a fresh
@@ -17,7 +17,7 @@ import type { MessageKey } from '../../i18n/en.ts';
  * request on the way back (the shell says how it went).
  */
 export function RevisionPanel({ taskId, caseState }: { taskId: string; caseState: 'approved' | 'rejected' }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<'approve' | 'reject'>(caseState === 'approved' ? 'reject' : 'approve');
   const [reason, setReason] = useState<ReasonCode | ''>('');
@@ -66,7 +66,18 @@ export function RevisionPanel({ taskId, caseState }: { taskId: string; caseState
       </fieldset>
       {revise.isError ? <ErrorNotice error={revise.error} /> : null}
       {done ? <Notice kind="success">{t('revision.done', { outcome: t(`state.${done.outcome}` as MessageKey) })}</Notice> : null}
-      <ConfirmDialog open={confirming} title={t('revision.confirm', { outcome: outcomeWord })} busy={revise.isPending} onCancel={() => setConfirming(false)} onConfirm={() => revise.mutate()} />
+      <ConfirmDialog
+        open={confirming}
+        title={t('revision.confirm')}
+        confirmLabel={t('revision.submit')}
+        destructive={outcome === 'reject'}
+        busy={revise.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => revise.mutate()}
+      >
+        <p>{t('revision.confirm.body', { outcome: outcomeWord })}</p>
+        {outcome === 'reject' && reason ? <p>{t('decision.confirm.rejectReason', { reason: decisionReasonWords(reason, locale) })}</p> : null}
+      </ConfirmDialog>
     </section>
   );
 }
