@@ -219,9 +219,9 @@ function OverrideQuestion({ checks, value, onChange }: { checks: Check[]; value:
           aria-describedby="justification-hint"
           aria-invalid={short}
         />
-        <span id="justification-hint" className="muted small">
+        <small id="justification-hint" className="muted">
           {t('decision.override.hint', { min: JUSTIFICATION_MIN_LENGTH })}
-        </span>
+        </small>
       </label>
       {short ? <p className="field-error">{t('decision.override.tooShort', { min: JUSTIFICATION_MIN_LENGTH })}</p> : null}
     </>
