@@ -161,6 +161,27 @@ describe('a flow asking a second validator for overrides', () => {
   });
 });
 
+describe('a supervisor revising to approved against failed checks', () => {
+  test('needs a justification too (re-authenticated, no second validator); the record returns it', async () => {
+    const { taskId, caseId, op } = await claimed({ flow: 'guarded' });
+    await t.asOperator(op, 'POST', `/v1/reviews/${taskId}/decision`, { body: { outcome: 'reject', reason_code: 'face_mismatch' } });
+    const sup = await addOperator(t, { role: 'supervisor' });
+    const bare = await t.asOperator(sup, 'POST', `/v1/reviews/${taskId}/revision`, { body: { outcome: 'approve' }, reauth: true });
+    assert.deepEqual([bare.statusCode, errorOf(bare).code, errorOf(bare).field], [422, 'justification_required', 'justification']);
+    const revised = await t.asOperator(sup, 'POST', `/v1/reviews/${taskId}/revision`, { body: { outcome: 'approve', justification: WHY }, reauth: true });
+    assert.equal(revised.statusCode, 201, revised.body);
+    assert.deepEqual([revised.json().outcome, revised.json().overridden_checks, revised.json().justification], ['approved', ['face_match', 'liveness'], WHY]);
+    const record = (await t.asOperator(sup, 'GET', `/v1/cases/${caseId}/record`)).json();
+    assert.deepEqual([record.case.state, record.revisions[0].justification], ['approved', WHY]);
+    const override = (await journal(caseId)).find((j) => j.action === 'review.checks_overridden');
+    assert.deepEqual([override?.actor, override?.detail.revision_id], [`op:${sup.id}`, revised.json().id]);
+    // Back to rejected follows the checks: no justification taken.
+    t.clock.advance(1000);
+    const back = await t.asOperator(sup, 'POST', `/v1/reviews/${taskId}/revision`, { body: { outcome: 'reject', reason_code: 'face_mismatch', justification: WHY }, reauth: true });
+    assert.deepEqual([back.statusCode, errorOf(back).code], [422, 'parameter_invalid']);
+  });
+});
+
 describe('a key deciding against failed checks', () => {
   test('decides alone (no second validator, as for double validation) but needs a justification, returned and journaled', async () => {
     const { caseId } = await caseInReview(t, { checks: CHECKS, flow: 'guarded' });

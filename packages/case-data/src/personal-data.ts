@@ -19,6 +19,8 @@ export const PURPOSE = {
   decisionJustification: (decisionId: string) => `review_decision:${decisionId}:justification`,
   correction: (correctionId: string) => `review_correction:${correctionId}`,
   revisionComment: (revisionId: string) => `case_revision:${revisionId}:comment`,
+  /** Why a revision to approved went against failed or attention checks (case_revisions.justification_sealed). */
+  revisionJustification: (revisionId: string) => `case_revision:${revisionId}:justification`,
   documentReading: (round: number) => `document_reading:${round}`,
   faceTemplates: (round: number) => `face_templates:${round}`,
   grantReason: (grantId: string) => `support_grant:${grantId}:reason`,

@@ -469,6 +469,9 @@ export const caseRevisions = pgTable(
     outcome: text('outcome').notNull(),
     reasonCode: text('reason_code'),
     commentSealed: text('comment_sealed'),
+    /** As on a decision: the checks a revision to approved went against, and why (sealed, `case_revision:<id>:justification`). */
+    overriddenChecks: jsonb('overridden_checks').$type<string[]>().notNull().default([]),
+    justificationSealed: text('justification_sealed'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('case_revisions_case').on(t.caseId, t.id)],

@@ -677,7 +677,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing */
+        /** Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing. Revising to approved against checks that failed or need attention needs a justification (422 justification_required), as a decision does */
         post: operations["reviseReview"];
         delete?: never;
         options?: never;
@@ -2237,7 +2237,7 @@ export interface components {
             has_comment: boolean;
             /** @description The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing */
             overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire")[];
-            /** @description Why the decision went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
+            /** @description Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
             justification: string | null;
             /** Format: date-time */
             created_at: string;
@@ -2429,6 +2429,8 @@ export interface components {
             /** @enum {string} */
             reason_code?: "document_expired" | "document_not_accepted" | "document_tampered" | "document_specimen" | "face_mismatch" | "liveness_failed" | "data_mismatch" | "underage" | "duplicate_identity" | "suspected_fraud" | "document_blurred" | "document_glare" | "document_cropped" | "document_side_missing" | "face_unclear";
             comment?: string;
+            /** @description Why the case is approved despite the checks that failed or need attention (at least 10 characters): required for such an approval (422 justification_required), refused on any other decision. Kept sealed; erased with the case’s personal data */
+            justification?: string;
         };
         RevisionRecorded: {
             id: string;
@@ -2443,6 +2445,10 @@ export interface components {
             /** @enum {string} */
             previous_outcome: "approved" | "rejected";
             previous_reason_code: string | null;
+            /** @description The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing */
+            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire")[];
+            /** @description Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
+            justification: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -7703,7 +7709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, justification_required */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -56,17 +56,21 @@ export function presentDecisionRecorded(r: { decision: ReviewDecisionRow; justif
   };
 }
 
-export function presentRevision(r: {
-  id: string;
-  caseId: string;
-  taskId: string;
-  actor: string;
-  outcome: string;
-  reasonCode: string | null;
-  previousOutcome: string;
-  previousReasonCode: string | null;
-  createdAt: Date;
-}) {
+export function presentRevision(
+  r: {
+    id: string;
+    caseId: string;
+    taskId: string;
+    actor: string;
+    outcome: string;
+    reasonCode: string | null;
+    previousOutcome: string;
+    previousReasonCode: string | null;
+    overriddenChecks: string[];
+    createdAt: Date;
+  },
+  justification: string | null,
+) {
   return {
     id: r.id,
     object: 'revision' as const,
@@ -77,6 +81,8 @@ export function presentRevision(r: {
     reason_code: r.reasonCode,
     previous_outcome: r.previousOutcome as 'approved' | 'rejected',
     previous_reason_code: r.previousReasonCode,
+    overridden_checks: r.overriddenChecks as CheckType[],
+    justification,
     created_at: r.createdAt.toISOString(),
   };
 }

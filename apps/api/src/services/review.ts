@@ -12,6 +12,7 @@ import {
   recordUsageWithQuota,
   updateTask,
   appendJournal,
+  type CaseRevisionRow,
   type CaseRow,
   type ClearanceFilter,
   type Executor,
@@ -45,7 +46,7 @@ import {
 } from '@idv/domain';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
-import { presentDecision, presentTaskItem } from '../presenters/review.ts';
+import { presentDecision, presentRevision, presentTaskItem } from '../presenters/review.ts';
 import { PURPOSE, caseOpener, readIdentities, type CaseOpener } from '@idv/case-data';
 
 export function clearanceOf(op: OperatorRow): ClearanceFilter {
@@ -94,6 +95,18 @@ export async function presentDecisions(db: Executor, ctx: Pick<AppContext, 'vaul
       justification = await opener.json<string>('data', PURPOSE.decisionJustification(d.id), d.justificationSealed);
     }
     out.push(presentDecision(d, justification));
+  }
+  return out;
+}
+
+/** Revisions as the API shows them, with the justification of a revision to approved against failed checks opened (as for decisions). */
+export async function presentRevisions(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, revisions: CaseRevisionRow[]) {
+  const out = [];
+  for (const r of revisions) {
+    const justification = r.justificationSealed
+      ? await caseOpener(ctx, db, r.caseId).json<string>('data', PURPOSE.revisionJustification(r.id), r.justificationSealed)
+      : null;
+    out.push(presentRevision(r, justification));
   }
   return out;
 }
@@ -172,17 +185,17 @@ const stepsOf = (body: DecisionInput) => (body.outcome === 'resubmit' ? [...(bod
  * The override of a decision on this case: the checks it goes against (docs/operators.md#overrides),
  * its justification checked (422 justification_required without one).
  */
-function overrideOf(caseRow: CaseRow, body: DecisionBody): CheckType[] {
+export function overrideOf(caseRow: CaseRow, body: { outcome: OperatorOutcome; justification?: string }): CheckType[] {
   const overridden = overriddenChecks(body.outcome, (caseRow.checks ?? []) as { type: string; status: string }[]);
   const problem = justificationProblem(overridden, body.justification);
   if (problem) throw new ApiError(problem.code, problem.message, 'justification');
   return overridden;
 }
 
-/** The justification, sealed under the case's data key beside the decision (personal data, erased with it). */
-async function sealJustification(ctx: AppContext, tx: Executor, caseId: string, decisionId: string, overridden: CheckType[], body: DecisionBody, now: Date) {
-  const text = overridden.length > 0 ? (body.justification ?? '').trim() : null;
-  return { text, sealed: text ? await ctx.vault.sealJson(tx, caseId, 'data', PURPOSE.decisionJustification(decisionId), text, now) : null };
+/** The justification, sealed under the case's data key beside the decision or revision (personal data, erased with it). */
+export async function sealJustification(ctx: AppContext, tx: Executor, caseId: string, purpose: string, overridden: CheckType[], justification: string | undefined, now: Date) {
+  const text = overridden.length > 0 ? (justification ?? '').trim() : null;
+  return { text, sealed: text ? await ctx.vault.sealJson(tx, caseId, 'data', purpose, text, now) : null };
 }
 
 /**
@@ -190,13 +203,22 @@ async function sealJustification(ctx: AppContext, tx: Executor, caseId: string, 
  * justification itself: the journal outlives the personal data, and the text sits sealed with the
  * decision.
  */
-async function journalOverride(tx: Executor, tenant: Tenant, caseId: string, actor: string, decisionId: string, overridden: CheckType[], secondValidator: boolean, now: Date) {
+export async function journalOverride(
+  tx: Executor,
+  tenant: Tenant,
+  caseId: string,
+  actor: string,
+  by: { decision_id: string } | { revision_id: string },
+  overridden: CheckType[],
+  secondValidator: boolean,
+  now: Date,
+) {
   if (overridden.length === 0) return;
   await appendJournal(tx, tenant, {
     caseId,
     actor,
     action: 'review.checks_overridden',
-    detail: { decision_id: decisionId, checks: overridden, justified: true, second_validator_required: secondValidator },
+    detail: { ...by, checks: overridden, justified: true, second_validator_required: secondValidator },
     at: now,
   });
 }
@@ -240,7 +262,7 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
     const step = nextTaskStep({ status: task.status, doubleValidation }, decisions, { actor, ...input });
     const effect = step.kind === 'conclude' ? 'concluded' : step.kind;
     const id = newId('dec', now.getTime());
-    const justification = await sealJustification(ctx, tx, caseRow.id, id, overridden, body, now);
+    const justification = await sealJustification(ctx, tx, caseRow.id, PURPOSE.decisionJustification(id), overridden, body.justification, now);
     const decision = await insertDecision(tx, {
       id,
       ...tenant,
@@ -263,7 +285,7 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
       detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect },
       at: now,
     });
-    await journalOverride(tx, tenant, caseRow.id, actor, id, overridden, doubleValidation && !task.doubleValidation, now);
+    await journalOverride(tx, tenant, caseRow.id, actor, { decision_id: id }, overridden, doubleValidation && !task.doubleValidation, now);
     const release = { lockedBy: null, lockExpiresAt: null, updatedAt: now, doubleValidation };
     const recorded = { decision, justification: justification.text, replayed: false };
     if (step.kind === 'conclude') {
@@ -319,7 +341,7 @@ export async function recordKeyDecision(
   // override needs its justification like an operator's.
   const overridden = overrideOf(caseRow, body);
   const id = newId('dec', now.getTime());
-  const justification = await sealJustification(ctx, tx, caseRow.id, id, overridden, body, now);
+  const justification = await sealJustification(ctx, tx, caseRow.id, PURPOSE.decisionJustification(id), overridden, body.justification, now);
   const decision = await insertDecision(tx, {
     id,
     ...tenant,
@@ -340,7 +362,7 @@ export async function recordKeyDecision(
     detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect: 'concluded' },
     at: now,
   });
-  await journalOverride(tx, tenant, caseRow.id, actor, id, overridden, false, now);
+  await journalOverride(tx, tenant, caseRow.id, actor, { decision_id: id }, overridden, false, now);
   const moved = await concludeCase(tx, tenant, caseRow, { ...input, actor }, now);
   const closed = await updateTask(tx, tenant, task.id, {
     status: 'closed',

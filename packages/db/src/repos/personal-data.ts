@@ -231,11 +231,18 @@ async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, n
     .returning({ id: reviewDecisions.id });
   // The checks an override went against stay (codes); why it did may name the person: erased, and
   // counted with the review comments.
-  const justifications = await tx
-    .update(reviewDecisions)
-    .set({ justificationSealed: null })
-    .where(and(eq(reviewDecisions.caseId, caseId), isNotNull(reviewDecisions.justificationSealed)))
-    .returning({ id: reviewDecisions.id });
+  const justifications = [
+    ...(await tx
+      .update(reviewDecisions)
+      .set({ justificationSealed: null })
+      .where(and(eq(reviewDecisions.caseId, caseId), isNotNull(reviewDecisions.justificationSealed)))
+      .returning({ id: reviewDecisions.id })),
+    ...(await tx
+      .update(caseRevisions)
+      .set({ justificationSealed: null })
+      .where(and(eq(caseRevisions.caseId, caseId), isNotNull(caseRevisions.justificationSealed)))
+      .returning({ id: caseRevisions.id })),
+  ];
   const revisionComments = await tx
     .update(caseRevisions)
     .set({ commentSealed: null })

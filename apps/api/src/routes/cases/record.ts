@@ -6,9 +6,9 @@ import { operatorOf } from '../../http/operator.ts';
 import { presentCase } from '../../presenters/case.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { accessDetail, caseForOperator } from '../../services/case-access.ts';
-import { caseScreenParts, presentDecisions } from '../../services/review.ts';
+import { caseScreenParts, presentDecisions, presentRevisions } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { presentRevision, presentTaskItem } from '../../presenters/review.ts';
+import { presentTaskItem } from '../../presenters/review.ts';
 import { CaseRecordSchema } from '../reviews/schemas.ts';
 import { CaseParams } from './get.ts';
 
@@ -46,7 +46,7 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
           case: presentCase(row, await listPieces(tx, row.id)),
           reviews: tasks.map((t) => presentTaskItem(t, now)),
           decisions: await presentDecisions(tx, ctx, decisions.filter((d) => !hiddenTasks.has(d.taskId))),
-          revisions: (await revisionsOfCase(tx, tenant, row.id)).map(presentRevision),
+          revisions: await presentRevisions(tx, ctx, await revisionsOfCase(tx, tenant, row.id)),
           ...(await caseScreenParts(tx, ctx, tenant, row)),
         };
       });

@@ -49,6 +49,13 @@ const taskFields = {
 
 export const ReviewTaskItemSchema = Type.Object(taskFields, { $id: 'ReviewTaskItem' });
 
+const OverriddenChecks = Type.Array(literals(CHECK_TYPES), {
+  description: 'The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing',
+});
+const JustificationShown = Type.Union([Type.String(), Type.Null()], {
+  description: 'Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased',
+});
+
 export const ReviewDecisionSchema = Type.Object(
   {
     id: Type.String(),
@@ -61,12 +68,8 @@ export const ReviewDecisionSchema = Type.Object(
     steps: Type.Union([Type.Array(literals(RESUBMISSION_STEPS)), Type.Null()]),
     effect: literals(['concluded', 'await_second_validation', 'escalate'] as const),
     has_comment: Type.Boolean({ description: 'Comments are personal data and are not returned here' }),
-    overridden_checks: Type.Array(literals(CHECK_TYPES), {
-      description: 'The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing',
-    }),
-    justification: Type.Union([Type.String(), Type.Null()], {
-      description: 'Why the decision went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased',
-    }),
+    overridden_checks: OverriddenChecks,
+    justification: JustificationShown,
     created_at: Timestamp,
   },
   { $id: 'ReviewDecision' },
@@ -227,6 +230,7 @@ export const RevisionSchema = Type.Object(
     outcome: literals(['approve', 'reject'] as const),
     reason_code: Type.Optional(ReasonCodeSchema),
     comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    justification: Type.Optional(Justification),
   },
   { additionalProperties: false, $id: 'Revision' },
 );
@@ -242,6 +246,8 @@ export const RevisionRecordedSchema = Type.Object(
     reason_code: Type.Union([Type.String(), Type.Null()]),
     previous_outcome: literals(['approved', 'rejected'] as const),
     previous_reason_code: Type.Union([Type.String(), Type.Null()]),
+    overridden_checks: OverriddenChecks,
+    justification: JustificationShown,
     created_at: Timestamp,
   },
   { $id: 'RevisionRecorded' },

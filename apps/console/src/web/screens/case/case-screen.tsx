@@ -145,7 +145,7 @@ export function CaseScreen({ taskId }: { taskId: string }) {
               <ShortcutLegend />
             </>
           ) : null}
-          {role === 'supervisor' && (state === 'approved' || state === 'rejected') ? <RevisionPanel taskId={taskId} caseState={state} /> : null}
+          {role === 'supervisor' && (state === 'approved' || state === 'rejected') ? <RevisionPanel taskId={taskId} caseState={state} checks={data.case.checks} /> : null}
           {data.case.status === 'created' || data.case.status === 'collecting' ? <JourneyLinkPanel caseId={data.case.id} /> : null}
           <Journal entries={data.journal} />
         </div>
