@@ -133,7 +133,14 @@ describe('the proof of the review station', () => {
     });
     await capture(phone, 'sandbox-case', 'phone');
 
-    await approve(ritaPage);
+    // The real checks found what sent the case to review: approving goes against them, so the
+    // confirmation lists them and asks why (docs/operators.md#overrides).
+    await ritaPage.getByRole('button', { name: /^Approve/ }).click();
+    const confirm = ritaPage.getByRole('dialog', { name: 'Approve this case?' });
+    await confirm.getByText('Approving goes against these checks:').waitFor();
+    assert.ok((await confirm.locator('.override li').count()) >= 1);
+    await confirm.getByLabel('Why approve despite them?').fill('Sandbox test case, approved on purpose for the proof.');
+    await confirm.getByRole('button', { name: 'Approve' }).click();
     await ritaPage.getByText('Decision recorded. The case is now approved.').waitFor();
     // The journal and the decision name the operator, not an id.
     await ritaPage.locator('.decisions li', { hasText: 'Rita Reviewer' }).waitFor();
@@ -325,7 +332,7 @@ describe('the proof of the review station', () => {
     await Promise.all([samPage.waitForURL((u) => u.origin === h.consoleUrl && u.pathname === `/tasks/${escalatedTask}`), samPage.click('button[type="submit"]')]);
     // Back on the case: the outcome of the revision is said, and the case is approved now.
     await samPage.getByText('The action you asked for was completed.').waitFor();
-    await samPage.getByText('The decision was revised to approved.').waitFor();
+    await samPage.getByText('Decision revised: the case is approved.').waitFor();
     assert.ok(!samPage.url().includes('action='), 'the action id left the address');
     await capture(samPage, 'revision-done', 'desktop');
     const read = await h.t.request('GET', `/v1/cases/${(await apiFromPage(samPage, 'GET', `/v1/reviews/${escalatedTask}`)).body.case_id}`);
