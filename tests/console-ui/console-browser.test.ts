@@ -128,8 +128,9 @@ describe('review station', () => {
     assert.equal(await page.locator('dialog[open]').count(), 0);
     await page.getByLabel('Reason').first().selectOption('document_tampered');
     await page.getByRole('button', { name: /^Reject/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Reject this case for: The document shows signs of tampering or forgery.?' });
-    await dialog.waitFor();
+    // The question as title, the reason below it (not inside the question).
+    const dialog = page.getByRole('dialog', { name: 'Reject this case?' });
+    await dialog.getByText('Reason given to the client: The document shows signs of tampering or forgery.', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await page.locator('dialog[open]').count(), 0);
   });
