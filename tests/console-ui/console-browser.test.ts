@@ -112,7 +112,7 @@ describe('review station', () => {
     const dialog = page.getByRole('dialog', { name: 'Approve this case?' });
     await dialog.waitFor();
     await capture(page, 'case-confirm', 'desktop');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('Decision recorded. The case is now approved.').waitFor();
     await page.getByText('This task is closed.').waitFor();
     await capture(page, 'case-decided', 'desktop');
@@ -128,8 +128,9 @@ describe('review station', () => {
     assert.equal(await page.locator('dialog[open]').count(), 0);
     await page.getByLabel('Reason').first().selectOption('document_tampered');
     await page.getByRole('button', { name: /^Reject/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Reject this case for: The document shows signs of tampering or forgery.?' });
-    await dialog.waitFor();
+    // The question as title, the reason below it (not inside the question).
+    const dialog = page.getByRole('dialog', { name: 'Reject this case?' });
+    await dialog.getByText('Reason given to the client: The document shows signs of tampering or forgery.', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await page.locator('dialog[open]').count(), 0);
   });

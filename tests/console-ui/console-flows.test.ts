@@ -76,7 +76,7 @@ describe('console: flows', () => {
     await page.getByRole('button', { name: 'Activate version 2' }).click();
     const dialog = page.getByRole('dialog', { name: /Activate version 2 of standard\?/ });
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Activate' }).click();
     await page.getByText('Version 2 is active: new cases use it.').waitFor();
     await page.getByRole('heading', { name: /Version 2\s+Active/ }).waitFor();
     await capture(page, 'flow-edit', 'desktop');

@@ -99,7 +99,7 @@ describe('the integration settings in the console', () => {
     const dialog = page.getByRole('dialog', { name: /Revoke the key Back office/ });
     await dialog.waitFor();
     await capture(page, 'api-key-revoke', 'desktop');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('Key Back office revoked.').waitFor();
     await page.locator('tbody tr', { hasText: 'Back office' }).getByText(/^Revoked/).waitFor();
     const refused = await h.t.request('GET', '/v1/api-keys', { key: keyOf(secret) });
@@ -211,7 +211,7 @@ describe('the integration settings in the console', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await row.getByText('Healthy').waitFor();
     await row.getByRole('button', { name: `Disable ${rx.url}` }).click();
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Disable' }).click();
     await row.getByText('Disabled', { exact: true }).waitFor();
     assert.equal(await row.getByRole('button', { name: `Send a test ${rx.url}` }).count(), 0, 'no test to a disabled endpoint');
     await row.getByRole('button', { name: `Enable ${rx.url}` }).click();
@@ -220,7 +220,7 @@ describe('the integration settings in the console', () => {
     // Rotate: the new secret shown once; a test then carries both signatures, each verifies.
     await row.getByRole('button', { name: `Rotate the secret ${rx.url}` }).click();
     await dialog.getByText(/deliveries carry both signatures/).waitFor();
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Rotate the secret' }).click();
     await page.getByText(/New signing secret for/).waitFor();
     const fresh = await page.getByLabel('Signing secret').inputValue();
     assert.match(fresh, /^whsec_/);
@@ -243,7 +243,7 @@ describe('the integration settings in the console', () => {
     // Delete asks first, then the endpoint is gone from the list.
     await row.getByRole('button', { name: `Delete ${rx.url}` }).click();
     await dialog.getByText(/Deliveries still scheduled are cancelled/).waitFor();
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText(`Endpoint ${rx.url} deleted; 0 scheduled deliveries cancelled.`).waitFor();
     await row.waitFor({ state: 'detached' });
     const listed = await h.t.request('GET', '/v1/webhook-endpoints', { key: h.t.demoKey });

@@ -164,7 +164,7 @@ describe('the oversight screens', () => {
     const dialog = adaPage.getByRole('dialog', { name: 'Revoke the access of Nina Newcomer? They are signed out at their next request.' });
     await dialog.waitFor();
     await capture(adaPage, 'operators-revoke', 'desktop');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
     await adaPage.getByText('The access of Nina Newcomer is revoked.').waitFor();
     await row.getByText('Revoked').waitFor();
     assert.equal(await nina.evaluate(async () => (await fetch('/auth/session')).status), 401);
@@ -199,7 +199,7 @@ describe('the oversight screens', () => {
     // Closed early, after a confirmation: Sue can no longer read the case.
     await samPage.goBack();
     await samPage.getByRole('button', { name: `Close now: ${caseId}` }).click();
-    await samPage.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await samPage.getByRole('dialog').getByRole('button', { name: 'Close the access' }).click();
     await samPage.getByText('The grant is closed.').waitFor();
     await samPage.locator('tbody tr', { hasText: caseId }).getByText('Closed early').waitFor();
     assert.equal((await apiFromPage(suePage, 'GET', `/v1/cases/${caseId}/record`)).status, 404);

@@ -49,7 +49,7 @@ async function claim(page: Page, taskId: string): Promise<void> {
 
 async function approve(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Approve/ }).click();
-  await page.getByRole('dialog', { name: 'Approve this case?' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('dialog', { name: 'Approve this case?' }).getByRole('button', { name: 'Approve' }).click();
 }
 
 before(async () => {
@@ -133,7 +133,14 @@ describe('the proof of the review station', () => {
     });
     await capture(phone, 'sandbox-case', 'phone');
 
-    await approve(ritaPage);
+    // The real checks found what sent the case to review: approving goes against them, so the
+    // confirmation lists them and asks why (docs/operators.md#overrides).
+    await ritaPage.getByRole('button', { name: /^Approve/ }).click();
+    const confirm = ritaPage.getByRole('dialog', { name: 'Approve this case?' });
+    await confirm.getByText('Approving goes against these checks:').waitFor();
+    assert.ok((await confirm.locator('.override li').count()) >= 1);
+    await confirm.getByLabel('Why approve despite them?').fill('Sandbox test case, approved on purpose for the proof.');
+    await confirm.getByRole('button', { name: 'Approve' }).click();
     await ritaPage.getByText('Decision recorded. The case is now approved.').waitFor();
     // The journal and the decision name the operator, not an id.
     await ritaPage.locator('.decisions li', { hasText: 'Rita Reviewer' }).waitFor();
@@ -178,7 +185,7 @@ describe('the proof of the review station', () => {
     await claim(remiPage, taskId);
     await remiPage.getByLabel('Reason').first().selectOption('document_tampered');
     await remiPage.getByRole('button', { name: /^Reject/ }).click();
-    await remiPage.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await remiPage.getByRole('dialog', { name: 'Reject this case?' }).getByRole('button', { name: 'Reject' }).click();
     await remiPage.getByText('Your outcome is recorded. The task waits for a second operator or a supervisor.').waitFor();
     await remiPage.reload();
     await remiPage.getByText('The two operators disagreed. A supervisor or an administrator decides.').waitFor();
@@ -195,7 +202,7 @@ describe('the proof of the review station', () => {
     await capture(samPage, 'escalated-case', 'desktop');
     await samPage.getByLabel('Reason').first().selectOption('document_tampered');
     await samPage.getByRole('button', { name: /^Reject/ }).click();
-    await samPage.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await samPage.getByRole('dialog', { name: 'Reject this case?' }).getByRole('button', { name: 'Reject' }).click();
     await samPage.getByText('Decision recorded. The case is now rejected.').waitFor();
     await samPage.locator('.decisions li', { hasText: 'Sam Supervisor' }).waitFor();
     await capture(samPage, 'escalated-decided', 'desktop');
@@ -315,7 +322,7 @@ describe('the proof of the review station', () => {
     await samPage.locator('select[name="revision_outcome"]').selectOption('approve');
     await samPage.locator('textarea[name="revision_comment"]').fill('The document is genuine after all');
     await samPage.getByRole('button', { name: 'Revise', exact: true }).click();
-    await samPage.getByRole('dialog', { name: 'Revise the decision to approved?' }).getByRole('button', { name: 'Confirm' }).click();
+    await samPage.getByRole('dialog', { name: 'Revise this decision?' }).getByRole('button', { name: 'Revise' }).click();
     // The provider asks for the password again (prompt=login), whatever its own session.
     await samPage.waitForURL((u) => u.origin !== h.consoleUrl);
     await samPage.waitForSelector('input[name="login"]');
@@ -325,7 +332,7 @@ describe('the proof of the review station', () => {
     await Promise.all([samPage.waitForURL((u) => u.origin === h.consoleUrl && u.pathname === `/tasks/${escalatedTask}`), samPage.click('button[type="submit"]')]);
     // Back on the case: the outcome of the revision is said, and the case is approved now.
     await samPage.getByText('The action you asked for was completed.').waitFor();
-    await samPage.getByText('The decision was revised to approved.').waitFor();
+    await samPage.getByText('Decision revised: the case is approved.').waitFor();
     assert.ok(!samPage.url().includes('action='), 'the action id left the address');
     await capture(samPage, 'revision-done', 'desktop');
     const read = await h.t.request('GET', `/v1/cases/${(await apiFromPage(samPage, 'GET', `/v1/reviews/${escalatedTask}`)).body.case_id}`);

@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { applyCaseTrigger, findCaseForUpdate, insertActiveOperator, openReviewTask, type OperatorRow, type Tenant } from '@idv/db';
-import { newId, type OperatorRole, type Sensitivity } from '@idv/domain';
+import { applyCaseTrigger, findCaseForUpdate, insertActiveOperator, openReviewTask, storeCaseChecks, type OperatorRow, type Tenant } from '@idv/db';
+import { newId, type CheckReport, type OperatorRole, type Sensitivity } from '@idv/domain';
 import { ChecksPool } from '@idv/engine';
 import { MasterKeyring } from '@idv/vault';
 import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
@@ -33,7 +33,7 @@ export interface ConsoleHarness {
   /** An operator attached to a new account of the provider (every country and `restricted` unless said); its login and password. */
   operator(role: OperatorRole, name: string, clearance?: { countries?: string[]; sensitivity?: Sensitivity }): Promise<{ op: OperatorRow; login: string; password: string }>;
   /** A case of the demo client with declared data, sent to review as the checks engine does. */
-  taskInReview(spec?: { riskScore?: number; dueAt?: Date; surname?: string; flow?: string }): Promise<{ caseId: string; taskId: string }>;
+  taskInReview(spec?: { riskScore?: number; dueAt?: Date; surname?: string; flow?: string; checks?: CheckReport[] }): Promise<{ caseId: string; taskId: string }>;
   /**
    * The person's whole journey for a case through the journey routes, with real photos from the
    * shared fixtures (passport page, selfie, two head turns), finished: the case waits for its checks.
@@ -133,6 +133,8 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
       const { task } = await t.database.db.transaction(async (tx) => {
         const row = (await findCaseForUpdate(tx, tenant, caseId))!;
         await applyCaseTrigger(tx, tenant, row, { type: 'submission_complete' }, now);
+        // The checks' reports as the runner stores them, when a test needs particular verdicts.
+        if (spec.checks) await storeCaseChecks(tx, tenant, caseId, spec.checks, [], now);
         return openReviewTask(tx, tenant, { caseId, riskScore: spec.riskScore ?? 50, sensitivity: 'standard', reasons: ['faces_uncertain', 'subject_mismatch'], dueAt: spec.dueAt }, now);
       });
       t.clock.advance(1000);

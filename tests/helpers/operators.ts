@@ -7,10 +7,11 @@ import {
   findCaseForUpdate,
   insertOperator,
   openReviewTask,
+  storeCaseChecks,
   type OperatorRow,
   type Tenant,
 } from '@idv/db';
-import { STANDARD_FLOW, newId, type OperatorRole, type Sensitivity } from '@idv/domain';
+import { STANDARD_FLOW, newId, type CheckReport, type OperatorRole, type Sensitivity } from '@idv/domain';
 import { startTestApp, type ConsoleCredentials, type Credentials, type RequestOptions, type TestApp } from './app.ts';
 import { issueKey } from './tenants.ts';
 
@@ -143,7 +144,7 @@ export async function activateDoubleValidationFlow(t: ReviewTestApp): Promise<vo
  */
 export async function caseInReview(
   t: ReviewTestApp,
-  spec: { country?: string; riskScore?: number; sensitivity?: Sensitivity; flow?: string; dueAt?: Date } = {},
+  spec: { country?: string; riskScore?: number; sensitivity?: Sensitivity; flow?: string; dueAt?: Date; checks?: CheckReport[] } = {},
 ): Promise<{ caseId: string; taskId: string }> {
   const created = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: spec.flow ?? 'standard', country: spec.country ?? 'FR' } });
   if (created.statusCode !== 201) throw new Error(`case creation failed: ${created.body}`);
@@ -152,6 +153,8 @@ export async function caseInReview(
   const { task } = await t.database.db.transaction(async (tx) => {
     const row = (await findCaseForUpdate(tx, t.tenant, caseId))!;
     await applyCaseTrigger(tx, t.tenant, row, { type: 'submission_complete' }, now);
+    // The reports as the checks runner stores them, when the test needs some (overrides).
+    if (spec.checks) await storeCaseChecks(tx, t.tenant, caseId, spec.checks, [], now);
     return openReviewTask(
       tx,
       t.tenant,

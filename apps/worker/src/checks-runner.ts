@@ -283,7 +283,8 @@ export class ChecksRunner {
     const pieces = await this.openPieces(db, currentPieces(await listPieces(db, caseRow.id), job.round));
     const document =
       journey.documentCountry && journey.documentType ? { country: journey.documentCountry, type: journey.documentType as DocumentType } : null;
-    const now = this.now();
+    // The analysis judges the document as of the moment it starts (its expiry, the person's age)...
+    const analysedAt = this.now();
     const analysis = await this.o.analyser.analyse({
       pieces,
       declared: who.declared,
@@ -292,12 +293,16 @@ export class ChecksRunner {
       flow,
       document,
       environment: job.environment,
-      now,
+      now: analysedAt,
     });
     observeCheckTasks(analysis.timings.tasks);
 
     const fingerprints = this.fingerprints(analysis);
-    const dup = await findDuplicates(db, this.faceIndex, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, now, this.o.duplicates);
+    const dup = await findDuplicates(db, this.faceIndex, tenant, caseRow.id, fingerprints, analysis.reading.faceTemplates, analysedAt, this.o.duplicates);
+    // ...but what the service reports (the decision's decided_at, the event's time, the journal,
+    // the review task's opening and due date) is when the decision is taken: after the analysis
+    // and the duplicate search, which take seconds, or minutes behind a long queue.
+    const now = this.now();
     const reports: CheckReport[] = [...analysis.checks, dup.report];
     const forced = sandboxForce(job.environment, { declared: who.declared, entered: who.entered });
     const decision = decideCase({ reports, flow, resubmissions: job.round - 1, now, forced });

@@ -15,8 +15,12 @@ export const PURPOSE = {
   /** Questionnaire answers (journeys.answers_sealed). */
   answers: 'answers',
   decisionComment: (decisionId: string) => `review_decision:${decisionId}:comment`,
+  /** Why a decision went against failed or attention checks (review_decisions.justification_sealed). */
+  decisionJustification: (decisionId: string) => `review_decision:${decisionId}:justification`,
   correction: (correctionId: string) => `review_correction:${correctionId}`,
   revisionComment: (revisionId: string) => `case_revision:${revisionId}:comment`,
+  /** Why a revision to approved went against failed or attention checks (case_revisions.justification_sealed). */
+  revisionJustification: (revisionId: string) => `case_revision:${revisionId}:justification`,
   documentReading: (round: number) => `document_reading:${round}`,
   faceTemplates: (round: number) => `face_templates:${round}`,
   grantReason: (grantId: string) => `support_grant:${grantId}:reason`,

@@ -424,6 +424,13 @@ export const reviewDecisions = pgTable(
     steps: jsonb('steps').$type<string[] | null>(),
     /** A free comment is personal data: sealed with the master keyring (aad `review_decision:<id>:comment`). */
     commentSealed: text('comment_sealed'),
+    /** The checks (types) an approval went against: those that failed or needed attention; empty for none. */
+    overriddenChecks: jsonb('overridden_checks').$type<string[]>().notNull().default([]),
+    /**
+     * Why the operator or key decided against those checks: may name the person, so sealed under
+     * the case's data key (purpose `review_decision:<id>:justification`), erased with its data.
+     */
+    justificationSealed: text('justification_sealed'),
     /** What the decision did to the task: concluded, await_second_validation or escalate. */
     effect: text('effect').notNull(),
     createdAt: ts('created_at').notNull(),
@@ -466,6 +473,9 @@ export const caseRevisions = pgTable(
     outcome: text('outcome').notNull(),
     reasonCode: text('reason_code'),
     commentSealed: text('comment_sealed'),
+    /** As on a decision: the checks a revision to approved went against, and why (sealed, `case_revision:<id>:justification`). */
+    overriddenChecks: jsonb('overridden_checks').$type<string[]>().notNull().default([]),
+    justificationSealed: text('justification_sealed'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('case_revisions_case').on(t.caseId, t.id)],

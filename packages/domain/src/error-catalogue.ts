@@ -94,6 +94,12 @@ export const ERROR_CATALOGUE = {
   task_closed: e(409, 'conflict_error', 'The review task is closed: its case has been concluded or has left review.', 'Read the case record for the outcome.'),
   task_locked: e(409, 'conflict_error', 'Another operator holds the lock of this task.', 'Take another task; the lock lapses after thirty minutes of inactivity.'),
   lock_not_held: e(409, 'conflict_error', 'This operator does not hold the lock of the task.', 'Claim the task first.'),
+  justification_required: e(
+    422,
+    'validation_error',
+    'The decision goes against checks that failed or need attention, and says not why.',
+    'Send justification: why the case is approved despite the checks the message lists (at least 10 characters). It is kept sealed with the decision and shown to auditors.',
+  ),
   decision_already_recorded: e(409, 'conflict_error', 'This operator already recorded a different decision on this task.', 'A decision cannot be changed by retrying; a supervisor may revise a decided case.'),
   double_validation_same_operator: e(409, 'conflict_error', 'The second validation must come from another operator.', 'Leave the task to a colleague.'),
   journey_relaunch_failed: e(502, 'api_error', 'The decision is recorded but the journey could not be relaunched.', 'Retry the same call: the decision is not recorded twice and the relaunch is attempted again.'),

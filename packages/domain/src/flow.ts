@@ -95,6 +95,12 @@ export const FlowDefinitionSchema = Type.Object(
       { additionalProperties: false },
     ),
     double_validation: Type.Boolean(),
+    double_validation_on_override: Type.Optional(
+      Type.Boolean({
+        description:
+          'An operator approving against a failed or attention check needs a second operator to agree, even when double_validation is false (absent: false)',
+      }),
+    ),
     case_lifetime_hours: Type.Integer({ minimum: 1, maximum: 24 * 90 }),
     retention: Type.Object(
       {

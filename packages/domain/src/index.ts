@@ -11,6 +11,7 @@ export * from './parser-refusal.ts';
 export * from './webhook-events.ts';
 export * from './operators.ts';
 export * from './review.ts';
+export * from './override.ts';
 export * from './journey.ts';
 export * from './handoff.ts';
 export * from './appearance.ts';

@@ -28,6 +28,7 @@ export const CASE_JOURNAL_ACTIONS = {
   'review.correction_added': 'Correction added',
   'review.decision_recorded': 'Review decision recorded',
   'review.revision_recorded': 'Decision revision recorded',
+  'review.checks_overridden': 'Approved despite checks that failed or need attention (justified)',
   'personal_data.consulted': 'Personal data consulted',
   'personal_data.unmasked': 'Personal data revealed',
   'personal_data.erased': 'Personal data erased',

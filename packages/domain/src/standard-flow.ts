@@ -87,6 +87,7 @@ export const STANDARD_FLOW: FlowDefinition = {
   checks: { face_match_max_distance: 1.068, face_review_max_distance: 1.146, min_age: 18 },
   decision: { on_attention: 'review', max_resubmissions: 2, review_due_hours: 24 },
   double_validation: false,
+  double_validation_on_override: false,
   case_lifetime_hours: 24 * 7,
   retention: { images_days: 30, data_days: 365 },
   capture: { allow_file_upload: true },

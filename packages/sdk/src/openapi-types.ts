@@ -811,7 +811,7 @@ export interface paths {
         put?: never;
         /**
          * Decide a task
-         * @description Record this operator’s outcome (under their lock), then relaunch the journey on resubmit. Idempotent: a retry replays the decision (Idempotent-Replayed: true) and never records a second one. Under double validation two different operators must agree; a disagreement escalates to a supervisor. If the relaunch fails the outcome stays recorded and the call fails
+         * @description Record this operator’s outcome (under their lock), then relaunch the journey on resubmit. Idempotent: a retry replays the decision (Idempotent-Replayed: true) and never records a second one. Under double validation two different operators must agree; a disagreement escalates to a supervisor. Approving against checks that failed or need attention (an override) needs a justification (422 justification_required otherwise), and a second operator when the flow says double_validation_on_override. If the relaunch fails the outcome stays recorded and the call fails
          */
         post: operations["decideReview"];
         delete?: never;
@@ -831,7 +831,7 @@ export interface paths {
         put?: never;
         /**
          * Revise a decision
-         * @description Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing
+         * @description Revise the decision of the decided case of this task (supervisor, Op + Re). Revisability is checked before anything is written; a revision that changes nothing (such as a retry of one already applied) is refused with revision_changes_nothing. Revising to approved against checks that failed or need attention needs a justification (422 justification_required), as a decision does
          */
         post: operations["reviseReview"];
         delete?: never;
@@ -851,7 +851,7 @@ export interface paths {
         put?: never;
         /**
          * Decide a case in review
-         * @description Decide a case in review with a key holding the permission decisions (signed, idempotent). The key decides alone: no lock, no clearance, no double validation; journaled as key:<key_id>. A case not in review: 409 case_not_in_review, saying where it stands
+         * @description Decide a case in review with a key holding the permission decisions (signed, idempotent). The key decides alone: no lock, no clearance, no double validation (nor a second validator for an override); journaled as key:<key_id>. Approving against checks that failed or need attention needs a justification, as for an operator (422 justification_required). A case not in review: 409 case_not_in_review, saying where it stands
          */
         post: operations["decideCase"];
         delete?: never;
@@ -2501,6 +2501,10 @@ export interface components {
             effect: "concluded" | "await_second_validation" | "escalate";
             /** @description Comments are personal data and are not returned here */
             has_comment: boolean;
+            /** @description The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing */
+            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire")[];
+            /** @description Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
+            justification: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -2690,6 +2694,8 @@ export interface components {
             steps?: ("document" | "face")[];
             /** @description Kept sealed; erased with the case’s personal data */
             comment?: string;
+            /** @description Why the case is approved despite the checks that failed or need attention (at least 10 characters): required for such an approval (422 justification_required), refused on any other decision. Kept sealed; erased with the case’s personal data */
+            justification?: string;
         };
         CaseDecision: {
             /** @enum {string} */
@@ -2697,6 +2703,8 @@ export interface components {
             /** @enum {string} */
             reason_code?: "document_expired" | "document_not_accepted" | "document_tampered" | "document_specimen" | "face_mismatch" | "liveness_failed" | "data_mismatch" | "underage" | "duplicate_identity" | "suspected_fraud" | "document_blurred" | "document_glare" | "document_cropped" | "document_side_missing" | "face_unclear";
             steps?: ("document" | "face")[];
+            /** @description Why the case is approved despite the checks that failed or need attention (at least 10 characters): required for such an approval (422 justification_required), refused on any other decision. Kept sealed; erased with the case’s personal data */
+            justification?: string;
         };
         DecisionRecorded: {
             /** @enum {string} */
@@ -2744,6 +2752,8 @@ export interface components {
             /** @enum {string} */
             reason_code?: "document_expired" | "document_not_accepted" | "document_tampered" | "document_specimen" | "face_mismatch" | "liveness_failed" | "data_mismatch" | "underage" | "duplicate_identity" | "suspected_fraud" | "document_blurred" | "document_glare" | "document_cropped" | "document_side_missing" | "face_unclear";
             comment?: string;
+            /** @description Why the case is approved despite the checks that failed or need attention (at least 10 characters): required for such an approval (422 justification_required), refused on any other decision. Kept sealed; erased with the case’s personal data */
+            justification?: string;
         };
         RevisionRecorded: {
             id: string;
@@ -2758,6 +2768,10 @@ export interface components {
             /** @enum {string} */
             previous_outcome: "approved" | "rejected";
             previous_reason_code: string | null;
+            /** @description The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing */
+            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire")[];
+            /** @description Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
+            justification: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3275,6 +3289,8 @@ export interface components {
                 review_due_hours: number;
             };
             double_validation: boolean;
+            /** @description An operator approving against a failed or attention check needs a second operator to agree, even when double_validation is false (absent: false) */
+            double_validation_on_override?: boolean;
             case_lifetime_hours: number;
             retention: {
                 images_days: number;
@@ -7968,7 +7984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, justification_required */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8102,7 +8118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, justification_required */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8234,7 +8250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, justification_required */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 import type { CaseRow, ReviewDecisionRow, ReviewTaskRow } from '@idv/db';
-import { SENSITIVITY_LEVELS, isOverdue } from '@idv/domain';
+import { SENSITIVITY_LEVELS, isOverdue, type CheckType } from '@idv/domain';
 
 function presentLock(task: ReviewTaskRow, now: Date) {
   return task.lockedBy && task.lockExpiresAt && task.lockExpiresAt > now
@@ -27,7 +27,8 @@ export function presentTaskItem(task: ReviewTaskRow, now: Date) {
   };
 }
 
-export function presentDecision(d: ReviewDecisionRow) {
+/** A decision; `justification` is the opened text of an override's (null without one, or once erased). */
+export function presentDecision(d: ReviewDecisionRow, justification: string | null) {
   return {
     id: d.id,
     object: 'review_decision' as const,
@@ -39,31 +40,37 @@ export function presentDecision(d: ReviewDecisionRow) {
     steps: (d.steps as ('document' | 'face')[] | null) ?? null,
     effect: d.effect as 'concluded' | 'await_second_validation' | 'escalate',
     has_comment: d.commentSealed !== null,
+    overridden_checks: d.overriddenChecks as CheckType[],
+    justification,
     created_at: d.createdAt.toISOString(),
   };
 }
 
-export function presentDecisionRecorded(r: { decision: ReviewDecisionRow; task: ReviewTaskRow | null; case: CaseRow; concluded: boolean }) {
+export function presentDecisionRecorded(r: { decision: ReviewDecisionRow; justification: string | null; task: ReviewTaskRow | null; case: CaseRow; concluded: boolean }) {
   return {
     object: 'decision_recorded' as const,
-    decision: presentDecision(r.decision),
+    decision: presentDecision(r.decision, r.justification),
     task: r.task ? { id: r.task.id, status: r.task.status } : null,
     case: { id: r.case.id, state: r.case.state, status: r.case.status },
     concluded: r.concluded,
   };
 }
 
-export function presentRevision(r: {
-  id: string;
-  caseId: string;
-  taskId: string;
-  actor: string;
-  outcome: string;
-  reasonCode: string | null;
-  previousOutcome: string;
-  previousReasonCode: string | null;
-  createdAt: Date;
-}) {
+export function presentRevision(
+  r: {
+    id: string;
+    caseId: string;
+    taskId: string;
+    actor: string;
+    outcome: string;
+    reasonCode: string | null;
+    previousOutcome: string;
+    previousReasonCode: string | null;
+    overriddenChecks: string[];
+    createdAt: Date;
+  },
+  justification: string | null,
+) {
   return {
     id: r.id,
     object: 'revision' as const,
@@ -74,6 +81,8 @@ export function presentRevision(r: {
     reason_code: r.reasonCode,
     previous_outcome: r.previousOutcome as 'approved' | 'rejected',
     previous_reason_code: r.previousReasonCode,
+    overridden_checks: r.overriddenChecks as CheckType[],
+    justification,
     created_at: r.createdAt.toISOString(),
   };
 }

@@ -3,6 +3,7 @@ import {
   correctionsOfCase,
   decisionsOfTask,
   findActiveTaskOfCase,
+  findFlowById,
   findCaseForUpdate,
   findTask,
   findTaskForUpdate,
@@ -11,6 +12,7 @@ import {
   recordUsageWithQuota,
   updateTask,
   appendJournal,
+  type CaseRevisionRow,
   type CaseRow,
   type ClearanceFilter,
   type Executor,
@@ -34,14 +36,18 @@ import {
   identityGap,
   identityPaths,
   usageSourceKey,
+  overriddenChecks,
+  justificationProblem,
+  needsSecondValidator,
+  type CheckType,
   type DecisionInput,
   type LockPosition,
   type OperatorOutcome,
 } from '@idv/domain';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
-import { presentDecision, presentTaskItem } from '../presenters/review.ts';
-import { PURPOSE, readIdentities } from '@idv/case-data';
+import { presentDecision, presentRevision, presentTaskItem } from '../presenters/review.ts';
+import { PURPOSE, caseOpener, readIdentities, type CaseOpener } from '@idv/case-data';
 
 export function clearanceOf(op: OperatorRow): ClearanceFilter {
   return { countries: op.countries, maxSensitivityRank: sensitivityRank(op.sensitivity) };
@@ -73,15 +79,54 @@ export function lockRefusal(position: Exclude<LockPosition, 'held'>, task: Revie
   }
 }
 
-/** Decisions of a task as this actor may see them (double validation hides them until the actor gave theirs). */
-function visibleDecisions(task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string) {
-  const own = decisions.some((d) => d.actor === actor);
-  const show = mayShowDecisions(task.doubleValidation, own);
-  return { decisions: show ? decisions.map(presentDecision) : [], decisions_hidden: !show && decisions.length > 0 };
+/**
+ * Decisions as the API shows them, with the justification of each override opened: it is the
+ * audit answer to "why was this approved?", so every route that shows the decision shows it
+ * (null once the case's personal data is erased; the overridden checks stay).
+ */
+export async function presentDecisions(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, decisions: ReviewDecisionRow[]) {
+  const openers = new Map<string, CaseOpener>();
+  const out = [];
+  for (const d of decisions) {
+    let justification: string | null = null;
+    if (d.justificationSealed) {
+      const opener = openers.get(d.caseId) ?? caseOpener(ctx, db, d.caseId);
+      openers.set(d.caseId, opener);
+      justification = await opener.json<string>('data', PURPOSE.decisionJustification(d.id), d.justificationSealed);
+    }
+    out.push(presentDecision(d, justification));
+  }
+  return out;
 }
 
-export function presentTask(task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string, now: Date) {
-  return { ...presentTaskItem(task, now), ...visibleDecisions(task, decisions, actor) };
+/** Revisions as the API shows them, with the justification of a revision to approved against failed checks opened (as for decisions). */
+export async function presentRevisions(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, revisions: CaseRevisionRow[]) {
+  const out = [];
+  for (const r of revisions) {
+    const justification = r.justificationSealed
+      ? await caseOpener(ctx, db, r.caseId).json<string>('data', PURPOSE.revisionJustification(r.id), r.justificationSealed)
+      : null;
+    out.push(presentRevision(r, justification));
+  }
+  return out;
+}
+
+/** Decisions of a task as this actor may see them (double validation hides them until the actor gave theirs). */
+async function visibleDecisions(db: Executor, ctx: Pick<AppContext, 'vault' | 'keyring'>, task: ReviewTaskRow, decisions: ReviewDecisionRow[], actor: string) {
+  const own = decisions.some((d) => d.actor === actor);
+  const show = mayShowDecisions(task.doubleValidation, own);
+  return { decisions: show ? await presentDecisions(db, ctx, decisions) : [], decisions_hidden: !show && decisions.length > 0 };
+}
+
+export async function presentTask(
+  db: Executor,
+  ctx: Pick<AppContext, 'vault' | 'keyring'>,
+  task: ReviewTaskRow,
+  decisions: ReviewDecisionRow[],
+  actor: string,
+  now: Date,
+) {
+  return { ...presentTaskItem(task, now), ...(await visibleDecisions(db, ctx, task, decisions, actor)) };
 }
 
 /**
@@ -116,10 +161,13 @@ export async function caseScreenParts(db: Executor, ctx: Pick<AppContext, 'vault
 
 export interface DecisionBody extends DecisionInput {
   comment?: string;
+  justification?: string;
 }
 
 export interface DecisionResult {
   decision: ReviewDecisionRow;
+  /** The justification of an override, as recorded (null without one). */
+  justification: string | null;
   task: ReviewTaskRow | null;
   case: CaseRow;
   replayed: boolean;
@@ -132,6 +180,48 @@ function checkDecisionBody(body: DecisionInput): void {
 }
 
 const stepsOf = (body: DecisionInput) => (body.outcome === 'resubmit' ? [...(body.steps ?? [])].sort() : null);
+
+/**
+ * The override of a decision on this case: the checks it goes against (docs/operators.md#overrides),
+ * its justification checked (422 justification_required without one).
+ */
+export function overrideOf(caseRow: CaseRow, body: { outcome: OperatorOutcome; justification?: string }): CheckType[] {
+  const overridden = overriddenChecks(body.outcome, (caseRow.checks ?? []) as { type: string; status: string }[]);
+  const problem = justificationProblem(overridden, body.justification);
+  if (problem) throw new ApiError(problem.code, problem.message, 'justification');
+  return overridden;
+}
+
+/** The justification, sealed under the case's data key beside the decision or revision (personal data, erased with it). */
+export async function sealJustification(ctx: AppContext, tx: Executor, caseId: string, purpose: string, overridden: CheckType[], justification: string | undefined, now: Date) {
+  const text = overridden.length > 0 ? (justification ?? '').trim() : null;
+  return { text, sealed: text ? await ctx.vault.sealJson(tx, caseId, 'data', purpose, text, now) : null };
+}
+
+/**
+ * The journal says that a decision overrode checks, which ones and by which decision, never the
+ * justification itself: the journal outlives the personal data, and the text sits sealed with the
+ * decision.
+ */
+export async function journalOverride(
+  tx: Executor,
+  tenant: Tenant,
+  caseId: string,
+  actor: string,
+  by: { decision_id: string } | { revision_id: string },
+  overridden: CheckType[],
+  secondValidator: boolean,
+  now: Date,
+) {
+  if (overridden.length === 0) return;
+  await appendJournal(tx, tenant, {
+    caseId,
+    actor,
+    action: 'review.checks_overridden',
+    detail: { ...by, checks: overridden, justified: true, second_validator_required: secondValidator },
+    at: now,
+  });
+}
 
 /**
  * An operator's outcome on a task, in one transaction: the case row is locked first, then the
@@ -153,7 +243,8 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
     const mine = decisions.find((d) => d.actor === actor);
     if (mine) {
       if (!sameDecision(mine, input)) throw new ApiError('decision_already_recorded');
-      return { decision: mine, task, case: caseRow, replayed: true, concluded: mine.effect === 'concluded' };
+      const [shown] = await presentDecisions(tx, ctx, [mine]);
+      return { decision: mine, justification: shown.justification, task, case: caseRow, replayed: true, concluded: mine.effect === 'concluded' };
     }
     if (task.status === 'closed') throw new ApiError('task_closed');
     const refusal = mayWorkOnTask(op.role, task, false);
@@ -163,9 +254,15 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
     if (refusal) throw new ApiError('operator_role_insufficient');
     const position = lockPosition(task, op.id, now);
     if (position !== 'held') throw lockRefusal(position, task);
-    const step = nextTaskStep(task, decisions, { actor, ...input });
+    const overridden = overrideOf(caseRow, body);
+    const flow = await findFlowById(tx, caseRow.flowId);
+    // An override the flow wants validated twice turns this task into a double validation: the
+    // second operator decides without seeing the first's outcome, and must agree.
+    const doubleValidation = needsSecondValidator(task, overridden, flow?.definition ?? {});
+    const step = nextTaskStep({ status: task.status, doubleValidation }, decisions, { actor, ...input });
     const effect = step.kind === 'conclude' ? 'concluded' : step.kind;
     const id = newId('dec', now.getTime());
+    const justification = await sealJustification(ctx, tx, caseRow.id, PURPOSE.decisionJustification(id), overridden, body.justification, now);
     const decision = await insertDecision(tx, {
       id,
       ...tenant,
@@ -176,6 +273,8 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
       reasonCode: input.reasonCode,
       steps: input.steps,
       commentSealed: body.comment ? await ctx.vault.sealJson(tx, caseRow.id, 'data', PURPOSE.decisionComment(id), body.comment, now) : null,
+      overriddenChecks: overridden,
+      justificationSealed: justification.sealed,
       effect,
       createdAt: now,
     });
@@ -186,18 +285,20 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
       detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect },
       at: now,
     });
-    const release = { lockedBy: null, lockExpiresAt: null, updatedAt: now };
+    await journalOverride(tx, tenant, caseRow.id, actor, { decision_id: id }, overridden, doubleValidation && !task.doubleValidation, now);
+    const release = { lockedBy: null, lockExpiresAt: null, updatedAt: now, doubleValidation };
+    const recorded = { decision, justification: justification.text, replayed: false };
     if (step.kind === 'conclude') {
       const moved = await concludeCase(tx, tenant, caseRow, { ...step.decision, actor }, now);
       const closed = await updateTask(tx, tenant, task.id, { ...release, status: 'closed', outcome: input.outcome, closedBy: actor, closedAt: now });
       // Metering (docs/usage.md): a human review, one per task whatever the number of operators
       // it took (double validation, escalation); a key's decision is not a review.
       await recordUsageWithQuota(tx, { ...tenant, service: 'review', sourceKey: usageSourceKey.review(task.id), caseId: caseRow.id, at: now });
-      return { decision, task: closed, case: moved, replayed: false, concluded: true };
+      return { ...recorded, task: closed, case: moved, concluded: true };
     }
     const status = step.kind === 'escalate' ? 'escalated' : 'second_validation';
     const updated = await updateTask(tx, tenant, task.id, { ...release, status });
-    return { decision, task: updated, case: caseRow, replayed: false, concluded: false };
+    return { ...recorded, task: updated, case: caseRow, concluded: false };
   });
   await relaunchIfResubmitted(ctx, tenant, result);
   return result;
@@ -223,7 +324,7 @@ export async function recordKeyDecision(
   tenant: Tenant,
   keyId: string,
   caseId: string,
-  body: DecisionInput,
+  body: Omit<DecisionBody, 'comment'>,
 ): Promise<DecisionResult> {
   const actor = `key:${keyId}`;
   const now = ctx.now();
@@ -236,8 +337,24 @@ export async function recordKeyDecision(
   const task = await findActiveTaskOfCase(tx, tenant, caseRow.id);
   if (!task) throw new Error(`case ${caseRow.id} is in review without a task`);
   const input = { outcome: body.outcome as OperatorOutcome, reasonCode: body.reason_code ?? null, steps: stepsOf(body) };
+  // A key decides alone (the spec: no double validation, so no second validator either), but an
+  // override needs its justification like an operator's.
+  const overridden = overrideOf(caseRow, body);
   const id = newId('dec', now.getTime());
-  const decision = await insertDecision(tx, { id, ...tenant, taskId: task.id, caseId: caseRow.id, actor, ...input, commentSealed: null, effect: 'concluded', createdAt: now });
+  const justification = await sealJustification(ctx, tx, caseRow.id, PURPOSE.decisionJustification(id), overridden, body.justification, now);
+  const decision = await insertDecision(tx, {
+    id,
+    ...tenant,
+    taskId: task.id,
+    caseId: caseRow.id,
+    actor,
+    ...input,
+    commentSealed: null,
+    overriddenChecks: overridden,
+    justificationSealed: justification.sealed,
+    effect: 'concluded',
+    createdAt: now,
+  });
   await appendJournal(tx, tenant, {
     caseId: caseRow.id,
     actor,
@@ -245,6 +362,7 @@ export async function recordKeyDecision(
     detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect: 'concluded' },
     at: now,
   });
+  await journalOverride(tx, tenant, caseRow.id, actor, { decision_id: id }, overridden, false, now);
   const moved = await concludeCase(tx, tenant, caseRow, { ...input, actor }, now);
   const closed = await updateTask(tx, tenant, task.id, {
     status: 'closed',
@@ -255,5 +373,5 @@ export async function recordKeyDecision(
     lockExpiresAt: null,
     updatedAt: now,
   });
-  return { decision, task: closed, case: moved, replayed: false, concluded: true };
+  return { decision, justification: justification.text, task: closed, case: moved, replayed: false, concluded: true };
 }

@@ -229,6 +229,20 @@ async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, n
     .set({ commentSealed: null })
     .where(and(eq(reviewDecisions.caseId, caseId), isNotNull(reviewDecisions.commentSealed)))
     .returning({ id: reviewDecisions.id });
+  // The checks an override went against stay (codes); why it did may name the person: erased, and
+  // counted with the review comments.
+  const justifications = [
+    ...(await tx
+      .update(reviewDecisions)
+      .set({ justificationSealed: null })
+      .where(and(eq(reviewDecisions.caseId, caseId), isNotNull(reviewDecisions.justificationSealed)))
+      .returning({ id: reviewDecisions.id })),
+    ...(await tx
+      .update(caseRevisions)
+      .set({ justificationSealed: null })
+      .where(and(eq(caseRevisions.caseId, caseId), isNotNull(caseRevisions.justificationSealed)))
+      .returning({ id: caseRevisions.id })),
+  ];
   const revisionComments = await tx
     .update(caseRevisions)
     .set({ commentSealed: null })
@@ -254,7 +268,7 @@ async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, n
       entered_data: n(entered),
       questionnaire_answers: n(answers),
       document_fingerprints: readings.filter((r) => r.fingerprints !== null && r.fingerprints.length > 0).length,
-      review_comments: n(decisionComments) + n(revisionComments),
+      review_comments: n(decisionComments) + n(justifications) + n(revisionComments),
       corrections: n(corrections),
     },
     blobIds: allBlobs.map((b) => b.blobId),

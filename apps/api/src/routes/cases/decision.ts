@@ -21,13 +21,15 @@ export function registerDecideCase(app: App, ctx: AppContext): void {
         summary: 'Decide a case in review',
         description:
           'Decide a case in review with a key holding the permission decisions (signed, idempotent). The key decides alone: no lock, ' +
-          'no clearance, no double validation; journaled as key:<key_id>. A case not in review: 409 case_not_in_review, saying where it stands',
+          'no clearance, no double validation (nor a second validator for an override); journaled as key:<key_id>. Approving against checks that ' +
+          'failed or need attention needs a justification, as for an operator (422 justification_required). A case not in review: 409 ' +
+          'case_not_in_review, saying where it stands',
         headers: SignedHeaders,
         params: CaseParams,
         body: Type.Ref(CaseDecisionBodySchema),
         response: {
           201: Type.Ref(DecisionRecordedSchema),
-          ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'permission_denied', 'resource_not_found', 'case_not_in_review'),
+          ...errorResponses(...INTEGRATION_ROUTE_ERRORS, ...SIGNED_ERRORS, 'permission_denied', 'resource_not_found', 'case_not_in_review', 'justification_required'),
         },
       },
     },
@@ -35,7 +37,7 @@ export function registerDecideCase(app: App, ctx: AppContext): void {
       let result: DecisionResult | null = null;
       await runIdempotent(ctx.idempotency, req, reply, async (tx) => {
         const { key, tenant } = authOf(req);
-        const body = req.body as { outcome: OperatorOutcome; reason_code?: string; steps?: string[] };
+        const body = req.body as { outcome: OperatorOutcome; reason_code?: string; steps?: string[]; justification?: string };
         result = await recordKeyDecision(ctx, tx, tenant, key.id, req.params.case_id, body);
         return { status: 201, body: presentDecisionRecorded(result) };
       });

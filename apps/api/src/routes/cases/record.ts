@@ -6,9 +6,9 @@ import { operatorOf } from '../../http/operator.ts';
 import { presentCase } from '../../presenters/case.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { accessDetail, caseForOperator } from '../../services/case-access.ts';
-import { caseScreenParts } from '../../services/review.ts';
+import { caseScreenParts, presentDecisions, presentRevisions } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { presentDecision, presentRevision, presentTaskItem } from '../../presenters/review.ts';
+import { presentTaskItem } from '../../presenters/review.ts';
 import { CaseRecordSchema } from '../reviews/schemas.ts';
 import { CaseParams } from './get.ts';
 
@@ -46,8 +46,8 @@ export function registerCaseRecord(app: App, ctx: AppContext): void {
           object: 'case_record' as const,
           case: presentCase(row, await listPieces(tx, row.id)),
           reviews: tasks.map((t) => presentTaskItem(t, now)),
-          decisions: decisions.filter((d) => !hiddenTasks.has(d.taskId)).map(presentDecision),
-          revisions: (await revisionsOfCase(tx, tenant, row.id)).map(presentRevision),
+          decisions: await presentDecisions(tx, ctx, decisions.filter((d) => !hiddenTasks.has(d.taskId))),
+          revisions: await presentRevisions(tx, ctx, await revisionsOfCase(tx, tenant, row.id)),
           ...(await caseScreenParts(tx, ctx, tenant, row)),
         };
       });

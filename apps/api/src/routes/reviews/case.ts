@@ -33,7 +33,7 @@ export function registerReviewCase(app: App, ctx: AppContext): void {
         const decisions = await decisionsOfTask(tx, tenant, task.id);
         return {
           object: 'review_case' as const,
-          task: presentTask(task, decisions, actor, now),
+          task: await presentTask(tx, ctx, task, decisions, actor, now),
           case: presentCase(row, await listPieces(tx, row.id)),
           ...(await caseScreenParts(tx, ctx, tenant, row)),
         };

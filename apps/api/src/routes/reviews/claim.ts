@@ -42,7 +42,7 @@ export function registerClaimReview(app: App, ctx: AppContext): void {
         }
         const claimed = await updateTask(tx, tenant, task.id, { lockedBy: operator.id, lockExpiresAt: lockDeadline(now), updatedAt: now });
         await appendJournal(tx, tenant, { caseId: task.caseId, actor, action: 'review.claimed', detail: { task_id: task.id }, at: now });
-        return presentTask(claimed, decisions, actor, now);
+        return presentTask(tx, ctx, claimed, decisions, actor, now);
       });
     },
   );

@@ -20,7 +20,9 @@ export function registerDecideReview(app: App, ctx: AppContext): void {
         description:
           'Record this operator’s outcome (under their lock), then relaunch the journey on resubmit. Idempotent: a retry replays the decision ' +
           '(Idempotent-Replayed: true) and never records a second one. Under double validation two different operators must agree; a ' +
-          'disagreement escalates to a supervisor. If the relaunch fails the outcome stays recorded and the call fails',
+          'disagreement escalates to a supervisor. Approving against checks that failed or need attention (an override) needs a justification ' +
+          '(422 justification_required otherwise), and a second operator when the flow says double_validation_on_override. If the relaunch fails ' +
+          'the outcome stays recorded and the call fails',
         params: TaskParams,
         body: Type.Ref(OperatorDecisionSchema),
         response: {
@@ -29,6 +31,7 @@ export function registerDecideReview(app: App, ctx: AppContext): void {
             ...BODY_ERRORS,
             ...OPERATOR_ROUTE_ERRORS,
             'resource_not_found',
+            'justification_required',
             'task_closed',
             'lock_expired',
             'lock_not_held',
@@ -41,7 +44,7 @@ export function registerDecideReview(app: App, ctx: AppContext): void {
     },
     async (req, reply) => {
       const { operator, tenant } = operatorOf(req);
-      const body = req.body as { outcome: OperatorOutcome; reason_code?: string; steps?: string[]; comment?: string };
+      const body = req.body as { outcome: OperatorOutcome; reason_code?: string; steps?: string[]; comment?: string; justification?: string };
       const result = await recordOperatorDecision(ctx, tenant, operator, req.params.task_id, body);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(201).send(presentDecisionRecorded(result));

@@ -24,7 +24,7 @@ export function registerGetReview(app: App, ctx: AppContext): void {
     async (req) => {
       const { operator, tenant, actor } = operatorOf(req);
       const task = await taskForOperator(ctx.db, tenant, operator, req.params.task_id);
-      return presentTask(task, await decisionsOfTask(ctx.db, tenant, task.id), actor, ctx.now());
+      return presentTask(ctx.db, ctx, task, await decisionsOfTask(ctx.db, tenant, task.id), actor, ctx.now());
     },
   );
 }

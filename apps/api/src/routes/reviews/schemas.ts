@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import {
+  CHECK_TYPES,
   CORRECTABLE_FIELDS,
+  JUSTIFICATION_MAX_LENGTH,
+  JUSTIFICATION_MIN_LENGTH,
   OPERATOR_OUTCOMES,
   REASON_CODE_LIST,
   RESUBMISSION_STEPS,
@@ -46,6 +49,13 @@ const taskFields = {
 
 export const ReviewTaskItemSchema = Type.Object(taskFields, { $id: 'ReviewTaskItem' });
 
+const OverriddenChecks = Type.Array(literals(CHECK_TYPES), {
+  description: 'The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing',
+});
+const JustificationShown = Type.Union([Type.String(), Type.Null()], {
+  description: 'Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased',
+});
+
 export const ReviewDecisionSchema = Type.Object(
   {
     id: Type.String(),
@@ -58,6 +68,8 @@ export const ReviewDecisionSchema = Type.Object(
     steps: Type.Union([Type.Array(literals(RESUBMISSION_STEPS)), Type.Null()]),
     effect: literals(['concluded', 'await_second_validation', 'escalate'] as const),
     has_comment: Type.Boolean({ description: 'Comments are personal data and are not returned here' }),
+    overridden_checks: OverriddenChecks,
+    justification: JustificationShown,
     created_at: Timestamp,
   },
   { $id: 'ReviewDecision' },
@@ -197,12 +209,20 @@ export const DecisionAnalyticsSchema = Type.Object(
   { $id: 'DecisionAnalytics', description: 'Decisions within the operator’s clearance: outcomes and reasons over time, automation rate, time to decision, reviewer throughput' },
 );
 
+/** Required when approving against failed or attention checks, refused otherwise (docs/operators.md#overrides). */
+const Justification = Type.String({
+  minLength: 1,
+  maxLength: JUSTIFICATION_MAX_LENGTH,
+  description: `Why the case is approved despite the checks that failed or need attention (at least ${JUSTIFICATION_MIN_LENGTH} characters): required for such an approval (422 justification_required), refused on any other decision. Kept sealed; erased with the case’s personal data`,
+});
+
 export const OperatorDecisionSchema = Type.Object(
   {
     outcome: literals(OPERATOR_OUTCOMES),
     reason_code: Type.Optional(ReasonCodeSchema),
     steps: Type.Optional(Type.Array(literals(RESUBMISSION_STEPS), { minItems: 1, maxItems: 2, uniqueItems: true })),
     comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Kept sealed; erased with the case’s personal data' })),
+    justification: Type.Optional(Justification),
   },
   { additionalProperties: false, $id: 'OperatorDecision' },
 );
@@ -212,6 +232,7 @@ export const CaseDecisionBodySchema = Type.Object(
     outcome: literals(OPERATOR_OUTCOMES),
     reason_code: Type.Optional(ReasonCodeSchema),
     steps: Type.Optional(Type.Array(literals(RESUBMISSION_STEPS), { minItems: 1, maxItems: 2, uniqueItems: true })),
+    justification: Type.Optional(Justification),
   },
   { additionalProperties: false, $id: 'CaseDecision' },
 );
@@ -255,6 +276,7 @@ export const RevisionSchema = Type.Object(
     outcome: literals(['approve', 'reject'] as const),
     reason_code: Type.Optional(ReasonCodeSchema),
     comment: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    justification: Type.Optional(Justification),
   },
   { additionalProperties: false, $id: 'Revision' },
 );
@@ -270,6 +292,8 @@ export const RevisionRecordedSchema = Type.Object(
     reason_code: Type.Union([Type.String(), Type.Null()]),
     previous_outcome: literals(['approved', 'rejected'] as const),
     previous_reason_code: Type.Union([Type.String(), Type.Null()]),
+    overridden_checks: OverriddenChecks,
+    justification: JustificationShown,
     created_at: Timestamp,
   },
   { $id: 'RevisionRecorded' },

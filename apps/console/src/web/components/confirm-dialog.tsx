@@ -1,11 +1,37 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../i18n/index.tsx';
 
 /**
  * A confirmation in the browser's own modal dialog (<dialog>.showModal(): focus kept inside,
  * Escape cancels, the page behind is inert); the focus goes back where it was when it closes.
+ *
+ * The title asks the question; `children` says what it will do (a reason, the checks a decision
+ * goes against, a field to fill). The confirming button names the action (`confirmLabel`, not a
+ * bare "Confirm"). A destructive action (reject, revoke, delete…) is red and the focus starts on
+ * Cancel, so that a stray Enter never does what cannot be undone.
  */
-export function ConfirmDialog({ open, title, onConfirm, onCancel, busy }: { open: boolean; title: string; onConfirm(): void; onCancel(): void; busy?: boolean }) {
+export function ConfirmDialog({
+  open,
+  title,
+  onConfirm,
+  onCancel,
+  busy,
+  confirmLabel,
+  destructive,
+  confirmDisabled,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onConfirm(): void;
+  onCancel(): void;
+  busy?: boolean;
+  confirmLabel?: string;
+  destructive?: boolean;
+  /** The confirming button stays disabled while something asked in `children` is missing. */
+  confirmDisabled?: boolean;
+  children?: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const { t } = useI18n();
   // A layout effect: the dialog opens and closes with the render that asked for it, not a frame
@@ -23,7 +49,7 @@ export function ConfirmDialog({ open, title, onConfirm, onCancel, busy }: { open
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={destructive ? 'dialog dialog-destructive' : 'dialog'}
       aria-labelledby="confirm-title"
       onCancel={(e) => {
         e.preventDefault();
@@ -31,12 +57,19 @@ export function ConfirmDialog({ open, title, onConfirm, onCancel, busy }: { open
       }}
     >
       <h2 id="confirm-title">{title}</h2>
+      {open && children ? <div className="dialog-body">{children}</div> : null}
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
+        <button type="button" className="button" onClick={onCancel} autoFocus={destructive}>
           {t('cancel')}
         </button>
-        <button type="button" className="button button-primary" onClick={onConfirm} disabled={busy} autoFocus>
-          {t('confirm')}
+        <button
+          type="button"
+          className={destructive ? 'button button-danger' : 'button button-primary'}
+          onClick={onConfirm}
+          disabled={busy || confirmDisabled}
+          autoFocus={!destructive && !children}
+        >
+          {confirmLabel ?? t('confirm')}
         </button>
       </div>
     </dialog>

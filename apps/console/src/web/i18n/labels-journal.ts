@@ -30,6 +30,7 @@ const JOURNAL_FR: Record<CaseJournalAction, string> = {
   'review.correction_added': 'Correction ajoutée',
   'review.decision_recorded': 'Décision de révision enregistrée',
   'review.revision_recorded': 'Révision de décision enregistrée',
+  'review.checks_overridden': 'Approuvé malgré des contrôles en échec ou à vérifier (justifié)',
   'personal_data.consulted': 'Données personnelles consultées',
   'personal_data.unmasked': 'Données personnelles révélées',
   'personal_data.erased': 'Données personnelles effacées',

@@ -143,12 +143,12 @@ export function CaseScreen({ taskId }: { taskId: string }) {
           <Overview data={data} />
           {!closed ? (
             <>
-              {mayDecide ? <DecisionPanel task={data.task} lock={lock} mayDecide={mayDecide} onDecided={setDecided} /> : <Notice kind="info">{t('case.escalatedOnly')}</Notice>}
+              {mayDecide ? <DecisionPanel task={data.task} checks={data.case.checks} lock={lock} mayDecide={mayDecide} onDecided={setDecided} /> : <Notice kind="info">{t('case.escalatedOnly')}</Notice>}
               <Corrections taskId={taskId} lock={lock} done={data.corrections} />
               <ShortcutLegend />
             </>
           ) : null}
-          {role === 'supervisor' && (state === 'approved' || state === 'rejected') ? <RevisionPanel taskId={taskId} caseState={state} /> : null}
+          {role === 'supervisor' && (state === 'approved' || state === 'rejected') ? <RevisionPanel taskId={taskId} caseState={state} checks={data.case.checks} /> : null}
           {data.case.status === 'created' || data.case.status === 'collecting' ? <JourneyLinkPanel caseId={data.case.id} /> : null}
           <Journal entries={data.journal} />
         </div>

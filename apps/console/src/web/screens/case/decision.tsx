@@ -1,9 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api, ok } from '../../api/client.ts';
-import type { DecisionRecorded, ReviewTask } from '../../api/types.ts';
+import type { Check, DecisionRecorded, ReviewTask } from '../../api/types.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorNotice, Notice } from '../../components/status.tsx';
+import { useShortcuts } from '../../components/shortcuts.ts';
+import {
+  JUSTIFICATION_MIN_LENGTH,
+  REJECT_REASONS,
+  RESUBMISSION_STEPS,
+  RESUBMIT_REASONS,
+  overriddenChecks,
+  type CheckType,
+  type ReasonCode,
+} from '../../domain.ts';
+import { useI18n } from '../../i18n/index.tsx';
+import type { MessageKey } from '../../i18n/en.ts';
+import { decisionReasonWords } from '../../i18n/reasons.ts';
+import { OverrideQuestion } from './override-question.tsx';
+import { ReasonSelect } from './reason-select.tsx';
+import type { TaskLock } from './use-task-lock.ts';
 
 /** What the case screen says once a decision is recorded. */
 export function DecisionRecordedNotice({ result }: { result: DecisionRecorded }) {
@@ -14,30 +30,39 @@ export function DecisionRecordedNotice({ result }: { result: DecisionRecorded })
     </Notice>
   );
 }
-import { useShortcuts } from '../../components/shortcuts.ts';
-import { REJECT_REASONS, RESUBMISSION_STEPS, RESUBMIT_REASONS, type ReasonCode } from '../../domain.ts';
-import { useI18n } from '../../i18n/index.tsx';
-import type { MessageKey } from '../../i18n/en.ts';
-import { decisionReasonWords } from '../../i18n/reasons.ts';
-import { ReasonSelect } from './reason-select.tsx';
-import type { TaskLock } from './use-task-lock.ts';
 
 type Outcome = 'approve' | 'reject' | 'resubmit';
 type Step = (typeof RESUBMISSION_STEPS)[number];
 
-
 /**
  * The decision panel: approve, reject with a reason from the closed list, or ask to resubmit
- * chosen steps; each confirmed in a dialog. Shortcuts a, r, s (not while typing). Under double
- * validation the service hides the first operator's outcome; this panel never shows it either.
+ * chosen steps; each confirmed in a dialog that says what it will do. Approving against checks
+ * that failed or need attention (an override) lists them in the confirmation and asks why; the
+ * service refuses it otherwise. Shortcuts a, r, s (not while typing). Under double validation
+ * the service hides the first operator's outcome; this panel never shows it either.
  */
-export function DecisionPanel({ task, lock, mayDecide, onDecided }: { task: ReviewTask; lock: TaskLock; mayDecide: boolean; onDecided(d: DecisionRecorded): void }) {
+export function DecisionPanel({
+  task,
+  checks,
+  lock,
+  mayDecide,
+  onDecided,
+}: {
+  task: ReviewTask;
+  checks: Check[];
+  lock: TaskLock;
+  mayDecide: boolean;
+  onDecided(d: DecisionRecorded): void;
+}) {
   const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const [rejectReason, setRejectReason] = useState<ReasonCode | ''>('');
   const [resubmitReason, setResubmitReason] = useState<ReasonCode | ''>('');
   const [steps, setSteps] = useState<Step[]>([]);
   const [comment, setComment] = useState('');
+  const [justification, setJustification] = useState('');
+  const overridden = overriddenChecks('approve', checks);
+  const justified = justification.trim().length >= JUSTIFICATION_MIN_LENGTH;
   const [confirming, setConfirming] = useState<Outcome | null>(null);
   const [problem, setProblem] = useState<MessageKey | null>(null);
   const rejectRef = useRef<HTMLSelectElement>(null);
@@ -53,6 +78,7 @@ export function DecisionPanel({ task, lock, mayDecide, onDecided }: { task: Revi
             ...(outcome === 'reject' && rejectReason ? { reason_code: rejectReason } : {}),
             ...(outcome === 'resubmit' ? { steps, ...(resubmitReason ? { reason_code: resubmitReason } : {}) } : {}),
             ...(comment.trim() ? { comment: comment.trim() } : {}),
+            ...(outcome === 'approve' && overridden.length > 0 ? { justification: justification.trim() } : {}),
           },
         }),
       ),
@@ -85,12 +111,13 @@ export function DecisionPanel({ task, lock, mayDecide, onDecided }: { task: Revi
   };
   useShortcuts({ a: () => ask('approve'), r: () => ask('reject'), s: () => ask('resubmit') });
 
-  const confirmTitle =
-    confirming === 'approve'
-      ? t('decision.confirm.approve')
-      : confirming === 'reject'
-        ? t('decision.confirm.reject', { reason: rejectReason ? decisionReasonWords(rejectReason, locale) : '' })
-        : t('decision.confirm.resubmit', { steps: steps.map((s) => t(`decision.step.${s}` as MessageKey)).join(', ') });
+  const reasonWords = (code: ReasonCode | '') => (code ? decisionReasonWords(code, locale) : '');
+  const confirmation = {
+    approve: { title: t('decision.confirm.approve'), label: t('decision.approve'), destructive: false },
+    reject: { title: t('decision.confirm.reject'), label: t('decision.reject'), destructive: true },
+    resubmit: { title: t('decision.confirm.resubmit'), label: t('decision.resubmit'), destructive: false },
+  }[confirming ?? 'approve'];
+  const overriding = confirming === 'approve' && overridden.length > 0;
 
   return (
     <section className={lock.state === 'held' ? 'panel panel-decision decision-ready' : 'panel panel-decision'} aria-labelledby="decision-title">
@@ -139,11 +166,25 @@ export function DecisionPanel({ task, lock, mayDecide, onDecided }: { task: Revi
       {decide.isError ? <ErrorNotice error={decide.error} /> : null}
       <ConfirmDialog
         open={confirming !== null}
-        title={confirmTitle}
+        title={confirmation.title}
+        confirmLabel={confirmation.label}
+        destructive={confirmation.destructive}
+        confirmDisabled={overriding && !justified}
         busy={decide.isPending}
         onCancel={() => setConfirming(null)}
         onConfirm={() => confirming && decide.mutate(confirming)}
-      />
+      >
+        {confirming === 'reject' ? <p>{t('decision.confirm.rejectReason', { reason: reasonWords(rejectReason) })}</p> : null}
+        {confirming === 'resubmit' ? (
+          <>
+            <p>{t('decision.confirm.resubmitSteps', { steps: steps.map((x) => t(`decision.step.${x}` as MessageKey)).join(', ') })}</p>
+            {resubmitReason ? <p>{t('decision.confirm.resubmitReason', { reason: reasonWords(resubmitReason) })}</p> : null}
+          </>
+        ) : null}
+        {overriding ? <OverrideQuestion checks={checks.filter((c) => overridden.includes(c.type as CheckType))} value={justification} onChange={setJustification} /> : null}
+        {confirming && comment.trim() ? <p className="muted small">{t('decision.confirm.comment')}</p> : null}
+        {confirming && task.double_validation && task.status === 'open' ? <p className="muted small">{t('decision.confirm.doubleValidation')}</p> : null}
+      </ConfirmDialog>
     </section>
   );
 }

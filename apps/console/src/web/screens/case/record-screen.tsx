@@ -6,6 +6,7 @@ import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { useSession } from '../../session-context.tsx';
 import { CaseEvidence, Facts, pendingOrFailed } from './case-parts.tsx';
+import { Decisions } from './decisions.tsx';
 import { Journal } from './journal.tsx';
 import { JourneyLinkPanel } from './journey-link.tsx';
 import { SubjectTable } from './subject.tsx';
@@ -25,7 +26,7 @@ export function RecordScreen({ caseId }: { caseId: string }) {
   });
   const title = t('case.recordTitle', { id: caseId.slice(-8) });
   if (query.isPending || query.isError) return pendingOrFailed(query, title);
-  const { case: c, reviews, subject, journal } = query.data;
+  const { case: c, reviews, decisions, subject, journal } = query.data;
   const staff = session.operator.role !== 'support';
   return (
     <>
@@ -63,6 +64,7 @@ export function RecordScreen({ caseId }: { caseId: string }) {
                 ))}
               </ul>
             ) : null}
+            <Decisions decisions={decisions} />
           </section>
           {staff && (c.status === 'created' || c.status === 'collecting') ? <JourneyLinkPanel caseId={caseId} /> : null}
           <Journal entries={journal} />

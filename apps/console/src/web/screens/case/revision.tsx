@@ -2,33 +2,42 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useActionOutcome } from '../../action-outcome.tsx';
 import { api, ok } from '../../api/client.ts';
-import type { RevisionRecorded } from '../../api/types.ts';
+import type { Check, RevisionRecorded } from '../../api/types.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorNotice, Notice } from '../../components/status.tsx';
-import { REJECT_REASONS, type ReasonCode } from '../../domain.ts';
+import { JUSTIFICATION_MIN_LENGTH, REJECT_REASONS, overriddenChecks, type CheckType, type ReasonCode } from '../../domain.ts';
+import { OverrideQuestion } from './override-question.tsx';
 import { ReasonSelect } from './reason-select.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
-
+import { decisionReasonWords } from '../../i18n/reasons.ts';
 
 /**
  * A supervisor revises the decision of a decided case. The service asks for a fresh
  * re-authentication: the console server then sends the page to the provider and replays this
  * request on the way back (the shell says how it went).
  */
-export function RevisionPanel({ taskId, caseState }: { taskId: string; caseState: 'approved' | 'rejected' }) {
-  const { t } = useI18n();
+export function RevisionPanel({ taskId, caseState, checks }: { taskId: string; caseState: 'approved' | 'rejected'; checks: Check[] }) {
+  const { t, locale } = useI18n();
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<'approve' | 'reject'>(caseState === 'approved' ? 'reject' : 'approve');
   const [reason, setReason] = useState<ReasonCode | ''>('');
   const [comment, setComment] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const [justification, setJustification] = useState('');
+  // Revising to approved against failed checks is an override, justified like a decision's.
+  const overridden = overriddenChecks(outcome, checks);
   const revise = useMutation({
     mutationFn: () =>
       ok(
         api.POST('/v1/reviews/{task_id}/revision', {
           params: { path: { task_id: taskId } },
-          body: { outcome, ...(outcome === 'reject' && reason ? { reason_code: reason } : {}), ...(comment.trim() ? { comment: comment.trim() } : {}) },
+          body: {
+            outcome,
+            ...(outcome === 'reject' && reason ? { reason_code: reason } : {}),
+            ...(comment.trim() ? { comment: comment.trim() } : {}),
+            ...(overridden.length > 0 ? { justification: justification.trim() } : {}),
+          },
         }),
       ),
     onSettled: () => {
@@ -66,7 +75,22 @@ export function RevisionPanel({ taskId, caseState }: { taskId: string; caseState
       </fieldset>
       {revise.isError ? <ErrorNotice error={revise.error} /> : null}
       {done ? <Notice kind="success">{t('revision.done', { outcome: t(`state.${done.outcome}` as MessageKey) })}</Notice> : null}
-      <ConfirmDialog open={confirming} title={t('revision.confirm', { outcome: outcomeWord })} busy={revise.isPending} onCancel={() => setConfirming(false)} onConfirm={() => revise.mutate()} />
+      <ConfirmDialog
+        open={confirming}
+        title={t('revision.confirm')}
+        confirmLabel={t('revision.submit')}
+        destructive={outcome === 'reject'}
+        confirmDisabled={overridden.length > 0 && justification.trim().length < JUSTIFICATION_MIN_LENGTH}
+        busy={revise.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => revise.mutate()}
+      >
+        <p>{t('revision.confirm.body', { outcome: outcomeWord })}</p>
+        {outcome === 'reject' && reason ? <p>{t('decision.confirm.rejectReason', { reason: decisionReasonWords(reason, locale) })}</p> : null}
+        {overridden.length > 0 ? (
+          <OverrideQuestion checks={checks.filter((c) => overridden.includes(c.type as CheckType))} value={justification} onChange={setJustification} />
+        ) : null}
+      </ConfirmDialog>
     </section>
   );
 }

@@ -179,6 +179,12 @@ export function FlowForm({ def, problems, onChange }: Props) {
         <NumberField {...withProblems} path="/decision/max_resubmissions" name="max_resubmissions" label={t('flows.form.max_resubmissions')} value={def.decision.max_resubmissions} min={0} max={5} onChange={(v) => set((d) => (d.decision.max_resubmissions = v))} />
         <NumberField {...withProblems} path="/decision/review_due_hours" name="review_due_hours" label={t('flows.form.review_due_hours')} value={def.decision.review_due_hours} min={1} max={720} onChange={(v) => set((d) => (d.decision.review_due_hours = v))} />
         <Check name="double_validation" label={t('flows.form.double_validation')} checked={def.double_validation} onChange={(on) => set((d) => (d.double_validation = on))} />
+        <Check
+          name="double_validation_on_override"
+          label={t('flows.form.double_validation_on_override')}
+          checked={def.double_validation_on_override ?? false}
+          onChange={(on) => set((d) => (d.double_validation_on_override = on))}
+        />
       </Group>
 
       <Group legend={t('flows.form.questionnaire')} problems={under('/questionnaire', ['/questionnaire/review_threshold'])}>

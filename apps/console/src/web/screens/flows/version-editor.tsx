@@ -83,6 +83,7 @@ export function VersionEditor({ name, version, canManage }: { name: string; vers
       <ConfirmDialog
         open={confirming}
         title={t('flows.activate_confirm', { name, version: version.version })}
+        confirmLabel={t('confirm.activate')}
         busy={activate.isPending}
         onConfirm={() => activate.mutate()}
         onCancel={() => setConfirming(false)}

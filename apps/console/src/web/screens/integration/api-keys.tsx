@@ -149,6 +149,8 @@ function KeyList() {
       <ConfirmDialog
         open={revoking !== null}
         title={revoking ? t('keys.revoke.confirm', { name: nameOf(revoking) }) : ''}
+        confirmLabel={t('confirm.revoke')}
+        destructive
         busy={revoke.isPending}
         onCancel={() => setRevoking(null)}
         onConfirm={() => revoking && revoke.mutate(revoking)}

@@ -13,6 +13,8 @@ import { EventChoices } from './event-choices.tsx';
 // write carries a fresh Idempotency-Key, as the console's creations do.
 
 type LifeAction = 'disable' | 'enable' | 'rotate' | 'delete';
+/** The confirming button of each action that asks first (enable does not ask). */
+const CONFIRM_LABELS = { disable: 'confirm.disable', enable: 'confirm.disable', rotate: 'confirm.rotate', delete: 'confirm.delete' } as const;
 type LifeDone =
   | { kind: 'disable' | 'enable'; url: string }
   | { kind: 'rotate'; url: string; secret: string; until: string | null }
@@ -86,6 +88,8 @@ export function LifeOutcome({ life }: { life: Life }) {
       <ConfirmDialog
         open={life.asking !== null}
         title={life.asking ? t(`webhooks.${life.asking.action === 'enable' ? 'disable' : life.asking.action}.confirm`, { url: life.asking.endpoint.url }) : ''}
+        confirmLabel={life.asking ? t(CONFIRM_LABELS[life.asking.action]) : undefined}
+        destructive={life.asking?.action === 'delete' || life.asking?.action === 'disable'}
         busy={life.run.isPending}
         onCancel={life.cancel}
         onConfirm={() => life.asking && life.run.mutate(life.asking)}

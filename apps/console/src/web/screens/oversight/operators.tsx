@@ -127,6 +127,8 @@ export function OperatorsScreen() {
       <ConfirmDialog
         open={revoking !== null}
         title={revoking ? t('operators.revokeConfirm', { name: revoking.name }) : ''}
+        confirmLabel={t('confirm.revoke')}
+        destructive
         busy={revoke.isPending}
         onCancel={() => setRevoking(null)}
         onConfirm={() => revoking && revoke.mutate(revoking)}

@@ -123,7 +123,7 @@ export function SupportAccessScreen() {
         </section>
         <OpenGrantPanel accounts={accounts} nameOf={nameOf} onOpened={refresh} />
       </div>
-      <ConfirmDialog open={closing !== null} title={t('supportAccess.closeConfirm')} busy={close.isPending} onCancel={() => setClosing(null)} onConfirm={() => closing && close.mutate(closing)} />
+      <ConfirmDialog open={closing !== null} title={t('supportAccess.closeConfirm')} confirmLabel={t('confirm.closeGrant')} destructive busy={close.isPending} onCancel={() => setClosing(null)} onConfirm={() => closing && close.mutate(closing)} />
     </>
   );
 }
