@@ -39,7 +39,7 @@ export const EXAMPLES: Record<string, OperationExample> = {
   createCase: { body: { flow_name: 'standard', country: 'FR', external_ref: 'customer-42', declared: { given_names: 'Sandbox Review' } } },
   listCases: { query: { limit: 5 } },
   createSession: { body: { case_id: ref('CASE_ID'), locale: 'en' } },
-  decideCase: { body: { outcome: 'approve' } },
+  decideCase: { body: { outcome: 'approve', justification: 'Portrait and selfie compared by hand: same person; the document is genuine.' } },
 
   // Webhooks: the sandbox accepts http on your own machine.
   createWebhookEndpoint: { body: { url: 'http://localhost:4000/webhooks', events: ['case.decided', 'case.resubmission_requested'], description: 'order service' } },
@@ -78,7 +78,7 @@ export const EXAMPLES: Record<string, OperationExample> = {
   inviteOperator: { body: { name: 'Ada Lovelace', role: 'support', countries: ['FR'], sensitivity: 'standard' } },
   updateOperatorClearance: { body: { countries: ['FR', 'BE'] } },
   addReviewCorrection: { body: { field: 'subject.surname', value: 'HOPPER', comment: 'read from the passport' } },
-  decideReview: { body: { outcome: 'approve' } },
+  decideReview: { body: { outcome: 'approve', justification: 'Portrait and selfie compared by hand: same person; the document is genuine.' } },
   reviseReview: { body: { outcome: 'reject', reason_code: 'suspected_fraud' } },
   createCaseJourneyLink: { body: { locale: 'en' } },
   openSupportAccess: { body: { case_id: ref('CASE_ID'), operator_id: ref('SUPPORT_OPERATOR_ID'), reason: 'ticket 1234: the applicant cannot finish' } },

@@ -96,7 +96,8 @@ function exec(command: string, args: string[], env: Record<string, string>, ms: 
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': output still in the pipes when the process exits is read before resolving.
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code: code ?? signal ?? -1, out, err });
     });
@@ -211,7 +212,7 @@ async function lane(language: Language): Promise<void> {
   await all(['getUsage', 'getDailyUsage', 'exportUsage', 'listApiKeys']);
   const resolved = await run('resolveOperator');
   vars.IDV_OPERATOR_ID = String((resolved.operator as { id: string }).id);
-  await all(['operatorDirectory', 'listOperators', 'reviewSummary', 'reviewMetrics']);
+  await all(['operatorDirectory', 'listOperators', 'reviewSummary', 'reviewMetrics', 'decisionAnalytics']);
   await all(['listSupportAccess', 'listWebhookEndpoints', 'listWebhookDeliveries']);
 
   // Settings written.
