@@ -53,6 +53,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cases/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cases the list’s filters select, one CSV line each: identifiers, flow, country, status and state, outcome and reason. No personal data (nor the external reference). Streamed */
+        get: operations["exportCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cases/{case_id}": {
         parameters: {
             query?: never;
@@ -2219,6 +2236,47 @@ export interface components {
             created_at: string;
             closed_at: string | null;
         };
+        ReviewQueueItem: {
+            /** @example tsk_01m7ym09t80f4fggxqxy1yr50c */
+            id: string;
+            /** @enum {string} */
+            object: "review_task";
+            case_id: string;
+            /** @enum {string} */
+            status: "open" | "second_validation" | "escalated" | "closed";
+            risk_score: number;
+            /** Format: date-time */
+            due_at: string;
+            overdue: boolean;
+            country: string;
+            /** @enum {string} */
+            sensitivity: "standard" | "sensitive" | "restricted";
+            /** @description Why the case needs a person (codes, no personal data) */
+            reasons: string[];
+            /** @description Two different operators must give the same outcome */
+            double_validation: boolean;
+            lock: {
+                operator_id: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            outcome: ("approve" | "reject" | "resubmit") | null;
+            /** Format: date-time */
+            created_at: string;
+            closed_at: string | null;
+            case: {
+                /** @description The client’s own reference of the case, as given at its opening */
+                external_ref: string | null;
+                flow_name: string;
+                /** @enum {string} */
+                state: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                /**
+                 * Format: date-time
+                 * @description When the case was opened: its age
+                 */
+                created_at: string;
+            };
+        };
         ReviewDecision: {
             id: string;
             /** @enum {string} */
@@ -2275,7 +2333,7 @@ export interface components {
         ReviewTaskList: {
             /** @enum {string} */
             object: "list";
-            data: components["schemas"]["ReviewTaskItem"][];
+            data: components["schemas"]["ReviewQueueItem"][];
             has_more: boolean;
             next_cursor: string | null;
         };
@@ -3327,6 +3385,9 @@ export interface operations {
                 /** @description Prefix of the external reference or of the case id */
                 q?: string;
                 status?: "created" | "collecting" | "processing" | "review" | "decided" | "abandoned" | "expired";
+                /** @description The case’s own position, finer than its status (resubmission_requested, approved…) */
+                state?: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                flow_name?: string;
                 country?: string;
                 created_after?: string;
                 created_before?: string;
@@ -3513,6 +3574,100 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, invalid_country, unknown_flow, country_not_accepted */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCases: {
+        parameters: {
+            query?: {
+                external_ref?: string;
+                /** @description Prefix of the external reference or of the case id */
+                q?: string;
+                status?: "created" | "collecting" | "processing" | "review" | "decided" | "abandoned" | "expired";
+                /** @description The case’s own position, finer than its status (resubmission_requested, approved…) */
+                state?: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                flow_name?: string;
+                country?: string;
+                created_after?: string;
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV in UTF-8 (CRLF line ends), a header row `case_id,created_at,flow_name,flow_version,country,status,state,outcome,reason_code,decided_at,updated_at`, then one line per case, newest first; empty fields where a case has no decision yet. Content-Disposition names the file cases-<environment>.csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
