@@ -13,6 +13,7 @@ export { AA_TEXT_CONTRAST, LOGO_LIMITS, MAX_DISPLAY_NAME, checkAppearance, contr
 export { OPERATOR_ROLES, SENSITIVITY_LEVELS } from '../../../../packages/domain/src/operators.ts';
 export type { OperatorRole, Sensitivity } from '../../../../packages/domain/src/operators.ts';
 export { USAGE_SERVICES } from '../../../../packages/domain/src/usage.ts';
+export { CASE_STATES } from '../../../../packages/domain/src/case-state.ts';
 
 /** The reasons a rejection may give, and those a resubmission may give (the service's own split). */
 export const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');
