@@ -9052,7 +9052,10 @@ export interface operations {
     };
     getReviewPiece: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description original (default): the image as received; thumbnail: at most 320 pixels a side, JPEG; portrait: on a document_front, the face the checks compared, cut as a document portrait, at most 480 pixels a side, JPEG (404 portrait_not_found when none was found) */
+                view?: "original" | "thumbnail" | "portrait";
+            };
             header?: never;
             path: {
                 task_id: string;
@@ -9101,7 +9104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: resource_not_found */
+            /** @description Error codes: resource_not_found, portrait_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9119,7 +9122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_invalid */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9146,7 +9149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: service_unavailable */
+            /** @description Error codes: image_views_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9159,7 +9162,10 @@ export interface operations {
     };
     getCasePiece: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description original (default): the image as received; thumbnail: at most 320 pixels a side, JPEG; portrait: on a document_front, the face the checks compared, cut as a document portrait, at most 480 pixels a side, JPEG (404 portrait_not_found when none was found) */
+                view?: "original" | "thumbnail" | "portrait";
+            };
             header?: never;
             path: {
                 case_id: string;
@@ -9208,7 +9214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: resource_not_found */
+            /** @description Error codes: resource_not_found, portrait_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9226,7 +9232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_invalid */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9253,7 +9259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: service_unavailable */
+            /** @description Error codes: image_views_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -148,7 +148,6 @@ export const en = {
   'images.contrast': 'Contrast',
   'images.reset': 'Reset',
   'images.faces': 'Faces: document beside selfie and liveness frames',
-  'images.portraitNote': 'The portrait is on the front of the document.',
 
   'checks.title': 'Checks',
   'checks.none': 'No check has run yet.',

@@ -150,7 +150,6 @@ export const fr: Messages = {
   'images.contrast': 'Contraste',
   'images.reset': 'Réinitialiser',
   'images.faces': 'Visages : document à côté du selfie et des images de vivacité',
-  'images.portraitNote': 'Le portrait est au recto du document.',
 
   'checks.title': 'Contrôles',
   'checks.none': "Aucun contrôle n'a encore eu lieu.",

@@ -9,6 +9,7 @@ import { CASE_STATES } from '../domain.ts';
 import { useI18n } from '../i18n/index.tsx';
 import type { MessageKey } from '../i18n/en.ts';
 import { decisionReasonWords } from '../i18n/reasons.ts';
+import { useSession } from '../session-context.tsx';
 
 type CaseQuery = NonNullable<operations['listCases']['parameters']['query']>;
 type Filters = Omit<CaseQuery, 'limit' | 'cursor'>;
@@ -49,6 +50,7 @@ const exportHref = (f: Filters) => `/api/v1/cases/export${Object.keys(f).length 
  */
 export function SearchScreen() {
   const { t, locale, dateTime } = useI18n();
+  const environment = useSession().environment;
   const [form, setForm] = useState(EMPTY_FORM);
   const [filters, setFilters] = useState<Filters>({});
   const pages = useCursorPages();
@@ -118,7 +120,7 @@ export function SearchScreen() {
         </div>
       </form>
       <div className="toolbar">
-        <a className="button" href={exportHref(filters)} download aria-describedby="cases-export-note">
+        <a className="button" href={exportHref(filters)} download={`cases-${environment}.csv`} aria-describedby="cases-export-note">
           {t('search.export')}
         </a>
         <span id="cases-export-note" className="small muted">
