@@ -78,7 +78,7 @@ export interface QueueQuery {
 }
 
 /** What a queue row shows of its case besides the task: which case it is, for the reviewer. */
-export interface QueueCase {
+interface QueueCase {
   externalRef: string | null;
   flowName: string;
   state: string;
