@@ -91,6 +91,8 @@ describe('which case this is', () => {
     const heading = page.getByRole('heading', { level: 1 });
     await heading.filter({ hasText: 'CUST-PORTRAIT-0042' }).waitFor();
     assert.match((await heading.textContent())!, new RegExp(portraitCase.taskId));
+    // The window's title (kept in the browser's history) names the task, not the reference.
+    assert.doesNotMatch(await page.title(), /CUST-PORTRAIT/);
     const ident = (await page.locator('.case-ident').textContent())!;
     for (const part of [portraitCase.caseId, 'standard v1', 'FR']) assert.ok(ident.includes(part), `${part} in the header: ${ident}`);
     await facesLoaded(page);

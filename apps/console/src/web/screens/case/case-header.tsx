@@ -9,6 +9,7 @@ import { checkReasonWords } from '../../i18n/reasons.ts';
  * and its customer service use), then the case id, flow, country, age, risk and why it is in
  * review, so that a reviewer never decides a case they named by eight characters of an id.
  */
+/** `title`: the window's title (the task, never the reference: it stays in the browser's history). */
 export function CaseHeader({ data, title }: { data: ReviewCase; title: string }) {
   const { t, locale, dateTime } = useI18n();
   const { task, case: c } = data;

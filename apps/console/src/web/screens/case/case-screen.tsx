@@ -91,10 +91,10 @@ export function CaseScreen({ taskId }: { taskId: string }) {
   const [decided, setDecided] = useState<DecisionRecorded | null>(null);
   const closed = query.data?.task.status === 'closed';
   useShortcuts({ c: () => !closed && query.data && (lock.state === 'free' || lock.state === 'lost') && !lock.claim.isPending && lock.claim.mutate() });
-  const pendingTitle = t('case.title', { id: taskId.slice(-8) });
-  if (query.isPending || query.isError) return pendingOrFailed(query, pendingTitle);
+  // The window's title (kept in the browser's history) names the task, never the client's reference.
+  const title = t('case.title', { id: taskId.slice(-8) });
+  if (query.isPending || query.isError) return pendingOrFailed(query, title);
   const data = query.data;
-  const title = data.case.external_ref ?? pendingTitle;
   const role = session.operator.role;
   const mayDecide = data.task.status !== 'escalated' || role === 'supervisor' || role === 'administrator';
   const state = data.case.state;
