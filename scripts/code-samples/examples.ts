@@ -38,6 +38,7 @@ export const EXAMPLES: Record<string, OperationExample> = {
   // where the review routes' samples find it.
   createCase: { body: { flow_name: 'standard', country: 'FR', external_ref: 'customer-42', declared: { given_names: 'Sandbox Review' } } },
   listCases: { query: { limit: 5 } },
+  exportCases: { query: { flow_name: 'standard' } },
   createSession: { body: { case_id: ref('CASE_ID'), locale: 'en' } },
   decideCase: { body: { outcome: 'approve', justification: 'Portrait and selfie compared by hand: same person; the document is genuine.' } },
 

@@ -171,6 +171,7 @@ const ROUTES: Route[] = [
   },
   // Case search: with the console credential, within the operator's clearance (an operator outside it gets an empty page, not 404).
   { name: 'GET /v1/cases', roles: REVIEWERS, reauth: false, clearance: false, integrationKeyOk: true, ok: 200, prepare: async () => ({ method: 'GET', url: '/v1/cases?limit=5' }) },
+  { name: 'GET /v1/cases/export', roles: REVIEWERS, reauth: false, clearance: false, integrationKeyOk: true, ok: 200, prepare: async () => ({ method: 'GET', url: '/v1/cases/export?country=FR' }) },
   {
     name: 'GET /v1/cases/{id}/record',
     roles: CASE_READERS,
@@ -423,6 +424,7 @@ const OPERATOR_BOUND_OUTSIDE_GRID = ['GET /v1/reviews/{id}/pieces/{id}', 'GET /v
 /** The client's settings, usage, flows and case search: an integration key, or the console naming an operator (docs/operators.md). */
 const OPEN_TO_BOTH = [
   'GET /v1/cases',
+  'GET /v1/cases/export',
   'POST /v1/api-keys',
   'GET /v1/api-keys',
   'DELETE /v1/api-keys/{id}',

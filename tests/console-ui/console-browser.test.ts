@@ -136,11 +136,11 @@ describe('review station', () => {
   });
 
   test('case search by identifier prefix, with results linking to the record', async () => {
-    await page.getByRole('link', { name: 'Case search' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Case search' }).waitFor();
+    await page.getByRole('link', { name: 'Cases', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Cases' }).waitFor();
     await capture(page, 'search', 'desktop');
-    await page.getByLabel('Reference or case id starts with').fill('case_');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByLabel(/^Reference or case id/).fill('case_');
+    await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('tbody tr').first().waitFor();
     assert.equal(await page.locator('tbody tr').count(), 3);
     await capture(page, 'search-results', 'desktop');
@@ -253,10 +253,10 @@ describe('phone viewport', () => {
     await page.getByRole('button', { name: 'Claim again' }).click();
     await page.getByText(/You hold this task until/).waitFor();
     await page.goto(`${h.consoleUrl}/search`);
-    await page.getByRole('heading', { level: 1, name: 'Case search' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Cases' }).waitFor();
     await capture(page, 'search', 'phone');
-    await page.getByLabel('Reference or case id starts with').fill('case_');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByLabel(/^Reference or case id/).fill('case_');
+    await page.getByRole('button', { name: 'Show' }).click();
     await page.locator('tbody tr').first().waitFor();
     assert.ok(await fitsWidth(page), 'the search results are no wider than the phone');
     await capture(page, 'search-results', 'phone');

@@ -71,7 +71,7 @@ describe('the oversight screens', () => {
     adaPage = await openAs(ada, '/queue');
     assert.deepEqual(await navLinks(adaPage), [
       'Queue',
-      'Case search',
+      'Cases',
       'Review metrics',
       'Support access',
       'Usage and contract',
@@ -83,9 +83,9 @@ describe('the oversight screens', () => {
       'Embedding',
     ]);
     samPage = await openAs(sam, '/queue');
-    assert.deepEqual(await navLinks(samPage), ['Queue', 'Case search', 'Review metrics', 'Support access', 'Usage and contract', 'Flows']);
+    assert.deepEqual(await navLinks(samPage), ['Queue', 'Cases', 'Review metrics', 'Support access', 'Usage and contract', 'Flows']);
     const ritaPage = await openAs(rita, '/queue');
-    assert.deepEqual(await navLinks(ritaPage), ['Queue', 'Case search']);
+    assert.deepEqual(await navLinks(ritaPage), ['Queue', 'Cases']);
     const suePage = await openAs(sue, '/support');
     assert.deepEqual(await navLinks(suePage), ['My granted cases']);
 

@@ -207,7 +207,7 @@ async function lane(language: Language): Promise<void> {
   decidable.catch(() => {});
 
   // Reads of the client's settings, and the console's operator.
-  await all(['listCases', 'listWebhookEvents', 'listFlows', 'getFlow']);
+  await all(['listCases', 'exportCases', 'listWebhookEvents', 'listFlows', 'getFlow']);
   await all(['getJourneyEmbedding', 'getJourneyAppearance', 'getContract', 'getApiUsage']);
   await all(['getUsage', 'getDailyUsage', 'exportUsage', 'listApiKeys']);
   const resolved = await run('resolveOperator');

@@ -144,9 +144,10 @@ export async function activateDoubleValidationFlow(t: ReviewTestApp): Promise<vo
  */
 export async function caseInReview(
   t: ReviewTestApp,
-  spec: { country?: string; riskScore?: number; sensitivity?: Sensitivity; flow?: string; dueAt?: Date; checks?: CheckReport[] } = {},
+  spec: { country?: string; riskScore?: number; sensitivity?: Sensitivity; flow?: string; dueAt?: Date; checks?: CheckReport[]; externalRef?: string } = {},
 ): Promise<{ caseId: string; taskId: string }> {
-  const created = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: spec.flow ?? 'standard', country: spec.country ?? 'FR' } });
+  const body = { flow_name: spec.flow ?? 'standard', country: spec.country ?? 'FR', ...(spec.externalRef ? { external_ref: spec.externalRef } : {}) };
+  const created = await t.request('POST', '/v1/cases', { signed: true, body });
   if (created.statusCode !== 201) throw new Error(`case creation failed: ${created.body}`);
   const caseId = created.json().id as string;
   const now = t.clock.now();

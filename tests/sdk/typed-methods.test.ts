@@ -80,6 +80,7 @@ describe('SDK typed methods', () => {
     assert.equal(usage.period, period);
     assert.ok(Object.values(usage.services).every((n) => Number.isInteger(n)));
     assert.match(await client.exportUsage({ period }), /^[a-z_]+(,[a-z_]+)+\r?\n/, 'CSV with its header line');
+    assert.match(await client.exportCases({ flow_name: 'standard' }), /^case_id(,[a-z_]+)+\r?\n/, 'the cases as CSV, with the header line');
     assert.equal((await client.getContract()).object, 'contract');
     assert.ok((await client.listWebhookEvents()).data.some((e) => e.type === 'case.decided'));
     assert.deepEqual((await client.updateJourneyEmbedding({ origins: ['https://shop.example.com'] })).origins, ['https://shop.example.com']);

@@ -25,6 +25,7 @@ function piece(kind: string, round: number, superseded = false): PieceRow {
     receivedAt: at,
     supersededAt: superseded ? at : null,
     deletedAt: superseded ? at : null,
+    faceBox: null,
   };
 }
 

@@ -115,7 +115,7 @@ before(async () => {
     analyser: {
       analyse: async (): Promise<CaseAnalysis> => ({
         checks: [],
-        reading: { fields: null, zoneAgreement: {}, faceTemplates: next },
+        reading: { fields: null, zoneAgreement: {}, faceTemplates: next, portraitBox: null },
         timings: { document: 0, face: 0, total: 0 },
       }),
     },

@@ -21,6 +21,7 @@ import { createRateLimits } from './http/rate-limits.ts';
 import { installRequestMetrics } from './http/request-metrics.ts';
 import { installSessionAuth } from './http/session-auth.ts';
 import { installSignatureCheck } from './http/signature.ts';
+import { ImageViews } from './images/image-views.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
 import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -149,9 +150,11 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     reauth: config.reauth ? new ReauthVerifier(config.reauth, now) : null,
     journey: options.journey ?? builtInJourneyRelauncher,
     blobs: options.blobs ?? openBlobStore(config, db),
+    imageViews: new ImageViews(),
     idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl, keyring },
   };
 
+  app.addHook('onClose', () => ctx.imageViews.close());
   installErrorHandling(app, config.docsUrl);
   installRequestMetrics(app);
   installNotFound(app);

@@ -7,6 +7,7 @@ import type { MasterKeyring } from '@idv/vault';
 import type { Config } from '@idv/config';
 import type { CaseVault } from '@idv/case-data';
 import type { IdempotencySettings } from './http/idempotent.ts';
+import type { ImageViews } from './images/image-views.ts';
 import type { UsageRecorder } from './http/usage-recorder.ts';
 import type { JourneyRelauncher } from './services/journey.ts';
 import type { ReauthVerifier } from './services/reauth.ts';
@@ -28,4 +29,6 @@ export interface AppContext {
   journey: JourneyRelauncher;
   /** Image bytes of the journey, sealed by the caller (filesystem under DATA_DIR/blobs by default). */
   blobs: BlobStore;
+  /** Thumbnails and document portraits, made in worker threads. */
+  imageViews: ImageViews;
 }

@@ -11,6 +11,7 @@ import {
   finishCheckJob,
   isDatabaseUnavailable,
   listPieces,
+  setPieceFaceBox,
   lockClaimedCheckJob,
   nextCheckJobDueAt,
   openReviewTask,
@@ -280,7 +281,9 @@ export class ChecksRunner {
     if (!flowRow) throw new Error('flow_missing');
     const flow = flowRow.definition;
     const who = await readIdentities(db, { vault: this.o.vault, keyring: this.o.keyring }, caseRow);
-    const pieces = await this.openPieces(db, currentPieces(await listPieces(db, caseRow.id), job.round));
+    const pieceRows = currentPieces(await listPieces(db, caseRow.id), job.round);
+    const pieces = await this.openPieces(db, pieceRows);
+    const front = pieceRows.find((p) => p.kind === 'document_front');
     const document =
       journey.documentCountry && journey.documentType ? { country: journey.documentCountry, type: journey.documentType as DocumentType } : null;
     // The analysis judges the document as of the moment it starts (its expiry, the person's age)...
@@ -316,6 +319,8 @@ export class ChecksRunner {
         return 'skipped';
       }
       await this.saveReading(tx, tenant, row, job.round, analysis, fingerprints, now);
+      // The face compared, on the front it was found on (a later round's reading replaces it).
+      if (front) await setPieceFaceBox(tx, front.id, analysis.reading.portraitBox);
       await storeCaseChecks(tx, tenant, row.id, reports, dup.caseIds, now);
       await appendJournal(tx, tenant, {
         caseId: row.id,

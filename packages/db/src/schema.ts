@@ -554,6 +554,12 @@ export const pieces = pgTable(
     supersededAt: ts('superseded_at'),
     /** When the blob was deleted (retake, retention or erasure): the piece is no longer available. */
     deletedAt: ts('deleted_at'),
+    /**
+     * On a document's front, where the checks found the face they compared (fractions of the
+     * oriented image, engine's RelativeBox): the review station cuts the portrait from the sealed
+     * image there when it is asked for. A position, no personal data; null where no face was found.
+     */
+    faceBox: jsonb('face_box').$type<{ left: number; top: number; width: number; height: number } | null>(),
   },
   (t) => [
     index('pieces_case').on(t.caseId, t.id),

@@ -9,7 +9,7 @@ import { judgeFaceMatch } from './faces/face-check.ts';
 import { judgeLiveness } from './faces/liveness.ts';
 import { MRZ_ACCEPT_CONFIDENCE } from './mrz/read.ts';
 import { mrzReport, mrzVouched } from './mrz-report.ts';
-import type { DocumentFields } from './types.ts';
+import type { DocumentFields, RelativeBox } from './types.ts';
 
 /**
  * The judgements of a case once its images are read, pure: the image work (quality, MRZ,
@@ -91,7 +91,8 @@ export interface FaceReadings {
 /** face_match and liveness from the faces found; `readings` null when `wantsFaces` was false. */
 export function finishFacePart(input: CaseInput, readings: FaceReadings | null, ms: number): FacePart {
   const templates: FacePart['templates'] = { portrait: null, selfie: null };
-  if (!input.flow.steps.includes('face')) return { reports: [], templates, ms };
+  let portraitBox: FacePart['portraitBox'] = null;
+  if (!input.flow.steps.includes('face')) return { reports: [], templates, portraitBox, ms };
   const reports: CheckReport[] = [];
   if (!input.pieces.selfie) {
     reports.push({ type: 'face_match', status: 'attention', reasons: ['selfie_face_not_found'], measures: { selfie_faces: 0 } });
@@ -101,6 +102,7 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
     const match = judgeFaceMatch(readings.portrait, readings.selfie, input.flow.checks);
     reports.push(match.report);
     templates.portrait = match.documentFace ? Array.from(match.documentFace.descriptor) : null;
+    portraitBox = match.documentFace ? relativeBox(match.documentFace) : null;
     templates.selfie = match.selfieFace ? Array.from(match.selfieFace.descriptor) : null;
     const challenges = input.flow.liveness.challenges;
     if (challenges.length > 0) {
@@ -115,7 +117,14 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
       }
     }
   }
-  return { reports, templates, ms };
+  return { reports, templates, portraitBox, ms };
+}
+
+/** A face's box as fractions of the image it was found in (four decimals: a tenth of a pixel on a 1024-pixel analysis). */
+export function relativeBox(face: Pick<FaceFinding, 'box' | 'frame'>): RelativeBox {
+  const r = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 10_000) / 10_000;
+  const { x, y, width, height } = face.box;
+  return { left: r(x / face.frame.width), top: r(y / face.frame.height), width: r(width / face.frame.width), height: r(height / face.frame.height) };
 }
 
 /** Reports of both parts plus the checks that need no image. */
@@ -127,7 +136,7 @@ export function combineParts(input: CaseInput, doc: DocumentPart, face: FacePart
   if (q) checks.push(q);
   return {
     checks,
-    reading: { fields: doc.read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates },
+    reading: { fields: doc.read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates, portraitBox: face.portraitBox },
     timings: { document: doc.ms, face: face.ms, total: totalMs, ...(tasks ? { tasks } : {}) },
   };
 }

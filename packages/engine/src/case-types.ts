@@ -3,7 +3,7 @@ import type { ReadIdentity } from './case-data.ts';
 import type { DecodedImage } from './document/decode.ts';
 import type { OcrPass } from './document/printed-zone.ts';
 import type { FaceFinding } from './faces/analyse-face.ts';
-import type { DocumentFields, MrzReading } from './types.ts';
+import type { DocumentFields, MrzReading, RelativeBox } from './types.ts';
 
 /**
  * What the checks of one case take and give, across threads (every field survives structured
@@ -72,6 +72,8 @@ export interface DocumentPart {
 export interface FacePart {
   reports: CheckReport[];
   templates: { portrait: number[] | null; selfie: number[] | null };
+  /** Where the portrait compared is on the document's front (null when none was found). */
+  portraitBox: RelativeBox | null;
   ms: number;
 }
 
@@ -84,6 +86,11 @@ export interface CaseAnalysis {
     zoneAgreement: ZoneAgreement;
     /** Face descriptors (faces/recognition-descriptor.ts), sealed under the biometric key; null where no usable face was found. */
     faceTemplates: { portrait: number[] | null; selfie: number[] | null };
+    /**
+     * Where the face compared is on the document's front, for the review station's portrait crop
+     * (a position, no personal data; the crop itself is cut from the sealed image when shown).
+     */
+    portraitBox: RelativeBox | null;
   };
   /**
    * Milliseconds spent in each part (for the benchmark; never stored); `tasks`: each pool task's

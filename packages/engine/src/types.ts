@@ -46,6 +46,14 @@ export interface FaceBox {
   height: number;
 }
 
+/** A box as fractions (0..1) of an image's width and height, after its EXIF orientation: independent of the size it was analysed at. */
+export interface RelativeBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 export interface FaceAnalysis {
   box: FaceBox;
   /** Face height over image height, 0..1. */

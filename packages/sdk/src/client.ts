@@ -155,6 +155,11 @@ export class IdvClient {
   listCases(query: Query<'listCases'> = {}) {
     return this.call('listCases', 'GET', '/v1/cases', { query });
   }
+  /** The cases the filters select (as `listCases`'), one CSV line each, without personal data. */
+  async exportCases(query: Query<'exportCases'> = {}): Promise<string> {
+    const res = await this.send('GET', `/v1/cases/export${queryString(query)}`, '', { signed: false });
+    return res.text();
+  }
   getCase(caseId: string) {
     return this.call('getCase', 'GET', `/v1/cases/${seg(caseId)}`);
   }

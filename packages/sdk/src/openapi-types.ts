@@ -68,6 +68,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cases/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export cases as CSV
+         * @description The cases the list’s filters select, one CSV line each: identifiers, flow, country, status and state, outcome and reason. No personal data (nor the external reference). Streamed
+         */
+        get: operations["exportCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cases/{case_id}": {
         parameters: {
             query?: never;
@@ -2485,6 +2505,47 @@ export interface components {
             created_at: string;
             closed_at: string | null;
         };
+        ReviewQueueItem: {
+            /** @example tsk_01m7ym09t80f4fggxqxy1yr50c */
+            id: string;
+            /** @enum {string} */
+            object: "review_task";
+            case_id: string;
+            /** @enum {string} */
+            status: "open" | "second_validation" | "escalated" | "closed";
+            risk_score: number;
+            /** Format: date-time */
+            due_at: string;
+            overdue: boolean;
+            country: string;
+            /** @enum {string} */
+            sensitivity: "standard" | "sensitive" | "restricted";
+            /** @description Why the case needs a person (codes, no personal data) */
+            reasons: string[];
+            /** @description Two different operators must give the same outcome */
+            double_validation: boolean;
+            lock: {
+                operator_id: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            outcome: ("approve" | "reject" | "resubmit") | null;
+            /** Format: date-time */
+            created_at: string;
+            closed_at: string | null;
+            case: {
+                /** @description The client’s own reference of the case, as given at its opening */
+                external_ref: string | null;
+                flow_name: string;
+                /** @enum {string} */
+                state: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                /**
+                 * Format: date-time
+                 * @description When the case was opened: its age
+                 */
+                created_at: string;
+            };
+        };
         ReviewDecision: {
             id: string;
             /** @enum {string} */
@@ -2545,7 +2606,7 @@ export interface components {
         ReviewTaskList: {
             /** @enum {string} */
             object: "list";
-            data: components["schemas"]["ReviewTaskItem"][];
+            data: components["schemas"]["ReviewQueueItem"][];
             has_more: boolean;
             next_cursor: string | null;
         };
@@ -3666,6 +3727,9 @@ export interface operations {
                 /** @description Prefix of the external reference or of the case id */
                 q?: string;
                 status?: "created" | "collecting" | "processing" | "review" | "decided" | "abandoned" | "expired";
+                /** @description The case’s own position, finer than its status (resubmission_requested, approved…) */
+                state?: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                flow_name?: string;
                 country?: string;
                 created_after?: string;
                 created_before?: string;
@@ -3852,6 +3916,100 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, invalid_country, unknown_flow, country_not_accepted */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCases: {
+        parameters: {
+            query?: {
+                external_ref?: string;
+                /** @description Prefix of the external reference or of the case id */
+                q?: string;
+                status?: "created" | "collecting" | "processing" | "review" | "decided" | "abandoned" | "expired";
+                /** @description The case’s own position, finer than its status (resubmission_requested, approved…) */
+                state?: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                flow_name?: string;
+                country?: string;
+                created_after?: string;
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV in UTF-8 (CRLF line ends), a header row `case_id,created_at,flow_name,flow_version,country,status,state,outcome,reason_code,decided_at,updated_at`, then one line per case, newest first; empty fields where a case has no decision yet. Content-Disposition names the file cases-<environment>.csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9322,7 +9480,10 @@ export interface operations {
     };
     getReviewPiece: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description original (default): the image as received; thumbnail: at most 320 pixels a side, JPEG; portrait: on a document_front, the face the checks compared, cut as a document portrait, at most 480 pixels a side, JPEG (404 portrait_not_found when none was found) */
+                view?: "original" | "thumbnail" | "portrait";
+            };
             header?: never;
             path: {
                 task_id: string;
@@ -9371,7 +9532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: resource_not_found */
+            /** @description Error codes: resource_not_found, portrait_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9389,7 +9550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_invalid */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9416,7 +9577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: service_unavailable */
+            /** @description Error codes: image_views_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9429,7 +9590,10 @@ export interface operations {
     };
     getCasePiece: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description original (default): the image as received; thumbnail: at most 320 pixels a side, JPEG; portrait: on a document_front, the face the checks compared, cut as a document portrait, at most 480 pixels a side, JPEG (404 portrait_not_found when none was found) */
+                view?: "original" | "thumbnail" | "portrait";
+            };
             header?: never;
             path: {
                 case_id: string;
@@ -9478,7 +9642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: resource_not_found */
+            /** @description Error codes: resource_not_found, portrait_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9496,7 +9660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_invalid */
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9523,7 +9687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: service_unavailable */
+            /** @description Error codes: image_views_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

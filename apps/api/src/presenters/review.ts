@@ -1,4 +1,4 @@
-import type { CaseRow, ReviewDecisionRow, ReviewTaskRow } from '@idv/db';
+import type { CaseRow, QueueRow, ReviewDecisionRow, ReviewTaskRow } from '@idv/db';
 import { SENSITIVITY_LEVELS, isOverdue, type CheckType } from '@idv/domain';
 
 function presentLock(task: ReviewTaskRow, now: Date) {
@@ -24,6 +24,20 @@ export function presentTaskItem(task: ReviewTaskRow, now: Date) {
     outcome: (task.outcome as 'approve' | 'reject' | 'resubmit' | null) ?? null,
     created_at: task.createdAt.toISOString(),
     closed_at: task.closedAt?.toISOString() ?? null,
+  };
+}
+
+/** A queue row: the task and which case it is. */
+export function presentQueueItem(row: QueueRow, now: Date) {
+  const { case: c, ...task } = row;
+  return {
+    ...presentTaskItem(task, now),
+    case: {
+      external_ref: c.externalRef,
+      flow_name: c.flowName,
+      state: c.state as CaseRow['state'],
+      created_at: c.createdAt.toISOString(),
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { registerDailyUsage } from './usage/daily.ts';
 import { registerCreateCase } from './cases/create.ts';
 import { registerGetCase } from './cases/get.ts';
 import { registerListCases } from './cases/list.ts';
+import { registerExportCases } from './cases/export.ts';
 import { registerCreateSession } from './sessions/create.ts';
 import { registerGetSession } from './sessions/get.ts';
 import { registerGetWebhookDelivery } from './webhook-deliveries/get.ts';
@@ -43,6 +44,7 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerRevokeApiKey(app, ctx);
   registerCreateCase(app, ctx);
   registerListCases(app, ctx);
+  registerExportCases(app, ctx);
   registerGetCase(app, ctx);
   registerCreateSession(app, ctx);
   registerGetSession(app, ctx);

@@ -111,16 +111,25 @@ export const NewCaseSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** What selects cases, for the list and its CSV export alike. */
+const caseFilterFields = {
+  external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Prefix of the external reference or of the case id' })),
+  status: Type.Optional(CaseStatusSchema),
+  state: Type.Optional({ ...CaseStateSchema, description: 'The case’s own position, finer than its status (resubmission_requested, approved…)' }),
+  flow_name: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_-]{0,63}$' })),
+  country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+  created_after: Type.Optional(Type.String({ format: 'date-time' })),
+  created_before: Type.Optional(Type.String({ format: 'date-time' })),
+};
+
 export const CaseListQuerySchema = Type.Object(
   {
-    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Prefix of the external reference or of the case id' })),
-    status: Type.Optional(CaseStatusSchema),
-    country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
-    created_after: Type.Optional(Type.String({ format: 'date-time' })),
-    created_before: Type.Optional(Type.String({ format: 'date-time' })),
+    ...caseFilterFields,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: false },
 );
+
+export const CaseExportQuerySchema = Type.Object(caseFilterFields, { additionalProperties: false });

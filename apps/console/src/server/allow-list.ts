@@ -31,6 +31,7 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/reviews/${ID}/decision`],
   ['POST', `/reviews/${ID}/revision`],
   ['GET', '/cases'],
+  ['GET', '/cases/export'],
   ['GET', `/cases/${ID}/record`],
   ['GET', `/cases/${ID}/pieces/${ID}`],
   ['POST', `/cases/${ID}/unmask`],

@@ -18,6 +18,7 @@ export { OPERATOR_ROLES, SENSITIVITY_LEVELS } from '../../../../packages/domain/
 export type { OperatorRole, Sensitivity } from '../../../../packages/domain/src/operators.ts';
 export { USAGE_SERVICES } from '../../../../packages/domain/src/usage.ts';
 export { JUSTIFICATION_MAX_LENGTH, JUSTIFICATION_MIN_LENGTH, overriddenChecks } from '../../../../packages/domain/src/override.ts';
+export { CASE_STATES } from '../../../../packages/domain/src/case-state.ts';
 
 /** The reasons a rejection may give, and those a resubmission may give (the service's own split). */
 export const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');

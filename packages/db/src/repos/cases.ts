@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableName, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { ALL_COUNTRIES, newId, type CaseJournalAction, type CaseStatus } from '@idv/domain';
+import { ALL_COUNTRIES, newId, type CaseJournalAction, type CaseState, type CaseStatus } from '@idv/domain';
 import type { Executor } from '../connect.ts';
 import { caseJournal, cases, idempotencyKeys, reviewTasks } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
@@ -79,6 +79,9 @@ export interface CaseFilters {
   /** Prefix of the external reference or of the case id. */
   q?: string;
   status?: CaseStatus;
+  /** The case's own position (`resubmission_requested`, `approved`…), finer than its status. */
+  state?: CaseState;
+  flowName?: string;
   country?: string;
   createdAfter?: Date;
   createdBefore?: Date;
@@ -106,16 +109,37 @@ export function caseClearanceWhere(clearance: { countries: readonly string[]; ma
 
 /** Newest first; returns up to limit + 1 rows so the caller can tell whether more follow. */
 export async function listCases(db: Executor, tenant: Tenant, f: CaseFilters): Promise<CaseRow[]> {
+  return db.select().from(cases).where(and(...caseFilterWhere(tenant, f))).orderBy(desc(cases.id)).limit(f.limit + 1);
+}
+
+/**
+ * Every case the filters select, newest first, one page after the other (keyset on the id, so a
+ * long export holds no cursor open between pages); `f.limit` is the page size.
+ */
+export async function* everyCase(db: Executor, tenant: Tenant, f: Omit<CaseFilters, 'cursor'>): AsyncGenerator<CaseRow[]> {
+  let cursor: string | undefined;
+  for (;;) {
+    const rows = await listCases(db, tenant, { ...f, cursor });
+    const page = rows.slice(0, f.limit);
+    if (page.length > 0) yield page;
+    if (rows.length <= f.limit) return;
+    cursor = page[page.length - 1].id;
+  }
+}
+
+function caseFilterWhere(tenant: Tenant, f: CaseFilters): SQL[] {
   const where: SQL[] = [tenantFilter(cases, tenant)];
   if (f.externalRef !== undefined) where.push(eq(cases.externalRef, f.externalRef));
   if (f.q !== undefined) {
     where.push(or(sql`starts_with(${cases.externalRef}, ${f.q})`, sql`starts_with(${cases.id}, ${f.q})`)!);
   }
   if (f.status) where.push(eq(cases.status, f.status));
+  if (f.state) where.push(eq(cases.state, f.state));
+  if (f.flowName) where.push(eq(cases.flowName, f.flowName));
   if (f.country) where.push(eq(cases.country, f.country));
   if (f.createdAfter) where.push(gt(cases.createdAt, f.createdAfter));
   if (f.createdBefore) where.push(lt(cases.createdAt, f.createdBefore));
   if (f.cursor) where.push(lt(cases.id, f.cursor));
   if (f.clearance) where.push(...caseClearanceWhere(f.clearance));
-  return db.select().from(cases).where(and(...where)).orderBy(desc(cases.id)).limit(f.limit + 1);
+  return where;
 }

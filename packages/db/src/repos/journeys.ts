@@ -53,6 +53,11 @@ export async function insertPiece(tx: Executor, row: typeof pieces.$inferInsert)
   return inserted;
 }
 
+/** Where the checks found the face on a piece (a document's front); null where they found none. */
+export async function setPieceFaceBox(tx: Executor, id: string, box: PieceRow['faceBox']): Promise<void> {
+  await tx.update(pieces).set({ faceBox: box }).where(eq(pieces.id, id));
+}
+
 /** Marks a piece replaced by a retake; its blob is deleted by the caller once this commits. */
 export async function supersedePiece(tx: Executor, id: string, now: Date): Promise<void> {
   await tx.update(pieces).set({ supersededAt: now, deletedAt: now }).where(eq(pieces.id, id));

@@ -15,6 +15,8 @@ export interface FaceFinding extends FaceAnalysis {
   antispoof: number;
   /** human's liveness model: 0..1, higher looks more live. */
   liveness: number;
+  /** The size of the image `box` is measured in (decoded, oriented, scaled to the analysis size). */
+  frame: { width: number; height: number };
 }
 
 /**
@@ -74,6 +76,7 @@ async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFindin
       score: round(face.score, 3),
       antispoof: round(face.real ?? 0, 3),
       liveness: round(face.live ?? 0, 3),
+      frame: { width: rgb.width, height: rgb.height },
     });
   }
   return findings.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);

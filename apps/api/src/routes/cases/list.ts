@@ -3,7 +3,7 @@ import { listCases, listPiecesOfCases, type PieceRow } from '@idv/db';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
 import { presentCase } from '../../presenters/case.ts';
-import { clearanceOf } from '../../services/review.ts';
+import { caseFiltersOf } from './filters.ts';
 import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 import { CaseListQuerySchema, CaseListSchema } from '../../schemas/case.ts';
 import { VALIDATION_ERRORS, errorResponses, page } from '../../schemas/common.ts';
@@ -26,17 +26,7 @@ export function registerListCases(app: App, ctx: AppContext): void {
     async (req) => {
       const q = req.query;
       const limit = q.limit ?? 20;
-      const rows = await listCases(ctx.db, authOf(req).tenant, {
-        externalRef: q.external_ref,
-        q: q.q,
-        status: q.status,
-        country: q.country,
-        createdAfter: q.created_after ? new Date(q.created_after) : undefined,
-        createdBefore: q.created_before ? new Date(q.created_before) : undefined,
-        cursor: q.cursor,
-        limit,
-        clearance: req.operator ? clearanceOf(req.operator) : undefined,
-      });
+      const rows = await listCases(ctx.db, authOf(req).tenant, { ...caseFiltersOf(q, req), cursor: q.cursor, limit });
       const pieces = await listPiecesOfCases(ctx.db, rows.slice(0, limit).map((r) => r.id));
       const byCase = new Map<string, PieceRow[]>();
       for (const p of pieces) byCase.set(p.caseId, [...(byCase.get(p.caseId) ?? []), p]);

@@ -7,7 +7,7 @@ import { operatorOf } from '../../http/operator.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { clearanceOf } from '../../services/review.ts';
 import { OPERATOR_ROUTE_ERRORS } from '../operators/errors.ts';
-import { presentTaskItem } from '../../presenters/review.ts';
+import { presentQueueItem } from '../../presenters/review.ts';
 import { ReviewTaskListSchema, TaskStatusSchema } from './schemas.ts';
 
 export function registerListReviews(app: App, ctx: AppContext): void {
@@ -44,7 +44,7 @@ export function registerListReviews(app: App, ctx: AppContext): void {
       const hasMore = rows.length > limit;
       return {
         object: 'list' as const,
-        data: kept.map((t) => presentTaskItem(t, now)),
+        data: kept.map((t) => presentQueueItem(t, now)),
         has_more: hasMore,
         next_cursor: hasMore ? encodeQueueCursor(kept[kept.length - 1]) : null,
       };

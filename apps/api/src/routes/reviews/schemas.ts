@@ -56,6 +56,20 @@ const JustificationShown = Type.Union([Type.String(), Type.Null()], {
   description: 'Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased',
 });
 
+/** A queue row: the task and which case it is (the client's reference, flow, the case's own state and age). */
+export const ReviewQueueItemSchema = Type.Object(
+  {
+    ...taskFields,
+    case: Type.Object({
+      external_ref: Type.Union([Type.String(), Type.Null()], { description: 'The client’s own reference of the case, as given at its opening' }),
+      flow_name: Type.String(),
+      state: CaseStateSchema,
+      created_at: Type.String({ format: 'date-time', description: 'When the case was opened: its age' }),
+    }),
+  },
+  { $id: 'ReviewQueueItem' },
+);
+
 export const ReviewDecisionSchema = Type.Object(
   {
     id: Type.String(),
@@ -89,7 +103,7 @@ export const ReviewTaskSchema = Type.Object(
 export const ReviewTaskListSchema = Type.Object(
   {
     object: Type.Literal('list'),
-    data: Type.Array(Type.Ref(ReviewTaskItemSchema)),
+    data: Type.Array(Type.Ref(ReviewQueueItemSchema)),
     has_more: Type.Boolean(),
     next_cursor: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
   },

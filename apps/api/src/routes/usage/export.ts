@@ -1,9 +1,9 @@
-import { Readable, finished } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { usageCsv, type ExportedUnit } from '@idv/db';
 import { parsePeriod } from '@idv/domain';
 import type { App, AppContext } from '../../context.ts';
 import { authOf } from '../../http/auth.ts';
+import { sendCsv } from '../../http/csv-stream.ts';
 import { VALIDATION_ERRORS, errorResponses } from '../../schemas/common.ts';
 import { ALSO_CONSOLE_ROUTE_ERRORS } from '../operators/errors.ts';
 import { UsageQuery } from './schemas.ts';
@@ -40,26 +40,7 @@ export function registerExportUsage(app: App, ctx: AppContext): void {
       // page's rows): a few hundred chunks rather than a million rows, each with its own promise.
       const format = { columns: EXPORT_COLUMNS, record_delimiter: 'windows' } as const;
       const chunks = usageCsv(ctx.db, tenant, period, (rows, header) => stringify(rows, { ...format, header }));
-      // The first chunk is read before the answer starts, so a database failure there is still an
-      // error in the usual shape; later failures can only cut the stream short.
-      const first = await chunks.next();
-      async function* csv(): AsyncGenerator<string | Buffer> {
-        if (first.done) return;
-        yield first.value;
-        yield* chunks;
-      }
-      const body = Readable.from(csv(), { objectMode: false });
-      // Called once whatever the end: finished, failed, or the client gone (the stream destroyed),
-      // even before the first line: the cursor and its connection are given back in every case.
-      finished(body, (err) => {
-        void chunks.return(undefined).catch(() => {});
-        if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') req.log.warn({ err: { message: err.message, code: err.code } }, 'usage export stopped');
-      });
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="usage-${period.period}-${tenant.environment}.csv"`)
-        .type('text/csv; charset=utf-8; header=present')
-        .send(body);
+      return sendCsv(req, reply, chunks, `usage-${period.period}-${tenant.environment}.csv`, 'usage');
     },
   );
 }

@@ -2,7 +2,7 @@ import type { components } from './openapi-types.ts';
 
 /** Short names for the service's schemas the screens use. */
 type S = components['schemas'];
-export type ReviewTaskItem = S['ReviewTaskItem'];
+export type ReviewQueueItem = S['ReviewQueueItem'];
 export type ReviewTask = S['ReviewTask'];
 export type ReviewCase = S['ReviewCase'];
 export type ReviewSummary = S['ReviewSummary'];

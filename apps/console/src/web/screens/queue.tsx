@@ -1,17 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { MouseEvent } from 'react';
-import type { ReviewSummary, ReviewTaskItem } from '../api/types.ts';
+import type { ReviewQueueItem, ReviewSummary } from '../api/types.ts';
 import { PagedTable, useCursorPages } from '../components/paged-table.tsx';
 import { ErrorNotice, PageTitle } from '../components/status.tsx';
 import { TASK_STATUSES, type TaskStatus } from '../domain.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { checkReasonWords } from '../i18n/reasons.ts';
+import { caseAge } from '../i18n/case-age.ts';
 import type { MessageKey } from '../i18n/en.ts';
 import { reviewsPageQuery, reviewsSummaryQuery } from '../queries/review-queries.ts';
 import { useSession } from '../session-context.tsx';
 
-const COLUMNS: MessageKey[] = ['queue.col.task', 'queue.col.risk', 'queue.col.due', 'queue.col.status', 'queue.col.country', 'queue.col.reasons', 'queue.col.lock'];
+const COLUMNS: MessageKey[] = [
+  'queue.col.case',
+  'queue.col.risk',
+  'queue.col.reasons',
+  'queue.col.flow',
+  'queue.col.country',
+  'queue.col.age',
+  'queue.col.due',
+  'queue.col.status',
+  'queue.col.lock',
+];
 
 function Counters({ summary }: { summary: ReviewSummary }) {
   const { t } = useI18n();
@@ -42,7 +53,7 @@ function Counters({ summary }: { summary: ReviewSummary }) {
   );
 }
 
-function LockCell({ task, me, t }: { task: ReviewTaskItem; me: string; t: ReturnType<typeof useI18n>['t'] }) {
+function LockCell({ task, me, t }: { task: ReviewQueueItem; me: string; t: ReturnType<typeof useI18n>['t'] }) {
   if (!task.lock) return <span className="muted">{t('queue.free')}</span>;
   return <span>{task.lock.operator_id === me ? t('queue.lockedByMe') : t('queue.lockedByOther')}</span>;
 }
@@ -52,27 +63,38 @@ function LockCell({ task, me, t }: { task: ReviewTaskItem; me: string; t: Return
  * hands to the router (openTask below), because a router Link per row (its hooks, its
  * subscriptions to the router's state) made drawing twenty rows take hundreds of milliseconds.
  */
-function TaskRow({ task, i18n, me }: { task: ReviewTaskItem; i18n: ReturnType<typeof useI18n>; me: string }) {
+function TaskRow({ task, i18n, me, now }: { task: ReviewQueueItem; i18n: ReturnType<typeof useI18n>; me: string; now: number }) {
   const { t, locale, dateTime } = i18n;
+  const ref = task.case.external_ref;
   // data-label: each cell's column, shown before it when a narrow screen lays the row out as a card.
   return (
     <tr className={task.overdue ? 'row-overdue' : undefined}>
-      <th scope="row">
-        {/* The visible end of the id is part of the link's name (what a voice user says). */}
-        <a href={`/tasks/${encodeURIComponent(task.id)}`} data-task={task.id} aria-label={t('queue.open', { id: task.id.slice(-8) })} className="mono task-id row-link">
-          {task.id.slice(-8)}
+      <th scope="row" className="cell-case">
+        {/* The client's reference names the case (the case id when the client gave none); the link opens the task. */}
+        <a href={`/tasks/${encodeURIComponent(task.id)}`} data-task={task.id} className={ref ? 'row-link case-ref' : 'row-link mono case-id'}>
+          {ref ?? task.case_id}
         </a>
+        {ref ? <span className="mono case-id small muted queue-case-id">{task.case_id}</span> : null}
       </th>
       <td data-label={t('queue.col.risk')}>
         <span className={task.risk_score >= 70 ? 'risk risk-high' : 'risk'}>{task.risk_score}</span>
       </td>
-      <td data-label={t('queue.col.due')} className="cell-wide">
+      <td className="reasons-cell cell-wide">{task.reasons.map((r) => checkReasonWords(r, locale)).join(' ')}</td>
+      <td data-label={t('queue.col.flow')}>{task.case.flow_name}</td>
+      <td data-label={t('queue.col.country')}>{task.country}</td>
+      <td data-label={t('queue.col.age')}>
+        <time dateTime={task.case.created_at} title={dateTime(task.case.created_at)}>
+          {caseAge(task.case.created_at, now, locale)}
+        </time>
+      </td>
+      <td data-label={t('queue.col.due')}>
         {dateTime(task.due_at)}
         {task.overdue ? <span className="tag tag-alert">{t('queue.overdue')}</span> : null}
       </td>
-      <td data-label={t('queue.col.status')}>{t(`status.${task.status}` as MessageKey)}</td>
-      <td data-label={t('queue.col.country')}>{task.country}</td>
-      <td className="reasons-cell cell-wide">{task.reasons.map((r) => checkReasonWords(r, locale)).join(' ')}</td>
+      <td data-label={t('queue.col.status')}>
+        {t(`status.${task.status}` as MessageKey)}
+        {task.case.state === 'in_review' ? null : <span className="small muted"> ({t(`state.${task.case.state}` as MessageKey)})</span>}
+      </td>
       <td data-label={t('queue.col.lock')}>
         <LockCell task={task} me={me} t={t} />
       </td>
@@ -95,6 +117,8 @@ export function QueueScreen({ status }: { status?: TaskStatus }) {
   };
   const pages = useCursorPages();
   const list = useQuery(reviewsPageQuery(status, pages.cursor));
+  // Ages are counted from when the page came, not re-rendered every second.
+  const now = list.dataUpdatedAt || Date.now();
   // Asked for once the page of rows has come (see the queue route's loader).
   const summary = useQuery({ ...reviewsSummaryQuery(), enabled: !list.isPending });
   return (
@@ -130,7 +154,7 @@ export function QueueScreen({ status }: { status?: TaskStatus }) {
         className="table-queue"
         columns={COLUMNS.map((c) => t(c))}
         onBodyClick={openTask}
-        row={(task) => <TaskRow key={task.id} task={task} i18n={i18n} me={me} />}
+        row={(task) => <TaskRow key={task.id} task={task} i18n={i18n} me={me} now={now} />}
       />
     </>
   );

@@ -8,6 +8,7 @@ import { LanguageSwitch } from './language-switch.tsx';
 import type { MessageKey } from '../i18n/en.ts';
 import { useSession } from '../session-context.tsx';
 import { navigationFor } from './navigation.ts';
+import { useScrollEdges } from './scroll-edges.ts';
 
 function SignOut() {
   const { t } = useI18n();
@@ -55,6 +56,7 @@ export function Shell() {
   useEffect(() => {
     nav.current?.querySelector<HTMLElement>('a.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [pathname]);
+  useScrollEdges(nav);
   return (
     <div className="shell">
       <a className="skip" href="#main">

@@ -4,15 +4,14 @@ import { Link } from '@tanstack/react-router';
 import { useActionOutcome } from '../../action-outcome.tsx';
 import { api, ok, reviewPieceUrl } from '../../api/client.ts';
 import type { DecisionRecorded, ReviewCase, Unmasked } from '../../api/types.ts';
-import { Coded } from '../../components/coded.tsx';
-import { Notice, PageTitle } from '../../components/status.tsx';
+import { Notice } from '../../components/status.tsx';
 import { useShortcuts } from '../../components/shortcuts.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
-import { checkReasonWords } from '../../i18n/reasons.ts';
 import { reviewCaseQuery } from '../../queries/review-queries.ts';
 import { useSession } from '../../session-context.tsx';
 import { CaseEvidence, Facts, pendingOrFailed } from './case-parts.tsx';
+import { CaseHeader } from './case-header.tsx';
 import { Corrections } from './corrections.tsx';
 import { DecisionPanel, DecisionRecordedNotice } from './decision.tsx';
 import { Decisions } from './decisions.tsx';
@@ -24,7 +23,7 @@ import { SubjectTable } from './subject.tsx';
 import { useTaskLock } from './use-task-lock.ts';
 
 function Overview({ data }: { data: ReviewCase }) {
-  const { t, locale, dateTime } = useI18n();
+  const { t, dateTime } = useI18n();
   const { task, case: c } = data;
   return (
     <section className="panel" aria-labelledby="overview-title">
@@ -32,31 +31,16 @@ function Overview({ data }: { data: ReviewCase }) {
       <Facts
         rows={[
           [t('queue.col.status'), t(`status.${task.status}` as MessageKey)],
-          [t('case.risk'), <span className={task.risk_score >= 70 ? 'risk risk-high' : 'risk'}>{task.risk_score}</span>],
           [
             t('case.due'),
             <>
               {dateTime(task.due_at)} {task.overdue ? <span className="tag tag-alert">{t('queue.overdue')}</span> : null}
             </>,
           ],
-          [t('case.country'), task.country],
           [t('case.sensitivity'), task.sensitivity],
-          [t('case.flow'), `${c.flow_name} v${c.flow_version}`],
           [t('case.state'), t(`state.${c.state}` as MessageKey)],
         ]}
       />
-      {task.reasons.length > 0 ? (
-        <>
-          <h3>{t('case.reasons')}</h3>
-          <ul>
-            {task.reasons.map((r) => (
-              <li key={r}>
-                <Coded code={r}>{checkReasonWords(r, locale)}</Coded>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
       {task.double_validation ? <p>{t('case.doubleValidation')}</p> : null}
       <Decisions decisions={task.decisions} />
       {task.decisions_hidden ? <Notice kind="info">{t('case.decisionsHidden')}</Notice> : null}
@@ -107,6 +91,7 @@ export function CaseScreen({ taskId }: { taskId: string }) {
   const [decided, setDecided] = useState<DecisionRecorded | null>(null);
   const closed = query.data?.task.status === 'closed';
   useShortcuts({ c: () => !closed && query.data && (lock.state === 'free' || lock.state === 'lost') && !lock.claim.isPending && lock.claim.mutate() });
+  // The window's title (kept in the browser's history) names the task, never the client's reference.
   const title = t('case.title', { id: taskId.slice(-8) });
   if (query.isPending || query.isError) return pendingOrFailed(query, title);
   const data = query.data;
@@ -120,10 +105,7 @@ export function CaseScreen({ taskId }: { taskId: string }) {
           ← {t('case.back')}
         </Link>
       </p>
-      <PageTitle text={title}>
-        {t('case.title', { id: '' })}
-        <span className="mono">{taskId}</span>
-      </PageTitle>
+      <CaseHeader data={data} title={title} />
       {decided ? <DecisionRecordedNotice result={decided} /> : null}
       <LockBar lock={lock} closed={closed} />
       <div className="case-grid">

@@ -66,19 +66,76 @@ function DocumentSide({ piece, url, onSettled }: { piece: Piece; url: string; on
   );
 }
 
+/** A view of a piece the service makes (thumbnail, portrait): the piece's own address with `view`. */
+const viewUrl = (url: string, view: 'thumbnail' | 'portrait') => `${url}?view=${view}`;
+
+/**
+ * One face at the size the comparison needs (a thumbnail the service made, not the whole photo),
+ * with the image as received a click away (a download journaled like any other).
+ */
 function Face({ piece, url }: { piece: Piece; url: string | undefined }) {
   const { t } = useI18n();
+  const label = t(pieceLabel(piece.kind));
   return (
     <figure className="face">
-      {piece.available ? <img src={url} alt={t(pieceLabel(piece.kind))} fetchPriority="low" /> : <p className="muted small">{t('images.unavailable')}</p>}
-      <figcaption>{t(pieceLabel(piece.kind))}</figcaption>
+      {piece.available ? <img src={url && viewUrl(url, 'thumbnail')} alt={label} fetchPriority="low" /> : <p className="muted small">{t('images.unavailable')}</p>}
+      <figcaption>
+        {label}
+        {piece.available && url ? (
+          <>
+            {' · '}
+            <a href={url} target="_blank" rel="noopener" className="small">
+              {t('images.full')}
+            </a>
+          </>
+        ) : null}
+      </figcaption>
+    </figure>
+  );
+}
+
+/**
+ * The portrait the checks compared, cut from the document's front by the service. Where no face
+ * was found on the document (the service answers 404), the front's thumbnail stands instead,
+ * with a note saying so.
+ */
+function DocumentPortrait({ front, url }: { front: Piece; url: string | undefined }) {
+  const { t } = useI18n();
+  const [cut, setCut] = useState(true);
+  if (!front.available) {
+    return (
+      <figure className="face face-portrait">
+        <p className="muted small">{t('images.unavailable')}</p>
+        <figcaption>{t('images.portrait')}</figcaption>
+      </figure>
+    );
+  }
+  return (
+    <figure className="face face-portrait">
+      <img
+        src={url && viewUrl(url, cut ? 'portrait' : 'thumbnail')}
+        alt={t(cut ? 'images.portrait' : 'images.document_front')}
+        fetchPriority="low"
+        onError={() => setCut(false)}
+      />
+      <figcaption>
+        {cut ? t('images.portrait') : t('images.portraitMissing')}
+        {url ? (
+          <>
+            {' · '}
+            <a href={url} target="_blank" rel="noopener" className="small">
+              {t('images.full')}
+            </a>
+          </>
+        ) : null}
+      </figcaption>
     </figure>
   );
 }
 
 /**
  * The images of a case: the document sides (with their controls), then the faces, the
- * document's front (where its portrait is) beside the selfie and each liveness frame. The faces
+ * portrait cut from the document beside the selfie and each liveness frame, at one size. The faces
  * are asked for only once the document sides have come (or failed): they would otherwise share the
  * browser's connections and the servers with the sides the reviewer reads first.
  */
@@ -103,12 +160,7 @@ export function CaseImages({ pieces, urlOf }: { pieces: Piece[]; urlOf(pieceId: 
         <>
           <h3>{t('images.faces')}</h3>
           <div className="faces">
-            {front ? (
-              <figure className="face face-portrait">
-                {front.available ? <img src={faceUrl(front.id)} alt={t('images.document_front')} fetchPriority="low" /> : <p className="muted small">{t('images.unavailable')}</p>}
-                <figcaption>{t('images.portraitNote')}</figcaption>
-              </figure>
-            ) : null}
+            {front ? <DocumentPortrait front={front} url={faceUrl(front.id)} /> : null}
             {faces.map((p) => (
               <Face key={p.id} piece={p} url={faceUrl(p.id)} />
             ))}
