@@ -81,14 +81,7 @@ function Face({ piece, url }: { piece: Piece; url: string | undefined }) {
       {piece.available ? <img src={url && viewUrl(url, 'thumbnail')} alt={label} fetchPriority="low" /> : <p className="muted small">{t('images.unavailable')}</p>}
       <figcaption>
         {label}
-        {piece.available && url ? (
-          <>
-            {' · '}
-            <a href={url} target="_blank" rel="noopener" className="small">
-              {t('images.full')}
-            </a>
-          </>
-        ) : null}
+        {piece.available && url ? <FullSizeLink url={url} /> : null}
       </figcaption>
     </figure>
   );
@@ -120,14 +113,7 @@ function DocumentPortrait({ front, url }: { front: Piece; url: string | undefine
       />
       <figcaption>
         {cut ? t('images.portrait') : t('images.portraitMissing')}
-        {url ? (
-          <>
-            {' · '}
-            <a href={url} target="_blank" rel="noopener" className="small">
-              {t('images.full')}
-            </a>
-          </>
-        ) : null}
+        {url ? <FullSizeLink url={url} /> : null}
       </figcaption>
     </figure>
   );
@@ -168,5 +154,18 @@ export function CaseImages({ pieces, urlOf }: { pieces: Piece[]; urlOf(pieceId: 
         </>
       ) : null}
     </section>
+  );
+}
+
+/** The full image a thumbnail stands for, a link away (opened in a new tab; its download is journaled). */
+function FullSizeLink({ url }: { url: string }) {
+  const { t } = useI18n();
+  return (
+    <>
+      {' · '}
+      <a href={url} target="_blank" rel="noopener" className="small">
+        {t('images.full')}
+      </a>
+    </>
   );
 }
