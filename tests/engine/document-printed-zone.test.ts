@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { mrzName } from '@idv/domain';
 import type { DocumentFields, MrzReading } from '../../packages/engine/src/types.ts';
-import { linesOfTsv, readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
+import { linesOfTsv, printedZoneReport, readPrintedZone } from '../../packages/engine/src/document/printed-zone.ts';
 import { cropImage } from '../../packages/engine/src/document/crop.ts';
 import { lineDistance, linesToReread, substringDistance } from '../../packages/engine/src/document/printed-zone-reread.ts';
 import { closeOcrReaders, englishModelPath } from '../../packages/engine/src/document/ocr-worker.ts';
@@ -269,5 +269,12 @@ describe('printed zone OCR (tesseract.js, local English model)', () => {
     const { agreement, report } = await readPrintedZone(readFileSync(join(DOCS, 'passporteye/pacman.jpg')), reading(ERIKSSON));
     assert.deepEqual(report.reasons, ['printed_zone_unreadable']);
     assert.ok(Object.values(agreement).every((a) => a === 'absent'));
+  });
+
+  test('a legible zone where the MRZ gave nothing to look for compares nothing, and nothing compared is not a pass', () => {
+    const page = { text: 'REPUBLIQUE FRANCAISE\nCARTE NATIONALE D IDENTITE\nNom Prenoms Sexe Ne le', confidence: 80, lines: [], scope: 'page' as const };
+    const { agreement, report } = printedZoneReport([page], reading({}));
+    assert.ok(Object.values(agreement).every((a) => a === 'absent'));
+    assert.deepEqual([report.status, report.reasons, report.measures.fields_agree], ['attention', ['printed_zone_not_compared'], 0]);
   });
 });

@@ -48,7 +48,10 @@ const RULES: Partial<Record<CheckReport['type'], Rule[]>> = {
     (m, has) => (m.fields_differing === undefined ? null : matches(m.fields_differing > 0, has('barcode_differs'), 'barcode_differs', 'fields_differing is over 0')),
     (m, has) => (m.barcodes_found === undefined ? null : matches(m.barcodes_found === 0 && m.barcodes_undecodable! > 0, has('barcode_unreadable'), 'barcode_unreadable', 'a barcode was seen and none decoded')),
   ],
-  printed_zone: [(m, has) => (m.fields_differ! > 0 && !has('printed_zone_differs') ? 'fields_differ is over 0, but printed_zone_differs is not given' : null)],
+  printed_zone: [
+    (m, has) => (m.fields_differ! > 0 && !has('printed_zone_differs') ? 'fields_differ is over 0, but printed_zone_differs is not given' : null),
+    (m, _has, status) => (status === 'ok' && !(m.fields_agree! > 0) ? 'ok, but no field was compared' : null),
+  ],
   face_match: [
     (m, has) => (m.document_faces === 0 && !has('document_face_not_found') ? 'document_faces is 0, but document_face_not_found is not given' : null),
     (m, has) => (m.selfie_faces === 0 && !has('selfie_face_not_found') ? 'selfie_faces is 0, but selfie_face_not_found is not given' : null),

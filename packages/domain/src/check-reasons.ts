@@ -43,6 +43,7 @@ export const CHECK_REASONS = {
   // printed_zone
   printed_zone_unreadable: r('printed_zone', 'The printed zone could not be read.'),
   printed_zone_differs: r('printed_zone', 'The printed zone disagrees with the machine-readable zone.'),
+  printed_zone_not_compared: r('printed_zone', 'The printed zone was read, but no field of the machine-readable zone could be compared with it.'),
   // document_validity
   document_expired: r('document_validity', 'The document has expired.'),
   birth_date_implausible: r('document_validity', 'The date of birth is not plausible.'),

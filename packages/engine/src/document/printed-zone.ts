@@ -198,5 +198,7 @@ export function printedZoneReport(passes: readonly OcrPass[], mrz: MrzReading | 
     measures.fields_agree = 0;
     measures.fields_absent = PRINTED_FIELDS.length;
   } else if (counts.differ > 0) reasons.push('printed_zone_differs');
+  // Legible, but the MRZ gave nothing to look for (every field absent): nothing compared is not a pass.
+  else if (counts.agree === 0) reasons.push('printed_zone_not_compared');
   return { scopes: passes.map((p) => p.scope), agreement, report: { type: 'printed_zone', status: reasons.length ? 'attention' : 'ok', reasons, measures } };
 }

@@ -24,6 +24,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   barcode_unreadable: "Un code-barres a été trouvé mais n'a pas pu être décodé.",
   barcode_differs: 'Le code-barres ne concorde pas avec la bande de lecture automatique ou la zone imprimée.',
   printed_zone_unreadable: "La zone imprimée n'a pas pu être lue.",
+  printed_zone_not_compared: "La zone imprimée a été lue, mais aucun champ de la bande de lecture automatique n'a pu y être comparé.",
   printed_zone_differs: 'La zone imprimée ne concorde pas avec la bande de lecture automatique.',
   document_expired: 'Le document a expiré.',
   birth_date_implausible: "La date de naissance n'est pas plausible.",
