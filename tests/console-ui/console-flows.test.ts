@@ -152,7 +152,7 @@ describe('console: flows', () => {
 
     await page.getByRole('button', { name: 'Activate version 1' }).click();
     const dialog = page.getByRole('dialog', { name: /Activate version 1 of remote\?/ });
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Activate' }).click();
     await page.getByText('Version 1 is active: new cases use it.').waitFor();
     const opened = await h.t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'remote', country: 'FR' } });
     assert.equal(opened.statusCode, 201, opened.body);

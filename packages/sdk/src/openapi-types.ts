@@ -68,26 +68,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/cases/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Export cases as CSV
-         * @description The cases the list’s filters select, one CSV line each: identifiers, flow, country, status and state, outcome and reason. No personal data (nor the external reference). Streamed
-         */
-        get: operations["exportCases"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/cases/{case_id}": {
         parameters: {
             query?: never;
@@ -120,6 +100,26 @@ export interface paths {
          * @description Results without personal data: state, decision, resubmission, checks, duplicates, pieces
          */
         get: operations["getCaseResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export cases as CSV
+         * @description The cases the list’s filters select, one CSV line each: identifiers, flow, country, status and state, outcome and reason. No personal data (nor the external reference). Streamed
+         */
+        get: operations["exportCases"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3953,100 +3953,6 @@ export interface operations {
             };
         };
     };
-    exportCases: {
-        parameters: {
-            query?: {
-                external_ref?: string;
-                /** @description Prefix of the external reference or of the case id */
-                q?: string;
-                status?: "created" | "collecting" | "processing" | "review" | "decided" | "abandoned" | "expired";
-                /** @description The case’s own position, finer than its status (resubmission_requested, approved…) */
-                state?: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
-                flow_name?: string;
-                country?: string;
-                created_after?: string;
-                created_before?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description RFC 4180 CSV in UTF-8 (CRLF line ends), a header row `case_id,created_at,flow_name,flow_version,country,status,state,outcome,reason_code,decided_at,updated_at`, then one line per case, newest first; empty fields where a case has no decision yet. Content-Disposition names the file cases-<environment>.csv */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Error codes: bad_request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: operator_revoked, operator_role_insufficient */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error codes: service_unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     getCase: {
         parameters: {
             query?: never;
@@ -4198,6 +4104,100 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCases: {
+        parameters: {
+            query?: {
+                external_ref?: string;
+                /** @description Prefix of the external reference or of the case id */
+                q?: string;
+                status?: "created" | "collecting" | "processing" | "review" | "decided" | "abandoned" | "expired";
+                /** @description The case’s own position, finer than its status (resubmission_requested, approved…) */
+                state?: "awaiting_applicant" | "processing" | "in_review" | "resubmission_requested" | "approved" | "rejected" | "expired" | "abandoned";
+                flow_name?: string;
+                country?: string;
+                created_after?: string;
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV in UTF-8 (CRLF line ends), a header row `case_id,created_at,flow_name,flow_version,country,status,state,outcome,reason_code,decided_at,updated_at`, then one line per case, newest first; empty fields where a case has no decision yet. Content-Disposition names the file cases-<environment>.csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -44,8 +44,8 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerRevokeApiKey(app, ctx);
   registerCreateCase(app, ctx);
   registerListCases(app, ctx);
-  registerExportCases(app, ctx);
   registerGetCase(app, ctx);
+  registerExportCases(app, ctx);
   registerCreateSession(app, ctx);
   registerGetSession(app, ctx);
   registerGetApiUsage(app, ctx);
