@@ -50,7 +50,7 @@ test('a queue row names its case: the client reference, the case id, flow, the c
   assert.equal(row.case_id, ids.inReview);
   assert.equal(row.country, 'FR');
   assert.equal(row.risk_score, 90);
-  assert.deepEqual(row.reasons, ['face_review']);
+  assert.deepEqual(row.reasons, ['faces_uncertain']);
   assert.equal(row.case.external_ref, REF);
   assert.equal(row.case.flow_name, 'standard');
   assert.equal(row.case.state, 'in_review');
