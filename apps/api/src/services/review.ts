@@ -224,6 +224,55 @@ export async function journalOverride(
 }
 
 /**
+ * One decision written, by an operator or a key: its comment and an override's justification
+ * sealed beside it, `review.decision_recorded` and, for an override, `review.checks_overridden`
+ * in the journal. Returns the decision and the justification's text.
+ */
+async function writeDecision(
+  ctx: AppContext,
+  tx: Executor,
+  tenant: Tenant,
+  d: {
+    caseId: string;
+    taskId: string;
+    actor: string;
+    input: { outcome: OperatorOutcome; reasonCode: string | null; steps: string[] | null };
+    comment?: string;
+    overridden: CheckType[];
+    justification: string | undefined;
+    effect: 'concluded' | 'await_second_validation' | 'escalate';
+    secondValidatorAsked: boolean;
+    now: Date;
+  },
+) {
+  const { caseId, taskId, actor, input, effect, now } = d;
+  const id = newId('dec', now.getTime());
+  const justification = await sealJustification(ctx, tx, caseId, PURPOSE.decisionJustification(id), d.overridden, d.justification, now);
+  const decision = await insertDecision(tx, {
+    id,
+    ...tenant,
+    taskId,
+    caseId,
+    actor,
+    ...input,
+    commentSealed: d.comment ? await ctx.vault.sealJson(tx, caseId, 'data', PURPOSE.decisionComment(id), d.comment, now) : null,
+    overriddenChecks: d.overridden,
+    justificationSealed: justification.sealed,
+    effect,
+    createdAt: now,
+  });
+  await appendJournal(tx, tenant, {
+    caseId,
+    actor,
+    action: 'review.decision_recorded',
+    detail: { task_id: taskId, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect },
+    at: now,
+  });
+  await journalOverride(tx, tenant, caseId, actor, { decision_id: id }, d.overridden, d.secondValidatorAsked, now);
+  return { decision, justification: justification.text };
+}
+
+/**
  * An operator's outcome on a task, in one transaction: the case row is locked first, then the
  * task (the same order as a key's decision), so concurrent decisions serialise. A retry by the
  * same operator finds their decision and replays it, whatever happened to the task since; a
@@ -261,33 +310,20 @@ export async function recordOperatorDecision(ctx: AppContext, tenant: Tenant, op
     const doubleValidation = needsSecondValidator(task, overridden, flow?.definition ?? {});
     const step = nextTaskStep({ status: task.status, doubleValidation }, decisions, { actor, ...input });
     const effect = step.kind === 'conclude' ? 'concluded' : step.kind;
-    const id = newId('dec', now.getTime());
-    const justification = await sealJustification(ctx, tx, caseRow.id, PURPOSE.decisionJustification(id), overridden, body.justification, now);
-    const decision = await insertDecision(tx, {
-      id,
-      ...tenant,
+    const { decision, justification } = await writeDecision(ctx, tx, tenant, {
+      caseId: caseRow.id,
       taskId: task.id,
-      caseId: caseRow.id,
       actor,
-      outcome: input.outcome,
-      reasonCode: input.reasonCode,
-      steps: input.steps,
-      commentSealed: body.comment ? await ctx.vault.sealJson(tx, caseRow.id, 'data', PURPOSE.decisionComment(id), body.comment, now) : null,
-      overriddenChecks: overridden,
-      justificationSealed: justification.sealed,
+      input,
+      comment: body.comment,
+      overridden,
+      justification: body.justification,
       effect,
-      createdAt: now,
+      secondValidatorAsked: doubleValidation && !task.doubleValidation,
+      now,
     });
-    await appendJournal(tx, tenant, {
-      caseId: caseRow.id,
-      actor,
-      action: 'review.decision_recorded',
-      detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect },
-      at: now,
-    });
-    await journalOverride(tx, tenant, caseRow.id, actor, { decision_id: id }, overridden, doubleValidation && !task.doubleValidation, now);
     const release = { lockedBy: null, lockExpiresAt: null, updatedAt: now, doubleValidation };
-    const recorded = { decision, justification: justification.text, replayed: false };
+    const recorded = { decision, justification, replayed: false };
     if (step.kind === 'conclude') {
       const moved = await concludeCase(tx, tenant, caseRow, { ...step.decision, actor }, now);
       const closed = await updateTask(tx, tenant, task.id, { ...release, status: 'closed', outcome: input.outcome, closedBy: actor, closedAt: now });
@@ -340,29 +376,17 @@ export async function recordKeyDecision(
   // A key decides alone (the spec: no double validation, so no second validator either), but an
   // override needs its justification like an operator's.
   const overridden = overrideOf(caseRow, body);
-  const id = newId('dec', now.getTime());
-  const justification = await sealJustification(ctx, tx, caseRow.id, PURPOSE.decisionJustification(id), overridden, body.justification, now);
-  const decision = await insertDecision(tx, {
-    id,
-    ...tenant,
+  const { decision, justification } = await writeDecision(ctx, tx, tenant, {
+    caseId: caseRow.id,
     taskId: task.id,
-    caseId: caseRow.id,
     actor,
-    ...input,
-    commentSealed: null,
-    overriddenChecks: overridden,
-    justificationSealed: justification.sealed,
+    input,
+    overridden,
+    justification: body.justification,
     effect: 'concluded',
-    createdAt: now,
+    secondValidatorAsked: false,
+    now,
   });
-  await appendJournal(tx, tenant, {
-    caseId: caseRow.id,
-    actor,
-    action: 'review.decision_recorded',
-    detail: { task_id: task.id, decision_id: id, outcome: input.outcome, reason_code: input.reasonCode, steps: input.steps, effect: 'concluded' },
-    at: now,
-  });
-  await journalOverride(tx, tenant, caseRow.id, actor, { decision_id: id }, overridden, false, now);
   const moved = await concludeCase(tx, tenant, caseRow, { ...input, actor }, now);
   const closed = await updateTask(tx, tenant, task.id, {
     status: 'closed',
@@ -373,5 +397,5 @@ export async function recordKeyDecision(
     lockExpiresAt: null,
     updatedAt: now,
   });
-  return { decision, justification: justification.text, task: closed, case: moved, replayed: false, concluded: true };
+  return { decision, justification, task: closed, case: moved, replayed: false, concluded: true };
 }
