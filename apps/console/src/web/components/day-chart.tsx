@@ -1,6 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import { useI18n } from '../i18n/index.tsx';
+import { intlTag } from '../i18n/locale.ts';
 import { TableHead } from './table-head.tsx';
 
 /**
@@ -25,7 +26,7 @@ const SERIES_STYLES = [
 ] as const;
 
 /** A UTC day (the service's days) in the operator's language. */
-export const utcDayFormat = (locale: string) => new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+export const utcDayFormat = (locale: string) => new Intl.DateTimeFormat(intlTag(locale), { dateStyle: 'medium', timeZone: 'UTC' });
 
 const HEIGHT = 220;
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000];
@@ -79,7 +80,7 @@ export function DayChart({
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const show = format ?? ((v: number) => String(v));
-  const dayLabel = useMemo(() => new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }), [locale]);
+  const dayLabel = useMemo(() => new Intl.DateTimeFormat(intlTag(locale), { day: 'numeric', month: 'short', timeZone: 'UTC' }), [locale]);
 
   // A layout effect: the chart is drawn with the render that placed its box, not a frame later
   // (Preact runs plain effects after the next paint).

@@ -1,4 +1,4 @@
-import type { Locale } from './locale.ts';
+import { intlTag, type Locale } from './locale.ts';
 
 const UNITS: [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
   ['day', 86_400_000],
@@ -13,7 +13,7 @@ const UNITS: [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
  */
 export function caseAge(createdAt: string, now: number, locale: Locale): string {
   const elapsed = Math.max(0, now - Date.parse(createdAt));
-  const tag = locale === 'fr' ? 'fr-FR' : 'en-GB';
+  const tag = intlTag(locale);
   for (const [unit, ms] of UNITS) {
     if (elapsed >= ms) return new Intl.NumberFormat(tag, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.floor(elapsed / ms));
   }

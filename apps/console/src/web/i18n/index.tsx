@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { en, type MessageKey, type Messages } from './en.ts';
 import { fr } from './fr.ts';
-import { initialLocale, rememberLocale, type Locale } from './locale.ts';
+import { initialLocale, intlTag, rememberLocale, type Locale } from './locale.ts';
 
 const MESSAGES: Record<Locale, Messages> = { en, fr };
 
@@ -28,7 +28,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   }, []);
   const value = useMemo<I18n>(() => {
     const messages = MESSAGES[locale];
-    const format = new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+    const format = new Intl.DateTimeFormat(intlTag(locale), { dateStyle: 'medium', timeStyle: 'short' });
     return {
       locale,
       setLocale,

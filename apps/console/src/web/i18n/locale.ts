@@ -6,6 +6,9 @@
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** The language tag Intl formats a locale's dates and numbers with (British English: day before month). */
+export const intlTag = (locale: string): string => (locale === 'fr' ? 'fr-FR' : 'en-GB');
+
 const COOKIE = 'console_lang';
 
 export function initialLocale(): Locale {

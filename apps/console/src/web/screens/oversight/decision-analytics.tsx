@@ -2,13 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useActorName } from '../../api/operator-names.ts';
 import type { DecisionAnalytics as Analytics } from '../../api/types.ts';
+import { Coded } from '../../components/coded.tsx';
 import { DayChart, type DaySeries } from '../../components/day-chart.tsx';
 import { ErrorNotice, Loading } from '../../components/status.tsx';
 import { TableHead } from '../../components/table-head.tsx';
 import { useI18n, type Translate } from '../../i18n/index.tsx';
+import { intlTag } from '../../i18n/locale.ts';
 import { decisionReasonWords } from '../../i18n/reasons.ts';
 import { decisionAnalyticsQuery } from '../../queries/oversight-queries.ts';
-import { duration } from './duration.ts';
+import { duration, tenths } from './duration.ts';
 import type { MetricsWindow } from './search-params.ts';
 
 /**
@@ -28,7 +30,7 @@ export function DecisionAnalytics({ days }: { days: MetricsWindow }) {
   );
 }
 
-const percent = (locale: string, rate: number | null) => (rate === null ? '—' : new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { style: 'percent', maximumFractionDigits: 1 }).format(rate));
+const percent = (locale: string, rate: number | null) => (rate === null ? '—' : new Intl.NumberFormat(intlTag(locale), { style: 'percent', maximumFractionDigits: 1 }).format(rate));
 
 function AnalyticsBody({ a, days }: { a: Analytics; days: number }) {
   const { t, locale } = useI18n();
@@ -87,7 +89,7 @@ function AnalyticsBody({ a, days }: { a: Analytics; days: number }) {
                   <tr key={`${r.outcome}|${r.reason_code ?? ''}`}>
                     <td data-label={t('analytics.col.outcome')}>{outcome(r.outcome)}</td>
                     <td data-label={t('analytics.col.reason')}>
-                      {r.reason_code === null ? r.outcome === 'approved' ? '—' : <span className="muted">{t('analytics.no_reason')}</span> : <span title={r.reason_code}>{decisionReasonWords(r.reason_code, locale)}</span>}
+                      {r.reason_code === null ? r.outcome === 'approved' ? '—' : <span className="muted">{t('analytics.no_reason')}</span> : <Coded code={r.reason_code}>{decisionReasonWords(r.reason_code, locale)}</Coded>}
                     </td>
                     <td data-label={t('analytics.col.count')}>{r.count}</td>
                     <td data-label={t('analytics.col.automatic')}>{r.automatic}</td>
@@ -117,7 +119,7 @@ function AnalyticsBody({ a, days }: { a: Analytics; days: number }) {
                     <td data-label={t('metrics.rejected')}>{r.rejected}</td>
                     <td data-label={t('metrics.resubmission')}>{r.resubmission_requested}</td>
                     <td data-label={t('analytics.col.active_days')}>{r.active_days}</td>
-                    <td data-label={t('analytics.col.per_day')}>{r.active_days ? (Math.round((r.decisions / r.active_days) * 10) / 10).toLocaleString(locale === 'fr' ? 'fr-FR' : 'en-GB') : '—'}</td>
+                    <td data-label={t('analytics.col.per_day')}>{r.active_days ? tenths(locale, r.decisions / r.active_days) : '—'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -5,6 +5,7 @@ import { DayChart, utcDayFormat, type DaySeries } from '../../components/day-cha
 import { Empty, ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
 import { USAGE_SERVICES } from '../../domain.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { intlTag } from '../../i18n/locale.ts';
 import { useSession } from '../../session-context.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { currentPeriod, isPeriod } from './search-params.ts';
@@ -101,7 +102,7 @@ function DailyChart({ daily }: { daily: UsageDaily }) {
     const max = Math.max(0, ...perDay);
     return { days: d.map((x) => x.date), series, total: perDay.reduce((a, b) => a + b, 0), busiest: { day: d[perDay.indexOf(max)]?.date, max } };
   }, [daily, t]);
-  const month = new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${daily.period}-01T00:00:00Z`));
+  const month = new Intl.DateTimeFormat(intlTag(locale), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${daily.period}-01T00:00:00Z`));
   const day = busiest.day ? utcDayFormat(locale).format(new Date(`${busiest.day}T00:00:00Z`)) : '—';
   return <DayChart id="chart-usage" title={t('usage.chart')} summary={t('usage.summary', { total, period: month, day, max: busiest.max })} days={days} series={series} kind="stacked" />;
 }
