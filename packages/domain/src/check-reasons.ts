@@ -28,6 +28,8 @@ export const CHECK_REASONS = {
   image_glare: r('document_quality', 'Glare hides part of the document.'),
   document_not_found: r('document_quality', 'No document was found in the photo.'),
   document_cut_off: r('document_quality', 'Part of the document is outside the photo.'),
+  document_screen_replay_suspected: r('document_quality', 'The document looks photographed from a screen, not held in hand.'),
+  document_photocopy_suspected: r('document_quality', 'The document looks like a photocopy or a print, not the original.'),
   // mrz
   mrz_not_found: r('mrz', 'No machine-readable zone was found on the document.'),
   mrz_unreadable: r('mrz', 'The machine-readable zone was found but could not be read with valid check digits.'),
@@ -60,12 +62,18 @@ export const CHECK_REASONS = {
   selfie_face_unclear: r('face_match', 'The face on the selfie is too unclear to compare (blurred, dark or partly hidden).'),
   faces_uncertain: r('face_match', 'The selfie and the portrait are close but not close enough to match.'),
   faces_differ: r('face_match', 'The selfie does not match the document portrait.'),
+  presentation_attack_suspected: r('face_match', 'The selfie or the challenge frames look like a screen or a print held to the camera.'),
+  selfie_is_document_portrait: r('face_match', "The selfie looks like the document's own portrait photographed again."),
   // liveness
   challenge_missing: r('liveness', 'An image of the active challenge is missing.'),
   challenge_not_performed: r('liveness', 'The head movement asked for was not performed.'),
   challenge_face_not_found: r('liveness', 'No single face was found on a challenge image.'),
   challenge_person_differs: r('liveness', 'The challenge images do not show the person of the selfie.'),
   challenges_not_judged: r('liveness', 'The head movements could not be judged without one usable face on the selfie.'),
+  challenge_not_live: r('liveness', 'The face moved like a flat picture, not like a head turning.'),
+  challenge_expired: r('liveness', 'The capture does not answer the challenge issued for it in time (stale, reused or another challenge).'),
+  challenge_not_continuous: r('liveness', 'The challenge frames are not one continuous capture of one face.'),
+  camera_injection_suspected: r('liveness', 'What the browser said about the camera points to an injected or virtual camera.'),
   // duplicates
   duplicate_document: r('duplicates', 'Another case of the client carries the same document.'),
   duplicate_face: r('duplicates', 'Another case of the client carries the same face.'),
