@@ -7,6 +7,8 @@ import { envReader, type ConfigVariable } from '@idv/config';
  */
 export interface ConsoleConfig {
   consoleUrl: string;
+  /** The port the console server listens on: CONSOLE_PORT, else CONSOLE_URL's port. */
+  port: number;
   apiBaseUrl: string;
   docsUrl: string;
   host: string;
@@ -33,8 +35,10 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
   };
   const apiKey = required('CONSOLE_API_KEY') && (read.consoleApiKey() ?? '');
   const masterKey = required('MASTER_KEY') ? read.masterKey('MASTER_KEY') : null;
+  const consoleUrl = read.url('CONSOLE_URL', 'http://localhost:8082');
   const config: ConsoleConfig = {
-    consoleUrl: read.url('CONSOLE_URL', 'http://localhost:8082'),
+    consoleUrl,
+    port: read.listenPort('CONSOLE_PORT', consoleUrl),
     apiBaseUrl: read.url('API_BASE_URL', 'http://localhost:8080'),
     docsUrl: read.url('DOCS_URL', 'http://localhost:8083'),
     host: env.HOST || '127.0.0.1',

@@ -27,8 +27,7 @@ async function main(): Promise<void> {
     logger: log,
     reauthMaxAgeS: config.reauthMaxAgeS,
   });
-  const u = new URL(config.consoleUrl);
-  await new Promise<void>((resolve) => console_.server.listen(Number(u.port || (u.protocol === 'https:' ? 443 : 80)), config.host, resolve));
+  await new Promise<void>((resolve) => console_.server.listen(config.port, config.host, resolve));
   log.info({ console: config.consoleUrl }, 'console started');
   const stop = async () => {
     await console_.close();

@@ -12,13 +12,15 @@ interface CompanionParts {
 
 /**
  * A server beside the API, on an origin of its own: it listens on the port of its configured URL
- * and closes at shutdown. Adding one (the operator console at CONSOLE_URL, a development identity
+ * (or the port set for it: JOURNEY_PORT, DOCS_PORT) and closes at shutdown. Adding one (the operator console at CONSOLE_URL, a development identity
  * provider) is one entry in COMPANIONS.
  */
 export interface Companion {
   /** Its name in the start log. */
   name: string;
   url(config: Config): string;
+  /** The port it listens on (config.listenPorts). */
+  port(config: Config): number;
   create(parts: CompanionParts): Server | Promise<Server>;
 }
 
@@ -26,11 +28,12 @@ export interface Companion {
 export const COMPANIONS: readonly Companion[] = [
   // The documentation site (built from the repository at start when missing or stale), with one
   // page per error code; its quick start shows this service's addresses.
-  { name: 'docs', url: (config) => config.docsUrl, create: async ({ config }) => createDocsServer(await loadDocsSite(undefined, addressesOf(config))) },
+  { name: 'docs', url: (config) => config.docsUrl, port: (config) => config.listenPorts.docs, create: async ({ config }) => createDocsServer(await loadDocsSite(undefined, addressesOf(config))) },
   // The hosted journey: its static app, framed only by the origins a client registered.
   {
     name: 'journey',
     url: (config) => config.journeyUrl,
+    port: (config) => config.listenPorts.journey,
     create: async ({ config, db }) =>
       createJourneyServer({
         assets: await loadJourneyAssets(),
@@ -42,10 +45,8 @@ export const COMPANIONS: readonly Companion[] = [
   },
 ];
 
-/** Serves a companion on the port of its configured URL (journey, console and docs each have an origin). */
-export async function listenOnUrlPort(server: Server, url: string, host: string): Promise<Server> {
-  const u = new URL(url);
-  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+/** Serves a companion on its port (journey, console and docs each have an origin). */
+export async function listenOnPort(server: Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));

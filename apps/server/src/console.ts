@@ -73,10 +73,9 @@ export async function startConsoleCompanions(
       reauthMaxAgeS: config.reauth?.maxAgeS,
     });
     const server = consoleServer.server;
-    const u = new URL(config.consoleUrl);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(Number(u.port || (u.protocol === 'https:' ? 443 : 80)), config.host, resolve);
+      server.listen(config.listenPorts.console, config.host, resolve);
     });
     log.info({ console: config.consoleUrl, identityProvider: oidc.issuer, devIdp: Boolean(idp) }, 'console started');
     return config.consoleUrl;

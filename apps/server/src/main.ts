@@ -7,20 +7,27 @@ import { loadConfigOrExit } from '@idv/config';
  * second. The service itself is service.ts.
  */
 async function main(): Promise<void> {
-  const apiOnly = parseArgs(process.argv.slice(2));
+  const { apiOnly, withoutConsole } = parseArgs(process.argv.slice(2));
   const config = loadConfigOrExit();
   const { runService } = await import('./service.ts');
-  await runService(config, apiOnly);
+  await runService(config, apiOnly, withoutConsole);
 }
 
-/** True for `--api-only`; anything else on the command line is refused rather than ignored. */
-function parseArgs(args: string[]): boolean {
-  const unknown = args.filter((arg) => arg !== '--api-only');
+const OPTIONS = ['--api-only', '--without-console'];
+
+/**
+ * `--api-only`: the API without the worker, the journey and the docs servers; `--without-console`:
+ * without the console and its development identity provider. Anything else is refused rather than ignored.
+ */
+function parseArgs(args: string[]): { apiOnly: boolean; withoutConsole: boolean } {
+  const unknown = args.filter((arg) => !OPTIONS.includes(arg));
   if (unknown.length) {
-    console.error(`unknown argument ${unknown[0]}: the only option is --api-only (the API without the worker, the journey and the docs servers)`);
+    console.error(
+      `unknown argument ${unknown[0]}: the options are --api-only (the API without the worker, the journey and the docs servers) and --without-console (no console nor development identity provider)`,
+    );
     process.exit(1);
   }
-  return args.includes('--api-only');
+  return { apiOnly: args.includes('--api-only'), withoutConsole: args.includes('--without-console') };
 }
 
 main().catch((err) => {

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { build } from '@idv/api';
 import { bootstrapDemoClient, credentialsPath, hasCredentialsFile, writeCredentials } from '@idv/api/bootstrap';
 import { startChecksPool, startWorker, type RunningWorker, type WarmingChecks } from '@idv/worker';
-import { COMPANIONS, listenOnUrlPort } from './companions.ts';
+import { COMPANIONS, listenOnPort } from './companions.ts';
 import { startConsoleCompanions } from './console.ts';
 import { readyBanner, type BannerFacts } from './banner.ts';
 import { SERVER_DIST } from './dist.ts';
@@ -22,9 +22,11 @@ import { SERVER_DIST } from './dist.ts';
  * on the configuration main.ts read, the database and the keyring opened once, and the API, the
  * worker (unless RUN_WORKER=false) and the companion servers (docs, journey, the operator console
  * and its development identity provider) started on them.
- * `apiOnly` (`npm run api`) starts the API alone, for deployments that run the rest elsewhere.
+ * `apiOnly` (`npm run api`) starts the API alone, for deployments that run the rest elsewhere;
+ * `withoutConsole` (`--without-console`) leaves out the console and its development identity
+ * provider, for deployments that run the console apart (the image's `web` role).
  */
-export async function runService(config: Config, apiOnly: boolean): Promise<void> {
+export async function runService(config: Config, apiOnly: boolean, withoutConsole = false): Promise<void> {
   // Everything that is not the API waits until the API listens: its first answer comes within
   // seconds of the start rather than after the checks' warm-up (seconds of CPU on every core) and
   // the companions (bench:start, bench/README.md).
@@ -58,7 +60,7 @@ export async function runService(config: Config, apiOnly: boolean): Promise<void
   // The development identity provider (without OIDC_ISSUER, outside production) starts before the
   // API is built, because its settings become the API's re-authentication check (config.reauth);
   // the console server itself waits for the API. Not with --api-only.
-  const consoleParts = apiOnly ? null : await startConsoleCompanions(config, database.db, keyring, pino({ level: config.logLevel }), demo);
+  const consoleParts = apiOnly || withoutConsole ? null : await startConsoleCompanions(config, database.db, keyring, pino({ level: config.logLevel }), demo);
 
   let stopping = false;
   // Ready (/readyz 200) once every server listens and the worker runs, SIGTERM handling included
@@ -115,7 +117,7 @@ export async function runService(config: Config, apiOnly: boolean): Promise<void
   const consoleUrl = (await consoleParts?.listen()) ?? null;
   const companions = apiOnly ? [] : COMPANIONS;
   for (const companion of companions) {
-    servers.push(await listenOnUrlPort(await companion.create({ config, db: database.db }), companion.url(config), config.host));
+    servers.push(await listenOnPort(await companion.create({ config, db: database.db }), companion.port(config), config.host));
   }
   if (stopping) return;
   // The worker, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only).

@@ -20,6 +20,12 @@ export interface Config {
   journeyUrl: string;
   consoleUrl: string;
   docsUrl: string;
+  /**
+   * The ports the journey, console and docs servers listen on: their URL's port unless
+   * JOURNEY_PORT, CONSOLE_PORT, DOCS_PORT say otherwise (a container behind a load balancer serves
+   * https://verify.example on 443 from an unprivileged port of its own).
+   */
+  listenPorts: { journey: number; console: number; docs: number };
   /** Absent only with the embedded database, where a key is kept in dataDir (see master-key-file.ts). */
   masterKey: Buffer | null;
   previousMasterKeys: Buffer[];
@@ -144,6 +150,9 @@ export const CONFIG_VARIABLES = [
   'JOURNEY_URL',
   'CONSOLE_URL',
   'DOCS_URL',
+  'JOURNEY_PORT',
+  'CONSOLE_PORT',
+  'DOCS_PORT',
   'LOG_LEVEL',
   'SIGNATURE_TOLERANCE_S',
   'IDEMPOTENCY_LOCK_MS',
@@ -254,15 +263,20 @@ export function envReader(env: NodeJS.ProcessEnv, problems: string[]) {
     if (key && !/^sk_(sandbox|live)_/.test(key)) problems.push('CONSOLE_API_KEY must be an API key of kind console (sk_sandbox_… or sk_live_…)');
     return key;
   };
+  /** The port a server whose public address is `publicUrl` listens on: `name` when set, else the URL's port. */
+  const listenPort = (name: ConfigVariable, publicUrl: string): number => {
+    const u = new URL(publicUrl);
+    return int(name, Number(u.port || (u.protocol === 'https:' ? 443 : 80)), 1, 65535);
+  };
   /** REAUTH_MAX_AGE_S: how old an operator's authentication may be for a sensitive action (spec: five minutes). */
   const reauthMaxAgeS = (): number => int('REAUTH_MAX_AGE_S', 300, 30, 3600);
-  return { int, url, masterKey, masterKeys, bool, dataDir, logLevel, consoleApiKey, reauthMaxAgeS };
+  return { int, url, masterKey, masterKeys, bool, dataDir, logLevel, consoleApiKey, reauthMaxAgeS, listenPort };
 }
 
 /** Reads and validates the environment once at start; every problem is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
-  const { int, url, masterKey: key, masterKeys, bool, dataDir, logLevel: readLogLevel, consoleApiKey, reauthMaxAgeS } = envReader(env, problems);
+  const { int, url, masterKey: key, masterKeys, bool, dataDir, logLevel: readLogLevel, consoleApiKey, reauthMaxAgeS, listenPort } = envReader(env, problems);
   const retryDelays = (name: ConfigVariable): readonly number[] => {
     const raw = env[name];
     if (raw === undefined || raw === '') return DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs;
@@ -299,6 +313,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (blobStore !== 'file' && blobStore !== 'postgres') problems.push(`BLOB_STORE must be file or postgres (got "${blobStore}")`);
   const logLevel = readLogLevel();
 
+  const journeyUrl = url('JOURNEY_URL', 'http://localhost:8081');
+  const consoleUrl = url('CONSOLE_URL', 'http://localhost:8082');
+  const docsUrl = url('DOCS_URL', 'http://localhost:8083');
   const config: Config = {
     port,
     host: env.HOST || '127.0.0.1',
@@ -307,9 +324,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     blobStore: blobStore === 'postgres' ? 'postgres' : 'file',
     apiBaseUrl: url('API_BASE_URL', `http://localhost:${port}`),
-    journeyUrl: url('JOURNEY_URL', 'http://localhost:8081'),
-    consoleUrl: url('CONSOLE_URL', 'http://localhost:8082'),
-    docsUrl: url('DOCS_URL', 'http://localhost:8083'),
+    journeyUrl,
+    consoleUrl,
+    docsUrl,
+    listenPorts: { journey: listenPort('JOURNEY_PORT', journeyUrl), console: listenPort('CONSOLE_PORT', consoleUrl), docs: listenPort('DOCS_PORT', docsUrl) },
     masterKey,
     previousMasterKeys,
     logLevel,

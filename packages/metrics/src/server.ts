@@ -16,6 +16,12 @@ interface MetricsServer {
 async function startMetricsServer(port: number, host: string): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    // The process runs: a worker, which has no API port, answers its liveness probe (a container's
+    // HEALTHCHECK, Kubernetes' livenessProbe) here.
+    if (path === '/livez') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}\n');
+      return;
+    }
     if (path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the metrics are at /metrics\n');
       return;

@@ -113,6 +113,8 @@ export async function createConsoleServer(options: ConsoleServerOptions): Promis
     return fail(ctx, req, reply, 'internal_error');
   });
   installSecurityHeaders(app, oidc.issuerOrigin);
+  // The process runs (a container's HEALTHCHECK, Kubernetes' liveness and readiness probes).
+  app.get('/livez', async () => ({ status: 'ok' }));
   registerAuthRoutes(app, ctx);
   registerProxy(app, ctx);
   installAssets(app, options.assets, (req, reply) => fail(ctx, req, reply, 'route_not_found'));
