@@ -67,6 +67,12 @@ test('GET /metrics answers the Prometheus text format on METRICS_PORT, and is no
   const onApi = await fetch(`${api}/metrics`);
   assert.equal(onApi.status, 404);
   assert.match((await onApi.json()).error.request_id, /^req_/);
+
+  // The metrics port also says the process runs (a worker's liveness probe: it has no API port).
+  const livez = await fetch(new URL('/livez', metricsUrl));
+  assert.equal(livez.status, 200);
+  assert.deepEqual(await livez.json(), { status: 'ok' });
+  assert.equal((await fetch(new URL('/other', metricsUrl))).status, 404);
 });
 
 test('request durations are labelled with the route pattern and status, never the path or query', async () => {
