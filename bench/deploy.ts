@@ -22,7 +22,7 @@ import { startCluster, waitForStatus } from '../tests/deploy/helpers/cluster.ts'
 
 const BASE = 28_080;
 const BATCH = Number(process.env.BENCH_CASES ?? 12);
-const image = process.env.DEPLOY_TEST_IMAGE ?? TEST_IMAGE;
+const image = TEST_IMAGE;
 if (!process.env.DEPLOY_TEST_IMAGE) await buildImage(TEST_IMAGE);
 const sizeBytes = await imageSize(image);
 console.log(`image ${image}: ${(sizeBytes / 1e6).toFixed(0)} MB`);

@@ -21,7 +21,7 @@ const BASE = 18_080;
 let cluster: Cluster;
 let receiver: Receiver;
 let endpointSecret = '';
-const image = process.env.DEPLOY_TEST_IMAGE ?? TEST_IMAGE;
+const image = TEST_IMAGE;
 
 /** The session link's token (JOURNEY_URL/#<token>). */
 const tokenOf = (url: string) => /#([A-Za-z0-9_-]{43})$/.exec(url)?.[1] ?? assert.fail(`no token in ${url}`);

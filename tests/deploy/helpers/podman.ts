@@ -13,13 +13,26 @@ import { ROOT } from '../../helpers/processes.ts';
 const run = promisify(execFile);
 const CONTAINERS_CONF = join(ROOT, 'deploy/test/containers.conf');
 const ENV = { ...process.env, CONTAINERS_CONF };
-/** The image the test builds: the Dockerfile on the base deploy/test/make-base.sh makes. */
+/** The Node base the test makes (deploy/test/make-base.sh), standing in for node:20-bookworm-slim. */
 const BASE_IMAGE = 'localhost/idv-node-base:20';
-export const TEST_IMAGE = 'localhost/idv:deploy-test';
+/**
+ * The image the test builds (the Dockerfile on that base), or the one DEPLOY_TEST_IMAGE names,
+ * already built, which is then used as it is.
+ */
+export const TEST_IMAGE = process.env.DEPLOY_TEST_IMAGE ?? 'localhost/idv:deploy-test';
 
-export async function podman(args: string[], timeoutMs = 120_000): Promise<string> {
-  const { stdout } = await run('podman', args, { env: ENV, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+/** `podman <args>`; `env` reaches the containers through `-e NAME` (no value on the command line, where a failure would print it). */
+export async function podman(args: string[], timeoutMs = 120_000, env: Record<string, string> = {}): Promise<string> {
+  const { stdout } = await run('podman', args, { env: { ...ENV, ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
   return stdout.trim();
+}
+
+/** `podman run`'s options of every container: read-only root file system (a tmpfs on /tmp), no capability, no new privileges, the host's network, never a pull. */
+function runArgs(env: Record<string, string>, volumes: string[] = []): string[] {
+  const args = ['--pull', 'never', '--network', 'host', '--read-only', '--cap-drop', 'all', '--security-opt', 'no-new-privileges'];
+  for (const name of Object.keys(env)) args.push('-e', name);
+  for (const v of volumes) args.push('-v', v);
+  return args;
 }
 
 /** Fails with what to install when a tool is missing (they come from Debian's packages). */
@@ -82,7 +95,7 @@ export interface Container {
   stop(timeoutS?: number): Promise<void>;
   /** Its log so far (stdout and stderr). */
   logs(): Promise<string>;
-  /** The status of the image's HEALTHCHECK run now: healthy or unhealthy. */
+  /** The image's HEALTHCHECK run now (up to three times): healthy or unhealthy. */
   healthcheck(): Promise<string>;
   remove(): Promise<void>;
 }
@@ -94,11 +107,7 @@ export interface Container {
  */
 export async function startContainer(name: string, role: string, env: Record<string, string>, opts: { image?: string; volumes?: string[] } = {}): Promise<Container> {
   await podman(['rm', '-f', '--ignore', name]).catch(() => '');
-  const args = ['run', '-d', '--name', name, '--network', 'host', '--read-only', '--cap-drop', 'all', '--security-opt', 'no-new-privileges'];
-  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
-  for (const v of opts.volumes ?? []) args.push('-v', v);
-  args.push(opts.image ?? TEST_IMAGE, role);
-  await podman(args);
+  await podman(['run', '-d', '--name', name, ...runArgs(env, opts.volumes), opts.image ?? TEST_IMAGE, role], 120_000, env);
   return containerHandle(name);
 }
 
@@ -112,12 +121,17 @@ function containerHandle(name: string): Container {
       return stdout + stderr;
     },
     healthcheck: async () => {
-      try {
-        await podman(['healthcheck', 'run', name]);
-        return 'healthy';
-      } catch {
-        return 'unhealthy';
+      // As the image's HEALTHCHECK counts (--retries=3): unhealthy after three failures in a row
+      // (one run can time out on a machine busy loading the checks' models).
+      for (let i = 0; i < 3; i++) {
+        try {
+          await podman(['healthcheck', 'run', name]);
+          return 'healthy';
+        } catch {
+          await new Promise((r) => setTimeout(r, 2_000));
+        }
       }
+      return 'unhealthy';
     },
     remove: async () => void (await podman(['rm', '-f', '--ignore', name]).catch(() => '')),
   };
@@ -125,11 +139,7 @@ function containerHandle(name: string): Container {
 
 /** Runs a one-shot container (the `migrate` role) to its end; returns its output, fails on a non-zero exit. */
 export async function runOnce(role: string, env: Record<string, string>, opts: { image?: string; volumes?: string[] } = {}): Promise<string> {
-  const args = ['run', '--rm', '--network', 'host', '--read-only', '--cap-drop', 'all', '--security-opt', 'no-new-privileges'];
-  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
-  for (const v of opts.volumes ?? []) args.push('-v', v);
-  args.push(opts.image ?? TEST_IMAGE, role);
-  return podman(args, 300_000);
+  return podman(['run', '--rm', ...runArgs(env, opts.volumes), opts.image ?? TEST_IMAGE, role], 300_000, env);
 }
 
 /** The exit status and the user of a container that ended (`podman inspect`). */
