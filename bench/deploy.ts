@@ -3,7 +3,7 @@
  * tests/deploy/containers.deploy.ts for the test of the same set-up):
  *  - its size (podman's uncompressed layers; the base is Debian bookworm with Node 20, as
  *    node:20-bookworm-slim is);
- *  - cold start: `podman run` of an API container (PostgreSQL, migrated) until its /readyz answers
+ *  - cold start: `podman run` of a web container (API, journey, docs; PostgreSQL migrated) until its /readyz answers
  *    200, and of an all-in-one container on a new embedded database until its /readyz answers 200;
  *  - cases a minute with two worker containers: a batch of whole journeys (real photos, the
  *    standard flow) finished at once through one API container, from the first finish until the
@@ -31,13 +31,13 @@ const receiver = await startReceiver();
 const cluster = await startCluster({ database: 'idv_deploy_bench', basePort: BASE });
 const figures: Record<string, number> = {};
 try {
-  // Cold start of the API role on the migrated database.
+  // Cold start of the web role (API, journey, docs) on the migrated database.
   let started = Date.now();
   await cluster.startApi('idv-bench-api', BASE);
   const api = cluster.apis.get('idv-bench-api')!;
   await waitForStatus(`${api}/readyz`, 200, 180_000);
-  figures.api_cold_start_to_readyz_s = (Date.now() - started) / 1000;
-  console.log(`api container: /readyz 200 after ${figures.api_cold_start_to_readyz_s.toFixed(1)} s`);
+  figures.web_cold_start_to_readyz_s = (Date.now() - started) / 1000;
+  console.log(`web container (API, journey, docs; PostgreSQL migrated): /readyz 200 after ${figures.web_cold_start_to_readyz_s.toFixed(1)} s`);
 
   // Cold start of the all-in-one role on a new embedded database (DATA_DIR mounted: its only writable path besides /tmp).
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-aio-'));

@@ -68,10 +68,17 @@ describe('the image under podman: two APIs, two workers, PostgreSQL and Redis', 
     assert.ok(size < 2.5e9, `the image is ${size} bytes`);
   });
 
-  test('two API containers and two worker containers start with read-only root file systems', async () => {
+  test('two API containers (the web role: API, journey, docs) and two worker containers start with read-only root file systems', async () => {
     await Promise.all([cluster.startApi('idv-test-api-1', BASE), cluster.startApi('idv-test-api-2', BASE + 100)]);
     await Promise.all([cluster.startWorker('idv-test-worker-1', BASE + 1_000), cluster.startWorker('idv-test-worker-2', BASE + 1_100)]);
     for (const base of cluster.apis.values()) await waitForStatus(`${base}/readyz`, 200, 120_000);
+    // The `web` role serves the hosted journey and the documentation site beside the API.
+    for (const port of [BASE, BASE + 100]) {
+      const journeyApp = await fetch(`http://127.0.0.1:${port + 1}/`);
+      assert.equal(journeyApp.status, 200);
+      assert.match(journeyApp.headers.get('content-type') ?? '', /text\/html/);
+      assert.equal((await fetch(`http://127.0.0.1:${port + 3}/quickstart`)).status, 200);
+    }
     // A worker has no API port: its /livez is on its metrics port.
     for (const port of [BASE + 1_000, BASE + 1_100]) await waitForStatus(`http://127.0.0.1:${port}/livez`, 200, 120_000);
     for (const c of cluster.containers.values()) {

@@ -33,7 +33,8 @@ export interface Cluster {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** What every container of the cluster gets (one MASTER_KEY, the database, Redis, the blob store in PostgreSQL). */
   env: Record<string, string>;
-  startApi(name: string, port: number): Promise<Container>;
+  /** An API container in `role` (`web` unless told: with the journey on port + 1 and the docs on port + 3, or `api`). */
+  startApi(name: string, port: number, role?: 'web' | 'api'): Promise<Container>;
   startWorker(name: string, metricsPort: number, extra?: Record<string, string>): Promise<Container>;
   close(): Promise<void>;
 }
@@ -87,6 +88,8 @@ export async function startCluster(opts: { database: string; basePort: number })
   await ext.connect();
   await ext.query('CREATE EXTENSION IF NOT EXISTS vector');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // An idle connection ended by the server (the database dropped WITH (FORCE) at the end) is no failure.
+  pool.on('error', () => {});
   await ext.end();
 
   const redisPort = opts.basePort + 379;
@@ -127,8 +130,10 @@ export async function startCluster(opts: { database: string; basePort: number })
     env,
     client: (base) => new IdvClient({ baseUrl: base, apiKey: creds.api_key.secret, signingSecret: creds.api_key.signing_secret }),
     query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
-    startApi: async (name, port) => {
-      const c = await startContainer(name, 'api', { ...env, PORT: String(port), METRICS_PORT: String(port + 384) });
+    startApi: async (name, port, role = 'web') => {
+      // `web`, as compose and the Helm chart run it: the API, the journey (port + 1) and the docs (port + 3).
+      const ports = { PORT: String(port), JOURNEY_PORT: String(port + 1), DOCS_PORT: String(port + 3), METRICS_PORT: String(port + 384) };
+      const c = await startContainer(name, role, { ...env, ...ports });
       containers.set(name, c);
       apis.set(name, `http://127.0.0.1:${port}`);
       return c;
