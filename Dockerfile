@@ -47,11 +47,14 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund --offline \
  && rm -rf .tmp /tmp/* /root/.npm
 # onnxruntime-node ships its binaries for every system (Windows, macOS, Linux on arm64 and x64:
-# 290 MB); the image keeps its own system's (45 MB on x64).
+# 290 MB); the image keeps its own system's (45 MB on x64). Everything readable by the service's
+# user (the embedded database's template is copied from, by the all-in-one's first start), nothing
+# writable.
 RUN arch=$(node -p process.arch) \
  && find node_modules/onnxruntime-node/bin -mindepth 2 -maxdepth 2 ! -name linux -exec rm -rf {} + \
  && find node_modules/onnxruntime-node/bin -mindepth 3 -maxdepth 3 ! -name "$arch" -exec rm -rf {} + \
- && ls node_modules/onnxruntime-node/bin/*/linux/"$arch"/onnxruntime_binding.node
+ && ls node_modules/onnxruntime-node/bin/*/linux/"$arch"/onnxruntime_binding.node \
+ && chmod -R go+rX,go-w .
 
 # --- runtime: the built tree, owned by root and read-only to the service's user.
 FROM ${NODE_IMAGE}

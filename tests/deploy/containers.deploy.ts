@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { verifyWebhook } from '@idv/sdk';
 import { completeStandardJourney, FIXTURES } from '../helpers/journey.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { existsSync } from 'node:fs';
-import { buildImage, imageSize, inspect, podman, requireTools, TEST_IMAGE } from './helpers/podman.ts';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildImage, imageSize, inspect, podman, requireTools, runOnce, startContainer, TEST_IMAGE } from './helpers/podman.ts';
 import { sleep, startCluster, waitForStatus, type Cluster } from './helpers/cluster.ts';
 
 /**
@@ -116,6 +118,39 @@ describe('the image under podman: two APIs, two workers, PostgreSQL and Redis', 
     assert.ok(job.attempts >= 2, `the job ran ${job.attempts} time(s)`);
     await sleep(2_000);
     assert.deepEqual(decisions(caseId), [{ outcome: 'approved' }], 'decided once, delivered once');
+  });
+
+  test('the admin role makes a console credential, and the console role serves the operator console on PostgreSQL', async () => {
+    const out = await runOnce('admin', cluster.env, { args: ['key', 'create', '--client', cluster.creds.client_id, '--environment', 'sandbox', '--kind', 'console'] });
+    const key = JSON.parse(out.slice(out.indexOf('{'))) as { secret: string };
+    const port = BASE + 2;
+    // The provider is reached at an operator's sign-in only; none is needed to start. METRICS_PORT=0:
+    // the console serves no metrics, and its health check goes to its own port.
+    const consoleEnv = { ...cluster.env, CONSOLE_API_KEY: key.secret, CONSOLE_URL: `http://localhost:${port}`, OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'idv-console', OIDC_CLIENT_SECRET: 'not-used-before-a-sign-in', METRICS_PORT: '0' };
+    const consoleContainer = await startContainer('idv-test-console', 'console', consoleEnv);
+    cluster.containers.set(consoleContainer.name, consoleContainer);
+    await waitForStatus(`http://127.0.0.1:${port}/livez`, 200, 120_000);
+    assert.equal(await consoleContainer.healthcheck(), 'healthy');
+  });
+
+  test('the all-in-one role runs the whole service on the embedded database, DATA_DIR its only writable path', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'idv-deploy-aio-'));
+    chownSync(dataDir, 1000, 1000);
+    const port = BASE + 500;
+    const urls = { API_BASE_URL: `http://localhost:${port}`, JOURNEY_URL: `http://localhost:${port + 1}`, CONSOLE_URL: `http://localhost:${port + 2}`, DOCS_URL: `http://localhost:${port + 3}`, IDP_URL: `http://localhost:${port + 4}` };
+    const aio = await startContainer('idv-test-all-in-one', 'all-in-one', { HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(port + 5), ...urls }, { volumes: [`${dataDir}:/data`] });
+    cluster.containers.set(aio.name, aio);
+    try {
+      await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, 180_000);
+      for (const p of [port + 1, port + 3]) assert.equal((await fetch(`http://127.0.0.1:${p}/`)).status, 200);
+      assert.equal((await fetch(`http://127.0.0.1:${port + 2}/livez`)).status, 200, "the console's server");
+      assert.ok(existsSync(join(dataDir, 'bootstrap-credentials.json')), 'the demo credentials in DATA_DIR');
+      await aio.stop();
+      assert.equal(await inspect(aio.name, '{{.State.ExitCode}}'), '0');
+    } finally {
+      await aio.remove();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('an API container stopped (SIGTERM) exits cleanly, and the other answers', async () => {

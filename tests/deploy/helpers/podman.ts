@@ -137,9 +137,9 @@ function containerHandle(name: string): Container {
   };
 }
 
-/** Runs a one-shot container (the `migrate` role) to its end; returns its output, fails on a non-zero exit. */
-export async function runOnce(role: string, env: Record<string, string>, opts: { image?: string; volumes?: string[] } = {}): Promise<string> {
-  return podman(['run', '--rm', ...runArgs(env, opts.volumes), opts.image ?? TEST_IMAGE, role], 300_000, env);
+/** Runs a one-shot container (the `migrate` or `admin` role, with `args`) to its end; returns its output, fails on a non-zero exit. */
+export async function runOnce(role: string, env: Record<string, string>, opts: { image?: string; volumes?: string[]; args?: string[] } = {}): Promise<string> {
+  return podman(['run', '--rm', ...runArgs(env, opts.volumes), opts.image ?? TEST_IMAGE, role, ...(opts.args ?? [])], 300_000, env);
 }
 
 /** The exit status and the user of a container that ended (`podman inspect`). */
