@@ -93,7 +93,7 @@ function Group({ legend, children, inline, problems = [] }: { legend: string; ch
 
 /**
  * What the flow does with each presentation-attack reason: one select per reason, named in plain
- * words, its default marked. Choosing the default removes the reason from the definition, so the
+ * words, its default said under it. Choosing the default removes the reason from the definition, so the
  * flow keeps following the service's default (docs/flows.md#presentation-attacks).
  */
 function AttackSettings({ def, set, problems }: { def: FlowDefinition; set(change: (d: FlowDefinition) => void): void; problems: readonly FlowProblem[] }) {
@@ -116,13 +116,21 @@ function AttackSettings({ def, set, problems }: { def: FlowDefinition; set(chang
         {ATTACK_REASONS.map((reason) => (
           <label key={reason} className="field">
             <span>{checkReasonWords(reason, locale)}</span>
-            <select name={`attack_${reason}`} value={chosen[reason] ?? PRESENTATION_ATTACKS[reason].default} onChange={(e) => choose(reason, (e.target as HTMLSelectElement).value as AttackAction)}>
+            <select
+              name={`attack_${reason}`}
+              aria-describedby={`attack-default-${reason}`}
+              value={chosen[reason] ?? PRESENTATION_ATTACKS[reason].default}
+              onChange={(e) => choose(reason, (e.target as HTMLSelectElement).value as AttackAction)}
+            >
               {ATTACK_ACTIONS.map((action) => (
                 <option key={action} value={action}>
-                  {action === PRESENTATION_ATTACKS[reason].default ? t('flows.form.attack.default', { action: words(reason, action) }) : words(reason, action)}
+                  {words(reason, action)}
                 </option>
               ))}
             </select>
+            <span id={`attack-default-${reason}`} className="small muted">
+              {t('flows.form.attack.default', { action: words(reason, PRESENTATION_ATTACKS[reason].default) })}
+            </span>
           </label>
         ))}
       </div>
