@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { tasksOfCase } from '@idv/db';
+import sharp from 'sharp';
+import { insertPiece, listPieces, tasksOfCase } from '@idv/db';
+import { newId } from '@idv/domain';
+import { PieceBlobs } from '@idv/case-data';
+import { IMAGES, fixture } from '../helpers/journey.ts';
 import { ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
@@ -31,6 +35,9 @@ async function capture(page: Page, name: string, viewport: 'phone' | 'desktop') 
 
 let attacked: { caseId: string; taskId: string };
 let clean: { caseId: string; taskId: string };
+let sequence: { caseId: string; taskId: string };
+/** Frames of a challenge sequence added to the two head turns, as a sequence capture stores them. */
+const EXTRA_FRAMES = 34;
 const PERSON = { surname: 'Hopper', birth_date: '1906-12-09' };
 
 async function reviewedCase(givenNames: string, ref: string): Promise<{ caseId: string; taskId: string }> {
@@ -49,12 +56,51 @@ before(async () => {
   rita = await h.operator('reviewer', 'Rita Reviewer');
   attacked = await reviewedCase('Sandbox Attack challenge_not_live', 'CUST-ATTACK-0001');
   clean = await reviewedCase('Sandbox Review', 'CUST-CLEAN-0002');
+  sequence = await reviewedCase('Sandbox Attack camera_injection_suspected', 'CUST-SEQUENCE-0003');
   const ran = await h.runChecks();
-  for (const c of [attacked, clean]) {
+  for (const c of [attacked, clean, sequence]) {
     assert.deepEqual(ran.filter((r) => r.caseId === c.caseId).map((r) => r.outcome), ['in_review']);
     c.taskId = (await tasksOfCase(h.t.database.db, h.tenant, c.caseId))[0].id;
   }
+  await addSequenceFrames(sequence.caseId, EXTRA_FRAMES);
 });
+
+/**
+ * Frames of a live challenge sequence (kinds `liveness_frame_<n>`, uploaded in order), sealed and stored
+ * as the journey's piece route stores any piece: real photos, one a second.
+ */
+async function addSequenceFrames(caseId: string, count: number): Promise<void> {
+  const blobs = new PieceBlobs(h.t.ctx.blobs, h.t.ctx.vault, h.t.ctx.keyring);
+  const photos = [IMAGES.selfie, IMAGES.turnLeft, IMAGES.turnRight].map((p) => fixture(p));
+  const sizes = await Promise.all(photos.map((b) => sharp(b).metadata()));
+  const [first] = await listPieces(h.t.database.db, caseId);
+  for (let i = 0; i < count; i++) {
+    const at = new Date(h.t.clock.now().getTime() + 1000 * (i + 1));
+    const bytes = photos[i % photos.length];
+    const id = newId('pc', at.getTime());
+    await h.t.database.db.transaction(async (tx) => {
+      assert.ok(await blobs.put(tx, caseId, id, 'biometric', bytes, at));
+      await insertPiece(tx, {
+        id,
+        clientId: first.clientId,
+        environment: first.environment,
+        caseId,
+        sessionId: first.sessionId,
+        round: first.round,
+        // One current piece per kind and round (the pieces_current index): numbered frames.
+        kind: `liveness_frame_${String(i + 1).padStart(2, '0')}`,
+        keyClass: 'biometric',
+        blobId: id,
+        contentType: 'image/jpeg',
+        sizeBytes: bytes.length,
+        width: sizes[i % photos.length].width!,
+        height: sizes[i % photos.length].height!,
+        contentHmac: blobs.fingerprint(bytes),
+        receivedAt: at,
+      });
+    });
+  }
+}
 after(async () => {
   await h?.close();
 });
@@ -151,8 +197,41 @@ describe('the evidence of a suspected presentation attack', () => {
     }
   });
 
+  test('a sequence of 36 frames: one scrolling row, the page no wider, End reaches the last frame and enlarges it', async () => {
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const page = await h.openAs(rita, `/tasks/${sequence.taskId}`, { viewport });
+      const panel = page.locator('section.attack-panel');
+      await panel.getByRole('heading', { name: 'Suspected presentation attack' }).waitFor();
+      const total = 2 + EXTRA_FRAMES;
+      const strip = panel.getByRole('list', { name: `${total} challenge frames, in the order they were captured` });
+      await strip.scrollIntoViewIfNeeded();
+      const frames = strip.getByRole('button');
+      assert.equal(await frames.count(), total);
+      // Upload order: the two head turns first, then the sequence's frames.
+      assert.equal(await frames.nth(0).locator('img').getAttribute('alt'), `Challenge frame 1 of ${total}: Liveness: head turned left`);
+      assert.equal(await frames.nth(2).locator('img').getAttribute('alt'), `Challenge frame 3 of ${total}: Challenge frame`);
+      const box = await strip.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, rows: new Set([...el.children].map((c) => Math.round(c.getBoundingClientRect().top))).size }));
+      assert.ok(box.scroll > box.client, `the row scrolls: ${JSON.stringify(box)}`);
+      assert.equal(box.rows, 1, 'one row of frames');
+      assert.ok(await fitsWidth(page), 'the page is no wider than the screen');
+      await frames.first().focus();
+      await page.keyboard.press('End');
+      const last = `Challenge frame ${total} of ${total}: Challenge frame`;
+      assert.equal(await page.evaluate(() => document.activeElement?.querySelector('img')?.getAttribute('alt')), last);
+      await page.keyboard.press('Enter');
+      const big = panel.locator('.frame-enlarged img');
+      await big.waitFor();
+      assert.equal(await big.getAttribute('alt'), last);
+      await page.waitForFunction(() => {
+        const i = document.querySelector<HTMLImageElement>('.frame-enlarged img');
+        return i !== null && i.complete && i.naturalWidth > 0;
+      });
+      await capture(page, 'attack-evidence-sequence', viewport);
+    }
+  });
+
   test('every screen passes the axe audit (serious and critical, WCAG 2.1 A and AA)', () => {
-    assert.ok(Object.keys(audits).length >= 4);
+    assert.ok(Object.keys(audits).length >= 6);
     assert.deepEqual(Object.entries(audits).filter(([, v]) => v.length > 0), []);
   });
 });
