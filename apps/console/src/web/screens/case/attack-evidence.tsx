@@ -12,14 +12,14 @@ const NAMED_FRAMES = new Set(['liveness_turn_left', 'liveness_turn_right', 'live
 const frameWords = (kind: string): MessageKey => (NAMED_FRAMES.has(kind) ? (`images.${kind}` as MessageKey) : 'images.liveness_frame');
 
 /** The case's challenge frames, in upload order (received_at, then the time-sortable id). */
-export function challengeFrames(pieces: readonly Piece[]): Piece[] {
+function challengeFrames(pieces: readonly Piece[]): Piece[] {
   return pieces
     .filter((p) => p.kind.startsWith('liveness_'))
     .sort((a, b) => a.received_at.localeCompare(b.received_at) || a.id.localeCompare(b.id));
 }
 
 /** The attack reasons the case's checks raised, in the catalogue's order. */
-export function raisedAttacks(checks: readonly Check[]): AttackReason[] {
+function raisedAttacks(checks: readonly Check[]): AttackReason[] {
   const raised = new Set(checks.flatMap((c) => c.reasons).filter(isAttackReason));
   return ATTACK_REASONS.filter((r) => raised.has(r));
 }
