@@ -131,7 +131,7 @@ describe('the evidence of a suspected presentation attack', () => {
     for (const personal of ['Hopper', 'Grace', '1906']) assert.ok(!text.includes(personal), `${personal} in the attack panel`);
 
     // The frames: one button per frame, in the order they were uploaded (left turn, then right).
-    const frames = panel.getByRole('list', { name: '2 challenge frames, in the order they were captured' }).getByRole('button');
+    const frames = panel.getByRole('list', { name: 'Challenge frames (2), in the order they were captured' }).getByRole('button');
     assert.equal(await frames.count(), 2);
     await framesLoaded(page, 2);
     const alts = await panel.locator('.frame-strip img').evaluateAll((imgs) => imgs.map((i) => [i.getAttribute('alt'), i.getAttribute('loading'), new URL((i as HTMLImageElement).src).search]));
@@ -203,20 +203,20 @@ describe('the evidence of a suspected presentation attack', () => {
       const panel = page.locator('section.attack-panel');
       await panel.getByRole('heading', { name: 'Suspected presentation attack' }).waitFor();
       const total = 2 + EXTRA_FRAMES;
-      const strip = panel.getByRole('list', { name: `${total} challenge frames, in the order they were captured` });
+      const strip = panel.getByRole('list', { name: `Challenge frames (${total}), in the order they were captured` });
       await strip.scrollIntoViewIfNeeded();
       const frames = strip.getByRole('button');
       assert.equal(await frames.count(), total);
       // Upload order: the two head turns first, then the sequence's frames.
       assert.equal(await frames.nth(0).locator('img').getAttribute('alt'), `Challenge frame 1 of ${total}: Liveness: head turned left`);
-      assert.equal(await frames.nth(2).locator('img').getAttribute('alt'), `Challenge frame 3 of ${total}: Challenge frame`);
+      assert.equal(await frames.nth(2).locator('img').getAttribute('alt'), `Challenge frame 3 of ${total}`);
       const box = await strip.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, rows: new Set([...el.children].map((c) => Math.round(c.getBoundingClientRect().top))).size }));
       assert.ok(box.scroll > box.client, `the row scrolls: ${JSON.stringify(box)}`);
       assert.equal(box.rows, 1, 'one row of frames');
       assert.ok(await fitsWidth(page), 'the page is no wider than the screen');
       await frames.first().focus();
       await page.keyboard.press('End');
-      const last = `Challenge frame ${total} of ${total}: Challenge frame`;
+      const last = `Challenge frame ${total} of ${total}`;
       assert.equal(await page.evaluate(() => document.activeElement?.querySelector('img')?.getAttribute('alt')), last);
       await page.keyboard.press('Enter');
       const big = panel.locator('.frame-enlarged img');

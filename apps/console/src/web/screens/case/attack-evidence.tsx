@@ -7,9 +7,8 @@ import type { MessageKey } from '../../i18n/en.ts';
 import { measureValue, measureWords, orderedMeasures } from '../../i18n/labels-measures.ts';
 import { checkReasonWords, checkTypeWords } from '../../i18n/reasons.ts';
 
-/** The challenge kinds with words of their own; any other `liveness_*` piece (a frame of a sequence) is "a challenge frame". */
+/** The challenge kinds with words of their own (one still per movement); any other `liveness_*` piece is a frame of a sequence, named by its place alone. */
 const NAMED_FRAMES = new Set(['liveness_turn_left', 'liveness_turn_right', 'liveness_look_up', 'liveness_look_down']);
-const frameWords = (kind: string): MessageKey => (NAMED_FRAMES.has(kind) ? (`images.${kind}` as MessageKey) : 'images.liveness_frame');
 
 /** The case's challenge frames, in upload order (received_at, then the time-sortable id). */
 function challengeFrames(pieces: readonly Piece[]): Piece[] {
@@ -35,7 +34,11 @@ function FrameStrip({ frames, urlOf }: { frames: Piece[]; urlOf(pieceId: string)
   const [focus, setFocus] = useState(0);
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const enlarged = useRef<HTMLElement | null>(null);
-  const alt = (i: number) => t('attack.frame_alt', { n: i + 1, total: frames.length, kind: t(frameWords(frames[i].kind)) });
+  const alt = (i: number) => {
+    const place = { n: i + 1, total: frames.length };
+    const kind = frames[i].kind;
+    return NAMED_FRAMES.has(kind) ? t('attack.frame_alt', { ...place, kind: t(`images.${kind}` as MessageKey) }) : t('attack.frame_alt_plain', place);
+  };
   useEffect(() => {
     if (open !== null) enlarged.current?.scrollIntoView?.({ block: 'nearest' });
   }, [open]);
