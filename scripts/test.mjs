@@ -51,6 +51,7 @@ const BROWSER_SUITES = [
   'tests/console-ui/console-flows.test.ts',
   'tests/console-ui/console-integration.test.ts',
   'tests/console-ui/console-oversight.test.ts',
+  'tests/console-ui/console-attacks.test.ts',
   'tests/docs/site-browser.test.ts',
 ];
 // Suites whose subject is not the database, run once to keep CI short: the example integration

@@ -91,6 +91,20 @@ describe('flows: creating and activating versions', () => {
     assert.deepEqual([twice.code, twice.field], ['flow_definition_invalid', 'definition.documents.1.country']);
   });
 
+  test('decision.presentation_attacks: a version keeps what it sets; an unknown action or reason is refused with 422 at its path', async () => {
+    const post = (definition: unknown) => t.request('POST', '/v1/flows/standard/versions', { signed: true, body: { definition } });
+    const set = { challenge_expired: 'review', selfie_is_document_portrait: 'retake' } as const;
+    const created = await post(edited((d) => (d.decision.presentation_attacks = { ...set })));
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(created.json().definition.decision.presentation_attacks, set);
+    const action = await post(edited((d) => (d.decision.presentation_attacks = { challenge_expired: 'approve' as never })));
+    assert.equal(action.statusCode, 422);
+    assert.deepEqual([action.json().error.code, action.json().error.field], ['parameter_invalid', 'definition.decision.presentation_attacks.challenge_expired']);
+    const reason = await post(edited((d) => (d.decision.presentation_attacks = { faces_differ: 'review' } as never)));
+    assert.equal(reason.statusCode, 422);
+    assert.deepEqual([reason.json().error.code, reason.json().error.field], ['parameter_unknown', 'definition.decision.presentation_attacks.faces_differ']);
+  });
+
   test('activation is journaled; a case opened before keeps its version, one opened after uses the new one', async () => {
     const before_ = await t.request('POST', '/v1/cases', { signed: true, body: { flow_name: 'standard', country: 'FR' } });
     assert.equal(before_.json().flow_version, 1);

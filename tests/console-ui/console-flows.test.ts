@@ -169,6 +169,44 @@ describe('console: flows', () => {
     await capture(list, 'flows-list', 'phone');
   });
 
+  test('an administrator sets what a suspected presentation attack does, in plain words; the default is said under each and leaves the definition', async () => {
+    const page = await openAs(ada, '/flows/standard');
+    await page.getByRole('heading', { name: 'Flow standard' }).waitFor();
+    const group = page.getByRole('group', { name: 'Suspected presentation attacks' });
+    await group.scrollIntoViewIfNeeded();
+    const expired = group.getByLabel('The capture does not answer the challenge issued for it in time (stale, reused or another challenge).');
+    assert.equal(await expired.inputValue(), 'retake');
+    assert.deepEqual(await expired.locator('option').allTextContents(), ['Reject', 'Ask for a new selfie', 'Send to review']);
+    assert.equal(await expired.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).textContent()), 'Default: Ask for a new selfie');
+    const photocopy = group.getByLabel('The document looks like a photocopy or a print, not the original.');
+    assert.deepEqual(await photocopy.locator('option').allTextContents(), ['Reject', 'Ask for a new document photo', 'Send to review']);
+    const json = page.getByLabel('Definition (JSON)');
+    assert.doesNotMatch(await json.inputValue(), /presentation_attacks/);
+    await expired.selectOption('reject');
+    await photocopy.selectOption('review');
+    assert.match(await json.inputValue(), /"presentation_attacks": \{\s+"challenge_expired": "reject",\s+"document_photocopy_suspected": "review"\s+\}/);
+    // Back to its default: the reason leaves the definition.
+    await photocopy.selectOption('retake');
+    assert.doesNotMatch(await json.inputValue(), /document_photocopy_suspected/);
+    await capture(page, 'flow-attacks', 'desktop');
+    await page.getByRole('button', { name: 'Save as a new version' }).click();
+    await page.waitForURL(/\/flows\/standard\?version=\d+$/);
+    const version = Number(new URL(page.url()).searchParams.get('version'));
+    const saved = (await h.t.request('GET', '/v1/flows/standard')).json().versions.find((v: { version: number }) => v.version === version);
+    assert.deepEqual(saved.definition.decision.presentation_attacks, { challenge_expired: 'reject' });
+
+    const phone = await openAs(ada, '/flows/standard', 'phone', 'fr-FR');
+    const groupFr = phone.getByRole('group', { name: 'Attaques de présentation suspectées' });
+    await groupFr.waitFor();
+    await groupFr.scrollIntoViewIfNeeded();
+    const cam = groupFr.getByLabel('Ce que le navigateur a indiqué de la caméra désigne une caméra virtuelle ou injectée.', { exact: false });
+    assert.equal(await cam.count(), 0, 'the labels are the catalogue words, not the review sentences');
+    const camera = groupFr.locator('select[name="attack_camera_injection_suspected"]');
+    assert.deepEqual(await camera.locator('option').allTextContents(), ['Refuser', 'Redemander le selfie', 'Envoyer en revue']);
+    assert.equal(await groupFr.locator('#attack-default-camera_injection_suspected').textContent(), 'Par défaut : Envoyer en revue');
+    await capture(phone, 'flow-attacks-fr', 'phone');
+  });
+
   test('a supervisor reads and dry-runs, but is offered neither save nor activation, and the service refuses both', async () => {
     const page = await openAs(sam, '/flows/standard?version=1', 'phone');
     await page.getByRole('heading', { name: /Version 1\s+Retired/ }).waitFor();

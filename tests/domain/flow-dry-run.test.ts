@@ -31,6 +31,17 @@ const draft = (patch: (d: FlowDefinition) => void): FlowDefinition => {
 };
 
 describe('flow dry run', () => {
+  test('a draft answering a presentation attack differently moves exactly the cases that carry it', () => {
+    const expired = kase(withReport({ ...ok('liveness'), status: 'failed', reasons: ['challenge_expired'] }));
+    const injected = kase(withReport({ ...ok('liveness'), status: 'failed', reasons: ['camera_injection_suspected'] }));
+    const plain = kase(clean());
+    const r = dryRunFlow(draft((d) => (d.decision.presentation_attacks = { challenge_expired: 'reject' })), [expired, injected, plain], versions);
+    assert.equal(r.evaluated, 3);
+    assert.equal(r.changed, 1);
+    const moved = r.cells.find((c) => c.from !== c.to);
+    assert.deepEqual(moved && [moved.from, moved.to, moved.caseIds], ['resubmission_requested', 'rejected', [expired.id]]);
+  });
+
   test('the same definition changes nothing: every case stays on the diagonal', () => {
     const cases = [kase(clean()), kase(withReport(face(1.1))), kase(withReport(face(1.37))), kase(withReport({ ...ok('document_quality'), status: 'failed', reasons: ['image_blurred'] }))];
     const r = dryRunFlow(STANDARD_FLOW, cases, versions);

@@ -34,6 +34,7 @@ import {
   FailureStreak,
   isPieceKind,
   sandboxForce,
+  withSandboxAttack,
   type CheckReason,
   type CheckReport,
   type DocumentType,
@@ -306,10 +307,12 @@ export class ChecksRunner {
     // the review task's opening and due date) is when the decision is taken: after the analysis
     // and the duplicate search, which take seconds, or minutes behind a long queue.
     const now = this.now();
-    const reports: CheckReport[] = [...analysis.checks, dup.report];
-    const forced = sandboxForce(job.environment, { declared: who.declared, entered: who.entered });
+    const sandbox = sandboxForce(job.environment, { declared: who.declared, entered: who.entered });
+    // A sandbox attack value raises its reason and lets the flow's policy decide; the others force the outcome.
+    const reports: CheckReport[] = sandbox?.outcome === 'attack' ? withSandboxAttack([...analysis.checks, dup.report], sandbox.reason) : [...analysis.checks, dup.report];
+    const forced = sandbox?.outcome === 'attack' ? null : sandbox;
     const decision = decideCase({ reports, flow, resubmissions: job.round - 1, now, forced });
-    if (forced) markForced(reports);
+    if (sandbox) markForced(reports);
 
     return db.transaction(async (tx) => {
       if (!(await lockClaimedCheckJob(tx, job))) return 'lost';
@@ -326,7 +329,7 @@ export class ChecksRunner {
         caseId: row.id,
         actor: SYSTEM,
         action: 'checks.completed',
-        detail: { round: job.round, outcome: decision.outcome, checks: reports.map((r) => ({ type: r.type, status: r.status })), sandbox_forced: Boolean(forced) },
+        detail: { round: job.round, outcome: decision.outcome, checks: reports.map((r) => ({ type: r.type, status: r.status })), sandbox_forced: Boolean(sandbox) },
         at: now,
       });
       await applyDecision(tx, tenant, row, decision, now);

@@ -1,14 +1,19 @@
 import type { CheckReason, CheckReport } from './check-reasons.ts';
 import type { FlowDefinition } from './flow.ts';
+import { attackAction, attackRule, isAttackReason, type AttackReason } from './presentation-attacks.ts';
 import { RISK_MAX, RISK_MIN, RESUBMISSION_STEPS, type ReasonCode, type ResubmissionStepName } from './review.ts';
 import type { SandboxForce } from './sandbox-outcomes.ts';
 
 /**
  * The flow's policy: check reports in, one outcome out (pure; the checks runner applies it). In
  * order (docs/checks.md, "The decision"): a sandbox value forces the outcome; a refusal no retake
- * can change rejects; a capture problem asks for a retake, up to `decision.max_resubmissions`, then
- * review; another failure rejects; the questionnaire's attention goes to review, any other follows
- * `decision.on_attention`; otherwise approved.
+ * can change rejects; a suspected presentation attack the flow refuses rejects, one it reviews goes
+ * to review; a capture problem, or an attack the flow answers with a retake, asks for a retake, up
+ * to `decision.max_resubmissions`, then review; another failure rejects; the questionnaire's
+ * attention goes to review, any other follows `decision.on_attention`; otherwise approved.
+ *
+ * An attack reason counts whatever status its check gave it, so no flow and no report can let a
+ * case carrying one be approved (a property test holds the policy to it).
  */
 
 export type PolicyDecision =
@@ -83,7 +88,8 @@ const REJECTION: Partial<Record<CheckReason, ReasonCode>> = {
 /**
  * Risk score of a case sent to review, 0–100, a plain sum a supervisor can read: 10 to start,
  * 30 per failed check, 15 per check needing attention, 20 more for a duplicate (someone else's
- * case may carry the same person), 10 more for a questionnaire flag.
+ * case may carry the same person), 20 more for a suspected presentation attack (the queue shows
+ * it before ordinary doubts), 10 more for a questionnaire flag.
  */
 export function riskScore(reports: readonly CheckReport[]): number {
   let score = 10;
@@ -91,6 +97,7 @@ export function riskScore(reports: readonly CheckReport[]): number {
     if (r.status === 'failed') score += 30;
     else if (r.status === 'attention') score += 15;
     if (r.type === 'duplicates' && r.status !== 'ok') score += 20;
+    if (r.reasons.some(isAttackReason)) score += 20;
     if (r.reasons.includes('questionnaire_flagged')) score += 10;
   }
   return Math.max(RISK_MIN, Math.min(RISK_MAX, score));
@@ -136,13 +143,27 @@ export function decideCase(input: PolicyInput): PolicyDecision {
   const definitive = failed.filter((r) => DEFINITIVE[r]);
   if (definitive.length) return { outcome: 'rejected', reasonCode: DEFINITIVE[definitive[0]]!, reasons: definitive };
 
+  const raised = unique([...failed, ...reasonsOf(reports, 'attention')]);
+  // Attack reasons from every report, an `ok` one included: a detector's status never lets one through.
+  const attacks = unique(reports.flatMap((r) => r.reasons)).filter(isAttackReason);
+  const answered = (action: 'reject' | 'retake' | 'review') => attacks.filter((r) => attackAction(flow.decision.presentation_attacks, r) === action);
+  const refused = answered('reject');
+  if (refused.length) return { outcome: 'rejected', reasonCode: attackRule(refused[0]).rejectCode, reasons: refused };
+  // Before any retake: a person sees the frames the flow wants seen before a new capture follows them.
+  if (answered('review').length) return review(unique([...raised, ...attacks]));
+
   // Capture problems count whatever status their check gave them (some parts report them as
-  // attention, since they are no verdict on the person).
-  const capture = unique([...failed, ...reasonsOf(reports, 'attention')]).filter((r) => CAPTURE[r]);
-  if (capture.length) {
-    if (!canResubmit) return review(unique([...failed, ...reasonsOf(reports, 'attention')]));
-    const steps = RESUBMISSION_STEPS.filter((s) => capture.some((r) => CAPTURE[r]!.step === s));
-    return { outcome: 'resubmission_requested', steps, reasonCode: CAPTURE[capture[0]]!.reasonCode, reasons: capture };
+  // attention, since they are no verdict on the person); so do attacks answered with a retake.
+  const capture = raised.filter((r) => CAPTURE[r]);
+  const retakes: AttackReason[] = answered('retake');
+  if (capture.length || retakes.length) {
+    if (!canResubmit) return review(unique([...raised, ...attacks]));
+    const stepOf = (r: CheckReason) => (isAttackReason(r) ? attackRule(r).step : CAPTURE[r]!.step);
+    const asked = [...capture, ...retakes];
+    const steps = RESUBMISSION_STEPS.filter((s) => asked.some((r) => stepOf(r) === s));
+    // A capture problem names its reason first; an attack's retake reason only when no capture problem does.
+    const reasonCode = capture.length ? CAPTURE[capture[0]]!.reasonCode : attackRule(retakes[0]).retakeCode;
+    return { outcome: 'resubmission_requested', steps, reasonCode, reasons: asked };
   }
 
   if (failed.length) {

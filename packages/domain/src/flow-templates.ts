@@ -29,7 +29,10 @@ export const FLOW_TEMPLATES = {
   },
   /**
    * Enhanced due diligence: every step, all four head-pose challenges, live capture only, address
-   * and nationality asked, two operators must agree, one retake, reviews due within 8 hours.
+   * and nationality asked, two operators must agree, one retake, reviews due within 8 hours; a
+   * suspected presentation attack is never answered with a retake alone (an operator sees a broken
+   * challenge sequence, a document on a screen or a copy), and the document's portrait held to the
+   * camera is refused.
    */
   enhanced_due_diligence: {
     ...STANDARD_FLOW,
@@ -37,7 +40,16 @@ export const FLOW_TEMPLATES = {
       fields: [...STANDARD_FLOW.applicant.fields, { name: 'nationality', required: true }, { name: 'address', required: true }],
     },
     liveness: { challenges: ['turn_left', 'turn_right', 'look_up', 'look_down'] },
-    decision: { on_attention: 'review', max_resubmissions: 1, review_due_hours: 8 },
+    decision: {
+      on_attention: 'review',
+      max_resubmissions: 1,
+      review_due_hours: 8,
+      presentation_attacks: {
+        challenge_not_continuous: 'review',
+        document_screen_replay_suspected: 'review',
+        document_photocopy_suspected: 'review',
+      },
+    },
     double_validation: true,
     capture: { allow_file_upload: false },
   },

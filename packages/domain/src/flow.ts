@@ -1,6 +1,7 @@
 import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { LOCALES, type Locale } from './locales.ts';
+import { ATTACK_ACTIONS, ATTACK_REASONS, PRESENTATION_ATTACKS } from './presentation-attacks.ts';
 
 /**
  * A flow is a named, versioned definition of what a case asks of the person and how it is
@@ -20,6 +21,19 @@ const Localised = Type.Object(
   { additionalProperties: false, description: `Text per language (${LOCALES.join(', ')}); English is required and is the fallback` },
 );
 export type LocalisedText = Static<typeof Localised>;
+
+const attackAction = (description: string) => Type.Union(ATTACK_ACTIONS.map((a) => Type.Literal(a)), { description });
+/** Per presentation-attack reason, what the policy answers; every key optional (absent: its default). */
+const PresentationAttacks = Type.Object(
+  Object.fromEntries(
+    ATTACK_REASONS.map((r) => [r, Type.Optional(attackAction(`Default: ${PRESENTATION_ATTACKS[r].default}`))]),
+  ) as Record<(typeof ATTACK_REASONS)[number], TOptional<ReturnType<typeof attackAction>>>,
+  {
+    additionalProperties: false,
+    description:
+      'What a suspected presentation attack does to the case: reject, retake (the step again, within max_resubmissions, then review) or review. Never approved. Absent reasons take their defaults (docs/flows.md#presentation-attacks)',
+  },
+);
 
 export const FlowDefinitionSchema = Type.Object(
   {
@@ -91,6 +105,7 @@ export const FlowDefinitionSchema = Type.Object(
         on_attention: Type.Union([Type.Literal('review'), Type.Literal('reject')]),
         max_resubmissions: Type.Integer({ minimum: 0, maximum: 5 }),
         review_due_hours: Type.Integer({ minimum: 1, maximum: 24 * 30 }),
+        presentation_attacks: Type.Optional(PresentationAttacks),
       },
       { additionalProperties: false },
     ),

@@ -22,6 +22,7 @@ export * from './check-reasons.ts';
 export * from './check-measures.ts';
 export * from './check-agreement.ts';
 export * from './journal-actions.ts';
+export * from './presentation-attacks.ts';
 export * from './decision-policy.ts';
 export * from './face-grading.ts';
 export * from './flow-dry-run.ts';

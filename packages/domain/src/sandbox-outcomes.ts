@@ -1,22 +1,32 @@
+import { CHECK_REASONS, type CheckReport } from './check-reasons.ts';
+import { isAttackReason, type AttackReason } from './presentation-attacks.ts';
 import { REASON_CODES, RESUBMISSION_STEPS, type ReasonCode, type ResubmissionStepName } from './review.ts';
 
 /**
  * Sandbox test values (docs/sandbox.md): in the sandbox only, a given name `Sandbox Approve`,
  * `Sandbox Reject [reason]`, `Sandbox Review` or `Sandbox Resubmit [document] [face] [reason]`
  * (case, spaces, hyphens and underscores aside) forces the decision; the checks still run and
- * store their reports (with `sandbox_forced`). In production these are ordinary names.
+ * store their reports (with `sandbox_forced`). `Sandbox Attack <reason>` forces no outcome: it
+ * raises one presentation-attack reason on its check, failed, and the flow's own policy decides
+ * (decision.presentation_attacks), so an integrator sees what their flow does with it. In
+ * production these are ordinary names.
  */
 export type SandboxForce =
   | { outcome: 'approve' }
   | { outcome: 'reject'; reasonCode: ReasonCode }
   | { outcome: 'review' }
   | { outcome: 'resubmit'; steps: ResubmissionStepName[]; reasonCode: ReasonCode | null };
+/** A sandbox value that raises a reason instead of forcing an outcome. */
+export interface SandboxAttack {
+  outcome: 'attack';
+  reason: AttackReason;
+}
 
 const SANDBOX_PREFIX = 'SANDBOX';
 const SANDBOX_DEFAULT_REJECT_REASON: ReasonCode = 'suspected_fraud';
 
 /** The forced outcome a given name asks for, or null when it is not a (well-formed) test value. */
-export function parseSandboxValue(value: unknown): SandboxForce | null {
+export function parseSandboxValue(value: unknown): SandboxForce | SandboxAttack | null {
   if (typeof value !== 'string') return null;
   // Words split on spaces and hyphens; reason codes keep their underscores.
   const words = value.trim().toLowerCase().split(/[\s-]+/).filter(Boolean);
@@ -45,9 +55,24 @@ export function parseSandboxValue(value: unknown): SandboxForce | null {
       const chosen = steps.size ? RESUBMISSION_STEPS.filter((s) => steps.has(s)) : [...RESUBMISSION_STEPS];
       return { outcome: 'resubmit', steps: chosen, reasonCode };
     }
+    case 'attack': {
+      const [reason] = rest;
+      return rest.length === 1 && isAttackReason(reason) ? { outcome: 'attack', reason } : null;
+    }
     default:
       return null;
   }
+}
+
+/**
+ * The reports with a forced attack reason raised on its own check, failed (a report of that check
+ * is added when the flow ran none, e.g. no liveness challenge). The other reports are untouched.
+ */
+export function withSandboxAttack(reports: readonly CheckReport[], reason: AttackReason): CheckReport[] {
+  const type = CHECK_REASONS[reason].check;
+  const out = reports.map((r) => (r.type === type ? { ...r, status: 'failed' as const, reasons: [...new Set([...r.reasons, reason])] } : r));
+  if (!out.some((r) => r.type === type)) out.push({ type, status: 'failed', reasons: [reason], measures: {} });
+  return out;
 }
 
 /**
@@ -57,7 +82,7 @@ export function parseSandboxValue(value: unknown): SandboxForce | null {
 export function sandboxForce(
   environment: 'sandbox' | 'prod',
   identities: { declared?: Record<string, unknown> | null; entered?: Record<string, unknown> | null },
-): SandboxForce | null {
+): SandboxForce | SandboxAttack | null {
   if (environment !== 'sandbox') return null;
   return parseSandboxValue(identities.declared?.given_names) ?? parseSandboxValue(identities.entered?.given_names);
 }

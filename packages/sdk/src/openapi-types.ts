@@ -3348,6 +3348,25 @@ export interface components {
                 on_attention: "review" | "reject";
                 max_resubmissions: number;
                 review_due_hours: number;
+                /** @description What a suspected presentation attack does to the case: reject, retake (the step again, within max_resubmissions, then review) or review. Never approved. Absent reasons take their defaults (docs/flows.md#presentation-attacks) */
+                presentation_attacks?: {
+                    /** @description Default: review */
+                    presentation_attack_suspected?: "reject" | "retake" | "review";
+                    /** @description Default: reject */
+                    selfie_is_document_portrait?: "reject" | "retake" | "review";
+                    /** @description Default: review */
+                    challenge_not_live?: "reject" | "retake" | "review";
+                    /** @description Default: retake */
+                    challenge_expired?: "reject" | "retake" | "review";
+                    /** @description Default: retake */
+                    challenge_not_continuous?: "reject" | "retake" | "review";
+                    /** @description Default: review */
+                    camera_injection_suspected?: "reject" | "retake" | "review";
+                    /** @description Default: retake */
+                    document_screen_replay_suspected?: "reject" | "retake" | "review";
+                    /** @description Default: retake */
+                    document_photocopy_suspected?: "reject" | "retake" | "review";
+                };
             };
             double_validation: boolean;
             /** @description An operator approving against a failed or attention check needs a second operator to agree, even when double_validation is false (absent: false) */

@@ -19,6 +19,8 @@ export type { OperatorRole, Sensitivity } from '../../../../packages/domain/src/
 export { USAGE_SERVICES } from '../../../../packages/domain/src/usage.ts';
 export { JUSTIFICATION_MAX_LENGTH, JUSTIFICATION_MIN_LENGTH, overriddenChecks } from '../../../../packages/domain/src/override.ts';
 export { CASE_STATES } from '../../../../packages/domain/src/case-state.ts';
+export { ATTACK_ACTIONS, ATTACK_REASONS, PRESENTATION_ATTACKS, isAttackReason } from '../../../../packages/domain/src/presentation-attacks.ts';
+export type { AttackAction, AttackReason } from '../../../../packages/domain/src/presentation-attacks.ts';
 
 /** The reasons a rejection may give, and those a resubmission may give (the service's own split). */
 export const REJECT_REASONS = REASON_CODE_LIST.filter((c) => REASON_CODES[c].applies === 'reject');

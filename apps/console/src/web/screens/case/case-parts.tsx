@@ -3,6 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { Check, Piece } from '../../api/types.ts';
 import { ErrorNotice, Loading, PageTitle } from '../../components/status.tsx';
 import { Checks, Duplicates } from './checks.tsx';
+import { AttackEvidence } from './attack-evidence.tsx';
 import { CaseImages } from './images.tsx';
 
 /** A panel's list of facts: one label and its value a row. */
@@ -19,11 +20,12 @@ export function Facts({ rows }: { rows: [label: string, value: ReactNode][] }) {
   );
 }
 
-/** What the case screen and the record show of a case's evidence: images, the subject, checks, duplicates. */
+/** What the case screen and the record show of a case's evidence: images, challenge frames and attack reasons, the subject, checks, duplicates. */
 export function CaseEvidence({ c, urlOf, subject }: { c: { pieces: Piece[]; checks: Check[]; duplicates: string[] }; urlOf(pieceId: string): string; subject: ReactNode }) {
   return (
     <div className="case-main">
       <CaseImages pieces={c.pieces} urlOf={urlOf} />
+      <AttackEvidence pieces={c.pieces} checks={c.checks} urlOf={urlOf} />
       {subject}
       <Checks checks={c.checks} />
       <Duplicates ids={c.duplicates} />

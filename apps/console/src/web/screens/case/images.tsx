@@ -4,7 +4,8 @@ import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 
 const SIDES = ['document_front', 'document_back'];
-const FACES = ['selfie', 'liveness_turn_left', 'liveness_turn_right', 'liveness_look_up', 'liveness_look_down'];
+/** The challenge frames (`liveness_*`) have their own strip (attack-evidence.tsx): there may be dozens. */
+const FACES = ['selfie'];
 
 const pieceLabel = (kind: string): MessageKey => `images.${kind}` as MessageKey;
 
@@ -121,7 +122,7 @@ function DocumentPortrait({ front, url }: { front: Piece; url: string | undefine
 
 /**
  * The images of a case: the document sides (with their controls), then the faces, the
- * portrait cut from the document beside the selfie and each liveness frame, at one size. The faces
+ * portrait cut from the document beside the selfie, at one size. The faces
  * are asked for only once the document sides have come (or failed): they would otherwise share the
  * browser's connections and the servers with the sides the reviewer reads first.
  */

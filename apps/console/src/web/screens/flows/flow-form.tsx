@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
+import { checkReasonWords } from '../../i18n/reasons.ts';
+import { ATTACK_ACTIONS, ATTACK_REASONS, PRESENTATION_ATTACKS, type AttackAction, type AttackReason } from '../../domain.ts';
 import { CHALLENGES, DOCUMENT_TYPES, STEPS, changed, toggled, type FlowDefinition } from './flow-model.ts';
 import { problemsAt, problemsUnder, type FlowProblem } from './flow-problems.ts';
 
@@ -90,6 +92,53 @@ function Group({ legend, children, inline, problems = [] }: { legend: string; ch
 }
 
 /**
+ * What the flow does with each presentation-attack reason: one select per reason, named in plain
+ * words, its default said under it. Choosing the default removes the reason from the definition, so the
+ * flow keeps following the service's default (docs/flows.md#presentation-attacks).
+ */
+function AttackSettings({ def, set, problems }: { def: FlowDefinition; set(change: (d: FlowDefinition) => void): void; problems: readonly FlowProblem[] }) {
+  const { t, locale } = useI18n();
+  const chosen = def.decision.presentation_attacks ?? {};
+  const words = (reason: AttackReason, action: AttackAction) =>
+    action === 'retake' ? t(`flows.form.attack.retake.${PRESENTATION_ATTACKS[reason].step}` as MessageKey) : t(`flows.form.attack.${action}` as MessageKey);
+  const choose = (reason: AttackReason, action: AttackAction) =>
+    set((d) => {
+      const next: Partial<Record<AttackReason, AttackAction>> = { ...(d.decision.presentation_attacks ?? {}) };
+      if (action === PRESENTATION_ATTACKS[reason].default) delete next[reason];
+      else next[reason] = action;
+      if (Object.keys(next).length) d.decision.presentation_attacks = next;
+      else delete d.decision.presentation_attacks;
+    });
+  return (
+    <Group legend={t('flows.form.attacks')} problems={problems}>
+      <p className="small muted">{t('flows.form.attacks_help')}</p>
+      <div className="flow-attacks">
+        {ATTACK_REASONS.map((reason) => (
+          <label key={reason} className="field">
+            <span>{checkReasonWords(reason, locale)}</span>
+            <select
+              name={`attack_${reason}`}
+              aria-describedby={`attack-default-${reason}`}
+              value={chosen[reason] ?? PRESENTATION_ATTACKS[reason].default}
+              onChange={(e) => choose(reason, (e.target as HTMLSelectElement).value as AttackAction)}
+            >
+              {ATTACK_ACTIONS.map((action) => (
+                <option key={action} value={action}>
+                  {words(reason, action)}
+                </option>
+              ))}
+            </select>
+            <span id={`attack-default-${reason}`} className="small muted">
+              {t('flows.form.attack.default', { action: words(reason, PRESENTATION_ATTACKS[reason].default) })}
+            </span>
+          </label>
+        ))}
+      </div>
+    </Group>
+  );
+}
+
+/**
  * The common settings of a flow version as a form. Everything else of the definition (labels of
  * the questionnaire, applicant fields) is edited in the JSON beside it; both stay in sync.
  */
@@ -164,7 +213,7 @@ export function FlowForm({ def, problems, onChange }: Props) {
         <NumberField {...withProblems} path="/checks/min_age" name="min_age" label={t('flows.form.min_age')} value={def.checks.min_age} min={0} max={120} onChange={(v) => set((d) => (d.checks.min_age = v))} />
       </Group>
 
-      <Group inline legend={t('flows.form.decision')} problems={[...under('/decision', ['/decision/max_resubmissions', '/decision/review_due_hours']), ...under('/double_validation')]}>
+      <Group inline legend={t('flows.form.decision')} problems={[...under('/decision', ['/decision/max_resubmissions', '/decision/review_due_hours']).filter((p) => !p.path.startsWith('/decision/presentation_attacks')), ...under('/double_validation')]}>
         <label className="field">
           <span>{t('flows.form.on_attention')}</span>
           <select
@@ -186,6 +235,8 @@ export function FlowForm({ def, problems, onChange }: Props) {
           onChange={(on) => set((d) => (d.double_validation_on_override = on))}
         />
       </Group>
+
+      <AttackSettings def={def} set={set} problems={under('/decision/presentation_attacks')} />
 
       <Group legend={t('flows.form.questionnaire')} problems={under('/questionnaire', ['/questionnaire/review_threshold'])}>
         <NumberField {...withProblems} path="/questionnaire/review_threshold" name="review_threshold" label={t('flows.form.review_threshold')} value={def.questionnaire.review_threshold} min={0} max={10_000} onChange={(v) => set((d) => (d.questionnaire.review_threshold = v))} />
