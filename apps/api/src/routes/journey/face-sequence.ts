@@ -288,7 +288,7 @@ async function readFrames(frames: readonly { t: number; image: string }[]): Prom
     try {
       out.push({ bytes, image: await inspectFrame(bytes) });
     } catch (err) {
-      if (err instanceof ApiError) throw new ApiError(err.code, err.message, `${FRAME}[${i}].image`);
+      if (err instanceof ApiError) throw new ApiError(err.code, err.message, `${FRAME}.${i}.image`);
       throw err;
     }
   }
