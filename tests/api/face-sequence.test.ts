@@ -186,7 +186,7 @@ test('frames outside the limits are refused in the spec’s error shape, before 
   await refused([{ t: good[0]!.t, image: large }, ...good.slice(1)], 422, 'image_dimensions_invalid', 'frames.0.image');
   const webp = (await sharp(clip.frames[0]!).webp({ quality: 50 }).toBuffer()).toString('base64');
   await refused([...good.slice(0, 3), { t: good[3]!.t, image: webp }, ...good.slice(4)], 415, 'image_type_unsupported', 'frames.3.image');
-  const noise = (await sharp({ create: { width: 240, height: 320, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 90 } } }).jpeg({ quality: 100 }).toBuffer()).toString('base64');
+  const noise = (await sharp({ create: { width: 240, height: 320, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 90 } } }).jpeg({ quality: 100 }).toBuffer()).toString('base64');
   const heavy = good.map((f) => ({ ...f, image: noise }));
   const tooLarge = await send(token, { challenge_id: c.id, nonce: c.nonce, frames: heavy });
   assert.ok([413, 422].includes(tooLarge.statusCode), tooLarge.body);
