@@ -140,6 +140,7 @@ export const en = {
   'images.liveness_turn_right': 'Liveness: head turned right',
   'images.liveness_look_up': 'Liveness: looking up',
   'images.liveness_look_down': 'Liveness: looking down',
+  'images.liveness_frame': 'Liveness: frame of the live sequence',
   'images.unavailable': 'This image is no longer available (erased or past its retention).',
   'images.none': 'No image was received.',
   'images.zoomIn': 'Zoom in',

@@ -142,6 +142,7 @@ export const fr: Messages = {
   'images.liveness_turn_right': 'Vivacité : tête tournée à droite',
   'images.liveness_look_up': 'Vivacité : regard vers le haut',
   'images.liveness_look_down': 'Vivacité : regard vers le bas',
+  'images.liveness_frame': 'Vivacité : image de la séquence en direct',
   'images.unavailable': "Cette image n'est plus disponible (effacée ou durée de conservation passée).",
   'images.none': "Aucune image n'a été reçue.",
   'images.zoomIn': 'Agrandir',
