@@ -473,6 +473,14 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         assert.equal(await page.locator('.sequence-cue').textContent(), en.sequence_intro);
         await shot(page, `59-sequence-ready-${size}`);
         assert.ok(!(await client.getCase(caseId)).pieces.some((p: { kind: string }) => p.kind === 'liveness_frame'), 'no frame before Start');
+        // Started: each movement is said in turn, with its number and the progress; then done.
+        await page.getByRole('button', { name: en.sequence_start }).click();
+        await page.locator('.viewfinder[data-state="filming"][data-movement="1"]').waitFor();
+        await eventually('a movement is said', async () => ((await page.locator('.sequence-cue').textContent()) ?? '').startsWith('Turn your head'));
+        await shot(page, `59b-sequence-movement-${size}`);
+        await page.locator('.viewfinder[data-state="done"]').waitFor({ timeout: 60_000 });
+        await shot(page, `59c-sequence-done-${size}`);
+        assert.ok((await client.getCase(caseId)).pieces.filter((p: { kind: string }) => p.kind === 'liveness_frame').length >= 40, 'the frames were sent');
       } finally {
         await context.close();
         await cardFarAway();

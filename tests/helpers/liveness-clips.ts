@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { FIXTURES } from './journey.ts';
 
 /** The real head-turn and replay clips (../shared/fixtures/liveness-clips: README.md says what each shows). */
-export const CLIPS = join(FIXTURES, 'liveness-clips');
+const CLIPS = join(FIXTURES, 'liveness-clips');
 
 /**
  * A clip decoded into the frames the journey would send: `fps` frames a second from `start` for

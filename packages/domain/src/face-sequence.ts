@@ -76,7 +76,7 @@ export interface CameraReport {
  * Labels of virtual cameras (software that feeds any video to the browser as a camera). Matched
  * lowercased as substrings. A virtual camera may rename itself, so a label is never decisive alone.
  */
-export const VIRTUAL_CAMERA_LABELS = [
+const VIRTUAL_CAMERA_LABELS = [
   'obs virtual camera',
   'obs-camera',
   'manycam',

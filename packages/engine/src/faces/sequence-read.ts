@@ -11,7 +11,7 @@ import { analyseFaces, type FaceFinding } from './analyse-face.ts';
  * more than a whole case's budget). The sample is a frame every `sampleMs`, at most `maxRead`.
  */
 
-export const SEQUENCE_READ = {
+const SEQUENCE_READ = {
   /** One frame read by the face models every this many milliseconds of capture (about 3 a second). */
   sampleMs: 300,
   /** At most this many frames read by the face models (about 0.9 s of CPU). */

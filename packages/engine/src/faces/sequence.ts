@@ -19,7 +19,7 @@ import { LIVENESS_LIMITS, challengeMet } from './liveness.ts';
  * - the camera: what the browser said about it, judged into injection signals (never one alone).
  */
 
-export const SEQUENCE_JUDGE_LIMITS = {
+const SEQUENCE_JUDGE_LIMITS = {
   /** Cadence under this over the capture is not a live capture at the rate asked. */
   minFrameRate: 8,
   /** Two frames further apart than this (ms) break the capture. */

@@ -53,7 +53,7 @@ export function sequenceScreen(j: JourneyView, done: () => void): void {
   const error = errorLine();
   const instruction = h('p', { class: 'sequence-cue', 'aria-live': 'assertive' }, t('sequence_intro'));
   const stepLine = h('p', { class: 'hint', 'aria-live': 'polite' });
-  const bar = h('progress', { max: 1, value: 0, 'aria-label': t('sequence_progress_label') });
+  const bar = h('progress', { max: 1, value: 0, 'aria-label': t('sequence_progress_label'), hidden: true });
   const video = h('video', { autoplay: true, muted: true, playsInline: true, 'aria-label': t('camera_video_label'), class: 'mirror' });
   const guide = h('div', { class: 'guide guide-face', 'aria-hidden': 'true' });
   const viewfinder = h('div', { class: 'viewfinder', 'data-state': 'loading' }, video, guide);
@@ -77,6 +77,8 @@ export function sequenceScreen(j: JourneyView, done: () => void): void {
       return;
     }
     viewfinder.dataset.state = 'filming';
+    instruction.classList.add('live');
+    bar.hidden = false;
     const script = cues(challenge);
     const frames = await film(video, challenge, script, (cue, share) => {
       const text = t(cue.text);
@@ -94,6 +96,8 @@ export function sequenceScreen(j: JourneyView, done: () => void): void {
       j.state = await j.api.uploadSequence(sequence, (sent, total) => (bar.value = total ? sent / total : 0));
     } catch (err) {
       viewfinder.dataset.state = 'ready';
+      instruction.classList.remove('live');
+      bar.hidden = true;
       instruction.textContent = t('sequence_intro');
       const again = err instanceof ApiFailure && (err.code === 'face_challenge_expired' || err.code === 'face_challenge_invalid' || err.code === 'network');
       error.textContent = again ? t('sequence_again') : j.failure(err);
@@ -102,9 +106,12 @@ export function sequenceScreen(j: JourneyView, done: () => void): void {
       return;
     }
     leave();
-    // A frame of the middle of the capture, as the review's thumbnail of the sequence.
+    // A frame of the middle of the capture: shown in place of the stopped camera, and as the check screen's thumbnail.
     const middle = frames[frames.length >> 1];
-    if (middle) j.captures.set('liveness_frame', middle.blob);
+    if (middle) {
+      j.captures.set('liveness_frame', middle.blob);
+      viewfinder.replaceChildren(h('img', { src: URL.createObjectURL(middle.blob), class: 'still mirror', alt: t('sequence_done') }));
+    }
     viewfinder.dataset.state = 'done';
     viewfinder.append(h('div', { class: 'guide-done', 'aria-hidden': 'true' }));
     instruction.textContent = t('sequence_done');
