@@ -13,8 +13,10 @@ export interface VariableRef {
   readonly variable: string;
   /** The variable holds a number (a flow's version), written without quotes in JSON. */
   readonly number?: true;
+  /** The variable holds JSON (the live sequence's frames), written as it is. */
+  readonly json?: true;
 }
-const ref = (variable: string, kind?: 'number'): VariableRef => (kind ? { variable, number: true } : { variable });
+const ref = (variable: string, kind?: 'number' | 'json'): VariableRef => (kind === 'number' ? { variable, number: true } : kind === 'json' ? { variable, json: true } : { variable });
 export const isRef = (v: unknown): v is VariableRef => typeof v === 'object' && v !== null && typeof (v as VariableRef).variable === 'string';
 
 export type ExampleValue = string | number | boolean | null | VariableRef | ExampleValue[] | { [k: string]: ExampleValue };
@@ -73,6 +75,15 @@ export const EXAMPLES: Record<string, OperationExample> = {
   chooseJourneyDocument: { body: { country: 'FR', type: 'passport' } },
   uploadJourneyPiece: { path: { kind: 'document_front' }, file: { name: 'passport.jpg', contentType: 'image/jpeg' } },
   openJourneyHandoff: { body: { code: ref('HANDOFF_CODE') } },
+  // The frames the capture made (JSON: [{ "t": ms, "image": base64 JPEG }, …]), answering the challenge drawn just before.
+  uploadFaceSequence: {
+    body: {
+      challenge_id: ref('CHALLENGE_ID'),
+      nonce: ref('CHALLENGE_NONCE'),
+      frames: ref('SEQUENCE_FRAMES', 'json'),
+      camera: { label: 'Front Camera', width: 720, height: 1280, frame_rate: 30, facing_mode: 'user' },
+    },
+  },
 
   // The console's routes (console credential, acting for an operator).
   resolveOperator: { body: { subject: ref('OPERATOR_SUBJECT') } },

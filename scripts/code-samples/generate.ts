@@ -218,7 +218,7 @@ function shellTarget(s: Shape): string {
 const MARK = '\uE000';
 /** JSON text with each variable left as a marker: `\0NAME\0` in a string, `\0#NAME\0` for a number's. */
 function jsonWithMarkers(body: unknown): string {
-  const marked = (_k: string, v: unknown) => (isRef(v) ? `${MARK}${v.number ? '#' : ''}${v.variable}${MARK}` : v);
+  const marked = (_k: string, v: unknown) => (isRef(v) ? `${MARK}${v.number || v.json ? '#' : ''}${v.variable}${MARK}` : v);
   const flat = JSON.stringify(body, marked);
   // Longer bodies one field a line (the samples' panel is narrow): the signature covers the exact bytes either way.
   return flat.length <= 60 ? flat : JSON.stringify(body, marked, 2);
@@ -229,7 +229,7 @@ function shellBody(body: unknown): string {
   const text = jsonWithMarkers(body);
   if (!text.includes(MARK)) return `'${text.replace(/'/g, `'\\''`)}'`;
   const escaped = text.replace(/[\\"$`]/g, (c) => `\\${c}`);
-  // A variable that stands for a number (FLOW_VERSION) is written without quotes in the JSON.
+  // A variable that stands for a number (FLOW_VERSION) or for JSON (SEQUENCE_FRAMES) is written without quotes in the JSON.
   // A number's variable loses the quotes of the JSON string it was marked in.
   return `"${escaped.replace(new RegExp(`\\\\"${MARK}#(\\w+)${MARK}\\\\"`, 'g'), '$$$1').replace(new RegExp(`${MARK}(\\w+)${MARK}`, 'g'), '$$$1')}"`;
 }
@@ -286,7 +286,7 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 /** A value as JavaScript source: variables read from the environment, objects as literals. */
 function js(v: ExampleValue, indent = ''): string {
-  if (isRef(v)) return v.number ? `Number(process.env.${v.variable})` : `process.env.${v.variable}`;
+  if (isRef(v)) return v.number ? `Number(process.env.${v.variable})` : v.json ? `JSON.parse(process.env.${v.variable} ?? 'null')` : `process.env.${v.variable}`;
   if (Array.isArray(v)) return `[${v.map((x) => js(x, indent)).join(', ')}]`;
   if (v && typeof v === 'object') {
     const entries = Object.entries(v);

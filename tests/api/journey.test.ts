@@ -167,7 +167,8 @@ describe('a whole journey', () => {
     state = res.json();
     assert.deepEqual(state.document.chosen, { country: 'FR', type: 'id_card' });
     assert.deepEqual(state.document.sides, ['document_front', 'document_back']);
-    assert.deepEqual(state.required_pieces, ['document_front', 'document_back', 'selfie', 'liveness_turn_left', 'liveness_turn_right']);
+    // The live sequence is asked (liveness_frame); an older client's stills, one per movement, still complete the face step.
+    assert.deepEqual(state.required_pieces, ['document_front', 'document_back', 'selfie', 'liveness_frame']);
 
     const images: Record<string, Buffer> = {
       document_front: fixture(IMAGES.idFront),
@@ -179,7 +180,7 @@ describe('a whole journey', () => {
     res = await journey(t, 'POST', '/finish', token);
     assert.equal(res.statusCode, 409);
     assert.equal(errorOf(res).code, 'journey_incomplete');
-    assert.match(errorOf(res).message, /document_front, document_back, selfie, liveness_turn_left, liveness_turn_right/);
+    assert.match(errorOf(res).message, /document_front, document_back, selfie, liveness_frame/);
 
     for (const [kind, bytes] of Object.entries(images)) {
       res = await put(token, kind, bytes, 'application/octet-stream');
@@ -280,7 +281,7 @@ describe('a whole journey', () => {
     assert.equal(state.step, 'face', 'resumes at the face step');
     assert.equal(state.locale, 'es');
     assert.deepEqual(state.document.chosen, { country: 'FR', type: 'passport' });
-    assert.deepEqual(state.missing, ['liveness_turn_left', 'liveness_turn_right']);
+    assert.deepEqual(state.missing, ['liveness_frame']);
 
     // The same bytes again (a retried upload): nothing new.
     const again = await put(second, 'selfie', fixture(IMAGES.selfie));
@@ -297,7 +298,7 @@ describe('a whole journey', () => {
     // Changing the document drops the sides of the previous one.
     const changed = (await journey(t, 'POST', '/document', second, { body: { country: 'FR', type: 'id_card' } })).json();
     assert.equal(changed.step, 'document');
-    assert.deepEqual(changed.missing, ['document_front', 'document_back', 'liveness_turn_left', 'liveness_turn_right']);
+    assert.deepEqual(changed.missing, ['document_front', 'document_back', 'liveness_frame']);
   });
 });
 
@@ -517,7 +518,7 @@ describe('resubmission', () => {
     assert.equal(state.round, 2);
     assert.deepEqual(state.steps, ['face']);
     assert.equal(state.step, 'face');
-    assert.deepEqual(state.required_pieces, ['selfie', 'liveness_turn_left', 'liveness_turn_right']);
+    assert.deepEqual(state.required_pieces, ['selfie', 'liveness_frame']);
     assert.equal((await put(again, 'document_front', fixture(IMAGES.passport))).statusCode, 409, 'the document is not asked again');
     for (const [kind, path] of [
       ['selfie', IMAGES.selfie],

@@ -9,6 +9,7 @@ import { referenceSamples, SAMPLE_API, SHELL_SIGN, type CodeSample, type Operati
 import { FIXTURES, IMAGES, completeStandardJourney, fixture, journeyCaller } from '../helpers/journey.ts';
 import { ROOT, childEnv } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { clipFrames } from '../helpers/liveness-clips.ts';
 import { startWholeService, waitUntil, type WholeService } from '../helpers/service.ts';
 
 /**
@@ -255,6 +256,11 @@ async function lane(language: Language): Promise<void> {
   for (const [kind, path] of [['selfie', IMAGES.selfie], ['liveness_turn_left', IMAGES.turnLeft], ['liveness_turn_right', IMAGES.turnRight]] as const) {
     await call('PUT', `/pieces/${kind}`, undefined, fixture(path));
   }
+  // The live sequence: a challenge, then 16 real frames of a head-turn clip answering it (1.6 s, small enough for a variable).
+  const challenge = await run('createFaceChallenge');
+  const clip = clipFrames('bona_fide/bf_p01_phone_turn_right_left.mp4', { duration: 1.6 });
+  const frames = clip.frames.slice(0, 16).map((f, i) => ({ t: clip.times[i]! + (i % 3), image: f.toString('base64') }));
+  await run('uploadFaceSequence', { CHALLENGE_ID: String(challenge.id), CHALLENGE_NONCE: String(challenge.nonce), SEQUENCE_FRAMES: JSON.stringify(frames) });
   // The handoff to a phone, on a link of its own (opening it hands this journey to the phone).
   const handoffCase = await apiClient().createCase({ flow_name: 'standard', country: 'FR' });
   const handoffSession = await apiClient().createSession({ case_id: handoffCase.id, locale: 'en' });

@@ -22,30 +22,38 @@ const empty: JourneyProgress = { consented: false, applicantDone: false, questio
 const flow = STANDARD_FLOW;
 
 describe('journey steps', () => {
-  test('steps come in the flow order; document sides follow the chosen type; face asks selfie then each challenge', () => {
+  test('steps come in the flow order; document sides follow the chosen type; face asks selfie then the live sequence (or, from older clients, each challenge\'s still)', () => {
     assert.equal(nextStep(flow, empty), 'consent');
     let p: JourneyProgress = { ...empty, consented: true };
     assert.equal(nextStep(flow, p), 'applicant');
     p = { ...p, applicantDone: true, questionnaireDone: true };
     assert.equal(nextStep(flow, p), 'document');
-    assert.deepEqual(missingItems(flow, p), ['document_choice', 'selfie', 'liveness_turn_left', 'liveness_turn_right']);
+    assert.deepEqual(missingItems(flow, p), ['document_choice', 'selfie', 'liveness_frame']);
     p = { ...p, document: { country: 'FR', type: 'id_card' } };
-    assert.deepEqual(requiredPieces(flow, p), ['document_front', 'document_back', 'selfie', 'liveness_turn_left', 'liveness_turn_right']);
+    assert.deepEqual(requiredPieces(flow, p), ['document_front', 'document_back', 'selfie', 'liveness_frame']);
     p = { ...p, pieces: ['document_front'] };
     assert.equal(nextStep(flow, p), 'document', 'the back of an identity card is still missing');
     p = { ...p, document: { country: 'FR', type: 'passport' } };
     assert.equal(nextStep(flow, p), 'face', 'a passport has one side');
+    assert.deepEqual(missingItems({ ...flow, liveness: { challenges: [] } }, { ...p, pieces: ['document_front'] }), ['selfie'], 'no movement: no sequence');
+    p = { ...p, pieces: ['document_front', 'selfie', 'liveness_turn_left'] };
+    assert.equal(nextStep(flow, p), 'face', 'one still of two');
+    p = { ...p, pieces: ['document_front', 'selfie', 'liveness_frame'] };
+    assert.equal(nextStep(flow, p), 'check', 'the live sequence');
+    assert.deepEqual(missingItems(flow, p), []);
     p = { ...p, pieces: ['document_front', 'selfie', 'liveness_turn_left', 'liveness_turn_right'] };
-    assert.equal(nextStep(flow, p), 'check');
+    assert.equal(nextStep(flow, p), 'check', 'every still of an older client');
     assert.deepEqual(missingItems(flow, p), []);
   });
 
   test('a resubmission round asks only the steps it names, without consent again', () => {
     const p: JourneyProgress = { ...empty, resubmission: ['face'] };
     assert.equal(nextStep(flow, p), 'face');
-    assert.deepEqual(requiredPieces(flow, p), ['selfie', 'liveness_turn_left', 'liveness_turn_right']);
+    assert.deepEqual(requiredPieces(flow, p), ['selfie', 'liveness_frame']);
     assert.equal(pieceExpectation(flow, p, 'document_front').ok, false);
     assert.equal(pieceExpectation(flow, p, 'selfie').ok, true);
+    assert.equal(pieceExpectation(flow, p, 'liveness_turn_left').ok, true, 'a still of an older client');
+    assert.equal(pieceExpectation(flow, p, 'liveness_frame').ok, false, 'frames come only with their challenge');
   });
 
   test('pieces: document sides only once the document is chosen, only those of its type, and the key class of each', () => {

@@ -17,6 +17,7 @@ import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-pag
 import { documentFrame, glaredFrame, selfieFrame, y4mFromFrames, y4mFromImage } from '../helpers/fake-camera.ts';
 import { recordCaptures } from '../helpers/capture-log.ts';
 import { IMAGES, SELFIE_BOX, fixture } from '../helpers/journey.ts';
+import { clipFrames } from '../helpers/liveness-clips.ts';
 import { ROOT, freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
@@ -243,15 +244,31 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await page.getByRole('button', { name: en.camera_start }).click();
       await heading(page).filter({ hasText: en.piece_selfie }).waitFor();
       await capture(page, '08-selfie');
-      await heading(page).filter({ hasText: en.piece_liveness_turn_left }).waitFor();
-      await capture(page, '09-turn-left');
-      await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
-      // A slow uplink from here on (10 kB/s), so that the last photo is still on its way at the
-      // check even when a loaded machine takes seconds to draw the help and check screens.
+      // The live sequence: the service draws the challenge when the person presses Start, the
+      // screen films it (a small frame every tenth of a second) and sends the frames at once.
+      await heading(page).filter({ hasText: en.sequence_title }).waitFor();
+      await page.locator('.viewfinder[data-state="ready"]').waitFor();
+      await shot(page, '09-sequence-ready');
+      // A slow uplink (40 kB/s) from here on, so that the sequence's upload and its progress are seen.
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 10_000 });
-      await capture(page, '10-turn-right');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 40_000 });
+      await page.getByRole('button', { name: en.sequence_start }).click();
+      await page.locator('.viewfinder[data-state="filming"][data-movement="1"]').waitFor();
+      const asked = new Set([en.instruction_liveness_turn_left, en.instruction_liveness_turn_right]);
+      await eventually('a movement is asked', async () => asked.has((await page.locator('.sequence-cue').textContent()) ?? ''));
+      await shot(page, '10-sequence-movement');
+      await page.locator('.viewfinder[data-state="sending"]').waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('.sequence-cue').textContent(), en.sequence_sending);
+      // Real progress, from the upload's own progress events.
+      await eventually('the progress moves', async () => {
+        const value = Number(await page.locator('progress').getAttribute('value'));
+        return value > 0 && value < 1;
+      }, 60_000);
+      await shot(page, '10b-sequence-sending');
+      await page.locator('.viewfinder[data-state="done"]').waitFor({ timeout: 120_000 });
+      await shot(page, '10c-sequence-done');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
       await heading(page).filter({ hasText: en.check_title }).waitFor();
       await page.getByRole('button', { name: en.help }).click();
@@ -259,19 +276,10 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await shot(page, '11-help');
       await page.getByRole('button', { name: en.help_back }).click();
       await heading(page).filter({ hasText: en.check_title }).waitFor();
-      assert.equal(await page.locator('.check-item').count(), 5);
+      // Both sides, the selfie and the sequence.
+      assert.equal(await page.locator('.check-item').count(), 4);
       await shot(page, '12-check');
       await page.getByRole('button', { name: en.check_send }).click();
-      await heading(page).filter({ hasText: en.uploading_title }).waitFor();
-      // Real progress, from the upload's own progress events.
-      await eventually('the progress moves', async () => {
-        const value = Number(await page.locator('progress').getAttribute('value'));
-        return value > 0 && value < 100;
-      });
-      assert.match((await page.locator('#uploading-label').textContent()) ?? '', /^\d+% sent$/);
-      assert.equal(await page.getByRole('button', { name: en.retry }).isVisible(), false, 'no retry while sending');
-      await shot(page, '12b-uploading');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await heading(page).filter({ hasText: en.completed_title }).waitFor();
       await shot(page, '13-completed');
 
@@ -279,7 +287,9 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       assert.equal(read.status, 'processing');
       assert.equal(read.state, 'processing');
       const pieces = read.pieces as { id: string; kind: string; available: boolean }[];
-      assert.deepEqual(pieces.map((p) => p.kind).sort(), ['document_back', 'document_front', 'liveness_turn_left', 'liveness_turn_right', 'selfie']);
+      assert.deepEqual([...new Set(pieces.map((p) => p.kind))].sort(), ['document_back', 'document_front', 'liveness_frame', 'selfie']);
+      // At least 8 frames a second over the capture (about 5 to 8 seconds).
+      assert.ok(pieces.filter((p) => p.kind === 'liveness_frame').length >= 40, `frames: ${pieces.filter((p) => p.kind === 'liveness_frame').length}`);
       assert.ok(pieces.every((p) => p.available && /^pc_/.test(p.id)));
     } finally {
       await context.close();
@@ -340,7 +350,6 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       [en.piece_document_front, frames.back],
       [en.piece_document_back, frames.selfie],
       [en.piece_selfie, frames.turnLeft],
-      [en.piece_liveness_turn_left, frames.turnRight],
     ]);
     const { context, page } = await phone();
     let pressed = 0;
@@ -376,11 +385,15 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await heading(page).filter({ hasText: en.face_title }).waitFor();
       await page.getByRole('button', { name: en.camera_start }).click();
       await takesItself(en.piece_selfie, '52-auto-selfie-captured');
-      await takesItself(en.piece_liveness_turn_left, '53-auto-turn-left-captured');
-      await takesItself(en.piece_liveness_turn_right, '54-auto-turn-right-captured');
+      // The live sequence starts when the person presses Start (the challenge is drawn then).
+      await heading(page).filter({ hasText: en.sequence_title }).waitFor();
+      await page.locator('.viewfinder[data-state="ready"]').waitFor();
+      await page.getByRole('button', { name: en.sequence_start }).click();
+      await page.locator('.viewfinder[data-state="done"]').waitFor({ timeout: 60_000 });
+      await shot(page, '53-auto-sequence-done');
 
       await heading(page).filter({ hasText: en.check_title }).waitFor();
-      assert.equal(await page.locator('.check-item').count(), 5);
+      assert.equal(await page.locator('.check-item').count(), 4);
       await shot(page, '55-auto-check');
       assert.equal(pressed, 0, 'no photo was taken with the button');
       await page.getByRole('button', { name: en.check_send }).click();
@@ -388,7 +401,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       const read = await client.getCase(caseId);
       assert.equal(read.status, 'processing');
       const pieces = read.pieces as { kind: string; available: boolean }[];
-      assert.deepEqual(pieces.map((p) => p.kind).sort(), ['document_back', 'document_front', 'liveness_turn_left', 'liveness_turn_right', 'selfie']);
+      assert.deepEqual([...new Set(pieces.map((p) => p.kind))].sort(), ['document_back', 'document_front', 'liveness_frame', 'selfie']);
       assert.ok(pieces.every((p) => p.available));
     } finally {
       await context.close();
@@ -454,20 +467,20 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         await heading(page).filter({ hasText: en.piece_selfie }).waitFor();
         await shot(page, `58-face-detecting-${size}`);
         await captures.photoTaken(en.piece_selfie);
-        await heading(page).filter({ hasText: en.piece_liveness_turn_left }).waitFor();
-        await eventually('the turn is asked', async () => (await page.locator('.hint').textContent()) === en.instruction_liveness_turn_left, 30_000);
-        await eventually('ten looks', async () => (await viewfinderState(page)).looks >= 10, 60_000);
-        assert.notEqual((await viewfinderState(page)).state, 'captured', 'a frontal face is not a turn');
-        await shot(page, `59-head-turn-${size}`);
-        // Several faces in the oval: not taken either.
-        await y4mFromImage(fixture('faces/face-api-js/bbt2.jpg'), dir, { width: 960, height: 720 });
-        await page.getByRole('button', { name: en.help }).click();
-        await page.getByRole('button', { name: en.help_back }).click();
-        await eventually('several faces', async () => (await page.locator('.hint').textContent()) === en.hint_face_several, 30_000);
-        await shot(page, `59b-several-faces-${size}`);
-        assert.notEqual((await viewfinderState(page)).state, 'captured');
-        // Neither the frontal face nor the several faces took the turn's photo at any moment.
-        assert.ok((await captures.of(en.piece_liveness_turn_left)).every((e) => e.event !== 'captured'), 'no turn was taken');
+        // Then the live sequence's screen, waiting for the person to start it: nothing is filmed or sent before.
+        await heading(page).filter({ hasText: en.sequence_title }).waitFor();
+        await page.locator('.viewfinder[data-state="ready"]').waitFor();
+        assert.equal(await page.locator('.sequence-cue').textContent(), en.sequence_intro);
+        await shot(page, `59-sequence-ready-${size}`);
+        assert.ok(!(await client.getCase(caseId)).pieces.some((p: { kind: string }) => p.kind === 'liveness_frame'), 'no frame before Start');
+        // Started: each movement is said in turn, with its number and the progress; then done.
+        await page.getByRole('button', { name: en.sequence_start }).click();
+        await page.locator('.viewfinder[data-state="filming"][data-movement="1"]').waitFor();
+        await eventually('a movement is said', async () => ((await page.locator('.sequence-cue').textContent()) ?? '').startsWith('Turn your head'));
+        await shot(page, `59b-sequence-movement-${size}`);
+        await page.locator('.viewfinder[data-state="done"]').waitFor({ timeout: 60_000 });
+        await shot(page, `59c-sequence-done-${size}`);
+        assert.ok((await client.getCase(caseId)).pieces.filter((p: { kind: string }) => p.kind === 'liveness_frame').length >= 40, 'the frames were sent');
       } finally {
         await context.close();
         await cardFarAway();
@@ -484,7 +497,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
         headers: { authorization: `Session ${token}`, 'content-type': bytes ? 'image/jpeg' : 'application/json' },
         body: bytes ? new Uint8Array(bytes) : JSON.stringify(body),
       });
-    // Everything but the last challenge through the journey's routes, as the app would have sent it.
+    // Everything but the selfie through the journey's routes, as the app would have sent it.
     for (const [path, body] of [
       ['/consent', { accepted: true }],
       ['/applicant', { given_names: 'Corinne', surname: 'Berthier', birth_date: '1965-12-06' }],
@@ -493,18 +506,23 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
     ] as const) {
       assert.equal((await call('POST', path, body)).status, 200, path);
     }
-    for (const [kind, path] of [['document_front', IMAGES.passport], ['selfie', IMAGES.selfie], ['liveness_turn_left', IMAGES.turnLeft]] as const) {
-      assert.equal((await call('PUT', `/pieces/${kind}`, undefined, fixture(path))).status, 200, kind);
-    }
+    assert.equal((await call('PUT', '/pieces/document_front', undefined, fixture(IMAGES.passport))).status, 200);
+    // The live sequence as the app sends it (real frames of a head turn), before the selfie.
+    const challenge = (await (await call('POST', '/face/challenge', {})).json()) as { id: string; nonce: string };
+    const clip = clipFrames('bona_fide/bf_p01_phone_turn_right_left.mp4', { duration: 2 });
+    const frames = clip.frames.map((f, i) => ({ t: clip.times[i]! + (i % 3), image: f.toString('base64') }));
+    const sent = await call('POST', '/face/sequence', { challenge_id: challenge.id, nonce: challenge.nonce, frames, camera: { label: 'Front Camera' } });
+    assert.equal(sent.status, 200, await sent.text());
     const { context, page } = await phone();
     try {
       await page.goto(`${journeyUrl}/#${token}`);
-      await heading(page).filter({ hasText: en.piece_liveness_turn_right }).waitFor();
+      await heading(page).filter({ hasText: en.face_title }).waitFor();
       // The app asks for its on-demand screens right after its first one: let those arrive
       // (500 ms without a request) before the connection goes, as it would for a person.
       await page.waitForLoadState('networkidle');
       await context.setOffline(true);
-      await capture(page, '17-offline-turn-right');
+      await page.getByRole('button', { name: en.camera_start }).click();
+      await capture(page, '17-offline-selfie');
       await heading(page).filter({ hasText: en.check_title }).waitFor();
       await page.getByRole('button', { name: en.check_send }).click();
       await page.getByText(en.uploading_failed).waitFor();
@@ -515,7 +533,7 @@ describe(`the hosted journey in Chromium (${TEST_DB})`, () => {
       await heading(page).filter({ hasText: en.completed_title }).waitFor();
       const read = await client.getCase(caseId);
       assert.equal(read.status, 'processing');
-      assert.equal((read.pieces as unknown[]).length, 4);
+      assert.deepEqual([...new Set((read.pieces as { kind: string }[]).map((p) => p.kind))].sort(), ['document_front', 'liveness_frame', 'selfie']);
     } finally {
       await context.close();
     }

@@ -211,16 +211,20 @@ async function walk(run: Run): Promise<string[]> {
     await cameraPlaying(page, m);
     await visit('09-selfie');
     await capture(page, m);
-    await heading(page, m.piece_liveness_turn_left);
-    await cameraPlaying(page, m);
-    await visit('10-turn-left');
-    await capture(page, m);
-    await heading(page, m.piece_liveness_turn_right);
-    // A slow uplink for the last photo, so that the sending screen is seen while it is on its way.
+    // The live sequence: a slow uplink (40 kB/s) so that its sending is seen.
+    await heading(page, m.sequence_title);
+    await page.locator('.viewfinder[data-state="ready"]').waitFor();
+    await visit('10-sequence-ready');
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 10_000 });
-    await capture(page, m);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 40_000 });
+    await page.getByRole('button', { name: m.sequence_start }).click();
+    await page.locator('.viewfinder[data-state="filming"][data-movement="1"]').waitFor();
+    await visit('10b-sequence-movement');
+    await page.locator('.viewfinder[data-state="sending"]').waitFor({ timeout: 20_000 });
+    await visit('10c-sequence-sending');
+    await page.locator('.viewfinder[data-state="done"]').waitFor({ timeout: 120_000 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
     await heading(page, m.check_title);
     await visit('11-check');
@@ -230,9 +234,6 @@ async function walk(run: Run): Promise<string[]> {
     await page.getByRole('button', { name: m.help_back }).click();
     await heading(page, m.check_title);
     await page.getByRole('button', { name: m.check_send }).click();
-    await heading(page, m.uploading_title);
-    await visit('13-uploading');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await heading(page, m.completed_title);
     await visit('14-completed');
     await cardFarAway();

@@ -10,6 +10,7 @@ import {
   findJourney,
   finishCheckJob,
   isDatabaseUnavailable,
+  latestAnsweredChallenge,
   listPieces,
   setPieceFaceBox,
   lockClaimedCheckJob,
@@ -35,13 +36,15 @@ import {
   isPieceKind,
   sandboxForce,
   withSandboxAttack,
+  type CameraReport,
   type CheckReason,
   type CheckReport,
   type DocumentType,
+  type LivenessChallenge,
   type PieceKind,
   type PolicyDecision,
 } from '@idv/domain';
-import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, type CaseAnalysis, type CaseInput } from '@idv/engine';
+import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, type CaseAnalysis, type CaseInput, type SequenceCapture } from '@idv/engine';
 import { checkJobDuration, countLoopFailure, observeCheckTasks } from '@idv/metrics';
 import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
 import { FaceSearchIndex, readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
@@ -283,7 +286,8 @@ export class ChecksRunner {
     const flow = flowRow.definition;
     const who = await readIdentities(db, { vault: this.o.vault, keyring: this.o.keyring }, caseRow);
     const pieceRows = currentPieces(await listPieces(db, caseRow.id), job.round);
-    const pieces = await this.openPieces(db, pieceRows);
+    const pieces = await this.openPieces(db, pieceRows.filter((p) => p.kind !== 'liveness_frame'));
+    const sequence = await this.openSequence(db, caseRow.id, job.round, pieceRows.filter((p) => p.kind === 'liveness_frame'));
     const front = pieceRows.find((p) => p.kind === 'document_front');
     const document =
       journey.documentCountry && journey.documentType ? { country: journey.documentCountry, type: journey.documentType as DocumentType } : null;
@@ -298,6 +302,7 @@ export class ChecksRunner {
       document,
       environment: job.environment,
       now: analysedAt,
+      sequence,
     });
     observeCheckTasks(analysis.timings.tasks);
 
@@ -377,6 +382,34 @@ export class ChecksRunner {
       if (bytes && isPieceKind(p.kind)) out[p.kind] = bytes;
     }
     return out;
+  }
+
+  /**
+   * The live sequence of the round: its frames (in capture order, the order of their ids) and the
+   * challenge they answered, whose metadata lists the same pieces. Frames without their challenge
+   * (or a challenge listing other frames) are not judged as a sequence.
+   */
+  private async openSequence(db: Executor, caseId: string, round: number, rows: PieceRow[]): Promise<SequenceCapture | null> {
+    if (rows.length === 0) return null;
+    const challenge = await latestAnsweredChallenge(db, caseId, round);
+    const listed = challenge?.sequence?.frames ?? [];
+    const ordered = [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+    if (!challenge?.answeredAt || listed.length !== ordered.length || listed.some((f, i) => f.piece_id !== ordered[i]!.id)) return null;
+    const frames: Uint8Array[] = [];
+    for (const p of ordered) {
+      const bytes = await this.o.pieces.read(db, p);
+      if (!bytes) return null;
+      frames.push(bytes);
+    }
+    return {
+      movements: challenge.movements as LivenessChallenge[],
+      issuedAt: challenge.issuedAt,
+      expiresAt: challenge.expiresAt,
+      answeredAt: challenge.answeredAt,
+      times: listed.map((f) => f.t),
+      frames,
+      camera: challenge.sequence!.camera as CameraReport,
+    };
   }
 
   /**

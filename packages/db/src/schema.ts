@@ -564,8 +564,41 @@ export const pieces = pgTable(
   (t) => [
     index('pieces_case').on(t.caseId, t.id),
     index('pieces_case_kind').on(t.caseId, t.kind),
-    uniqueIndex('pieces_current').on(t.caseId, t.round, t.kind).where(sql`superseded_at IS NULL`),
+    // One current piece per kind and round, except the live sequence's frames (many, in capture order).
+    uniqueIndex('pieces_current').on(t.caseId, t.round, t.kind).where(sql`superseded_at IS NULL AND kind <> 'liveness_frame'`),
   ],
+);
+
+/**
+ * Challenges of the live sequence (docs/liveness.md#the-live-sequence): drawn by the service when
+ * the face step starts, answered once by one upload of frames. In the database, not in memory, so
+ * that any API instance accepts the answer and a nonce is used once across all of them.
+ */
+export const faceChallenges = pgTable(
+  'face_challenges',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    sessionId: text('session_id').notNull(),
+    round: integer('round').notNull(),
+    /** The movements in the order drawn (LivenessChallenge values). */
+    movements: jsonb('movements').$type<string[]>().notNull(),
+    holdMs: integer('hold_ms').notNull(),
+    /** sha256 (hex) of the nonce given to the journey; the nonce itself is not kept. */
+    nonceHash: text('nonce_hash').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** When its sequence arrived: a challenge is answered once. */
+    answeredAt: ts('answered_at'),
+    /**
+     * The answer's metadata: each frame's piece id and capture time (ms from the first), and what
+     * the browser said about its camera. No image, no personal data (a camera's model name at most).
+     */
+    sequence: jsonb('sequence').$type<{ frames: { piece_id: string; t: number }[]; camera: Record<string, string | number> } | null>(),
+  },
+  (t) => [index('face_challenges_case').on(t.caseId, t.round, t.id)],
 );
 
 /** Origins allowed to frame the journey, per client and environment (empty: none). */

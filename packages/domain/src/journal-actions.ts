@@ -22,6 +22,8 @@ export const CASE_JOURNAL_ACTIONS = {
   'journey.questionnaire_answered': 'Questionnaire answered',
   'journey.document_chosen': 'Document type chosen',
   'journey.piece_received': 'Image received',
+  'journey.face_challenge_issued': 'Face challenge issued',
+  'journey.sequence_received': 'Live sequence received',
   'journey.submitted': 'Journey submitted',
   'review.opened': 'Sent to review',
   'review.claimed': 'Review task claimed',

@@ -26,6 +26,8 @@ export const PIECE_KINDS = [
   'liveness_turn_right',
   'liveness_look_up',
   'liveness_look_down',
+  // One frame of the live sequence (face-sequence.ts): many per round, in capture order.
+  'liveness_frame',
 ] as const;
 export type PieceKind = (typeof PIECE_KINDS)[number];
 
@@ -125,7 +127,7 @@ export function requiredPieces(def: FlowDefinition, p: Pick<JourneyProgress, 'do
   const steps = roundSteps(def, p.resubmission);
   const kinds: PieceKind[] = [];
   if (steps.includes('document') && p.document) kinds.push(...documentSides(p.document.type));
-  if (steps.includes('face')) kinds.push('selfie', ...def.liveness.challenges.map(challengeKind));
+  if (steps.includes('face')) kinds.push('selfie', ...(def.liveness.challenges.length > 0 ? ['liveness_frame' as const] : []));
   return kinds;
 }
 
@@ -141,7 +143,7 @@ function stepDone(def: FlowDefinition, p: JourneyProgress, step: FlowStep): bool
     case 'document':
       return p.document !== null && documentSides(p.document.type).every(has);
     case 'face':
-      return has('selfie') && def.liveness.challenges.map(challengeKind).every(has);
+      return has('selfie') && (def.liveness.challenges.length === 0 || has('liveness_frame') || def.liveness.challenges.map(challengeKind).every(has));
   }
 }
 
@@ -158,7 +160,7 @@ export function missingItems(def: FlowDefinition, p: JourneyProgress): string[] 
     else if (step === 'document' || step === 'face') {
       for (const kind of requiredPieces(def, p)) {
         const ofStep = kind.startsWith('document_') ? 'document' : 'face';
-        if (ofStep === step && !p.pieces.includes(kind)) missing.push(kind);
+        if (ofStep === step && !p.pieces.includes(kind) && !stepDone(def, p, step)) missing.push(kind);
       }
     } else if (!stepDone(def, p, step)) missing.push(step);
   }
@@ -185,7 +187,11 @@ export function pieceExpectation(
   if (step === 'document' && !p.document) {
     return { ok: false, code: 'document_not_chosen', message: 'Choose the country and type of the document before sending its photos.' };
   }
-  if (!requiredPieces(def, p).includes(kind)) {
+  // The live sequence's frames come only with their challenge (POST /v1/sessions/current/face/sequence).
+  if (kind === 'liveness_frame') return { ok: false, code: 'piece_not_expected', message: 'Frames of the live sequence are sent together with their challenge.' };
+  // One still per movement: the earlier capture, still accepted from clients that send it (docs/liveness.md).
+  const still = def.liveness.challenges.map(challengeKind).includes(kind) && steps.includes('face');
+  if (!still && !requiredPieces(def, p).includes(kind)) {
     return { ok: false, code: 'piece_not_expected', message: `This journey does not ask for ${kind}${p.document ? ` with a ${p.document.type}` : ''}.` };
   }
   return { ok: true };

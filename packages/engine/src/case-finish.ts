@@ -7,6 +7,7 @@ import { checkValidity } from './document/validity.ts';
 import type { FaceFinding } from './faces/analyse-face.ts';
 import { judgeFaceMatch } from './faces/face-check.ts';
 import { judgeLiveness } from './faces/liveness.ts';
+import { judgeSequence, type SequenceFrameReading } from './faces/sequence.ts';
 import { MRZ_ACCEPT_CONFIDENCE } from './mrz/read.ts';
 import { mrzReport, mrzVouched } from './mrz-report.ts';
 import type { DocumentFields, RelativeBox } from './types.ts';
@@ -86,6 +87,8 @@ export interface FaceReadings {
   portrait: FaceFinding[] | null;
   selfie: FaceFinding[] | null;
   challenges: Partial<Record<LivenessChallenge, FaceFinding[] | null>>;
+  /** The live sequence's frames as read (null or absent: no sequence). */
+  sequence?: SequenceFrameReading[] | null;
 }
 
 /** face_match and liveness from the faces found; `readings` null when `wantsFaces` was false. */
@@ -105,7 +108,22 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
     portraitBox = match.documentFace ? relativeBox(match.documentFace) : null;
     templates.selfie = match.selfieFace ? Array.from(match.selfieFace.descriptor) : null;
     const challenges = input.flow.liveness.challenges;
-    if (challenges.length > 0) {
+    if (challenges.length > 0 && input.sequence && readings.sequence) {
+      // The live sequence, judged against its own first frames; the selfie only tells whose face it is.
+      const q = input.sequence;
+      reports.push(
+        judgeSequence({
+          movements: q.movements,
+          issuedAt: q.issuedAt,
+          expiresAt: q.expiresAt,
+          answeredAt: q.answeredAt,
+          frames: readings.sequence,
+          camera: q.camera,
+          selfieFace: match.selfieFace ?? null,
+          mirrored: false,
+        }),
+      );
+    } else if (challenges.length > 0) {
       if (match.selfieFace) {
         const found: Partial<Record<LivenessChallenge, FaceFinding[] | null>> = {};
         for (const c of challenges) if (input.pieces[challengeKind(c)]) found[c] = readings.challenges[c] ?? null;

@@ -1,4 +1,4 @@
-import type { CheckReport, DocumentType, FlowDefinition, IdentityValues, PieceKind } from '@idv/domain';
+import type { CameraReport, CheckReport, DocumentType, FlowDefinition, IdentityValues, LivenessChallenge, PieceKind } from '@idv/domain';
 import type { ReadIdentity } from './case-data.ts';
 import type { DecodedImage } from './document/decode.ts';
 import type { OcrPass } from './document/printed-zone.ts';
@@ -20,6 +20,21 @@ export interface CaseInput {
   document: { country: string; type: DocumentType } | null;
   environment: 'sandbox' | 'prod';
   now: Date;
+  /** The live sequence answering the round's face challenge (docs/liveness.md#the-live-sequence); absent: none was sent. */
+  sequence?: SequenceCapture | null;
+}
+
+/** The live sequence as stored: its challenge, the frames in capture order and what the browser said about its camera. */
+export interface SequenceCapture {
+  movements: LivenessChallenge[];
+  issuedAt: Date;
+  expiresAt: Date;
+  answeredAt: Date;
+  /** Capture times, ms from the first frame, one per frame. */
+  times: number[];
+  /** Decrypted frame bytes (JPEG), in capture order. */
+  frames: Uint8Array[];
+  camera: CameraReport;
 }
 
 export type ZoneAgreement = Record<string, 'agree' | 'differ' | 'absent'>;

@@ -1432,6 +1432,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/current/face/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draw a face challenge
+         * @description When the face step starts: the flow’s head movements in an order drawn at random, how long to hold each, and a nonce; answered once by POST /v1/sessions/current/face/sequence within 60 seconds. At most 20 per case; journaled as journey.face_challenge_issued
+         */
+        post: operations["createFaceChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current/face/sequence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the live sequence
+         * @description The frames filmed for a face challenge, in one upload: JPEG frames (base64) with their capture times, and what the browser said about its camera. 16 to 100 frames over at most 10 s, each at most 40000 bytes and 320 pixels on its longer side, 1500000 bytes in all. Each frame is stored as a liveness_frame piece in capture order; a new sequence replaces the round’s earlier one. The challenge is answered once; journaled as journey.sequence_received
+         */
+        post: operations["uploadFaceSequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/current/finish": {
         parameters: {
             query?: never;
@@ -3021,16 +3061,16 @@ export interface components {
                     /** @enum {string} */
                     type: "passport" | "id_card" | "driving_licence" | "residence_permit" | "visa";
                 } | null;
-                sides: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down")[];
+                sides: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame")[];
             };
             face: {
                 challenges: ("turn_left" | "turn_right" | "look_up" | "look_down")[];
             };
-            required_pieces: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down")[];
+            required_pieces: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame")[];
             pieces: {
                 id: string;
                 /** @enum {string} */
-                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down";
+                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame";
                 /** Format: date-time */
                 received_at: string;
             }[];
@@ -3116,6 +3156,34 @@ export interface components {
              * @description The short link {journey_url}/p/<code> for the QR code, returned once
              */
             url: string;
+        };
+        /** @description A challenge of the live sequence (docs/liveness.md#the-live-sequence) */
+        FaceChallenge: {
+            /** @enum {string} */
+            object: "face_challenge";
+            id: string;
+            /** @description The movements to perform, in this order */
+            movements: ("turn_left" | "turn_right" | "look_up" | "look_down")[];
+            /** @description How long to hold each movement before the next */
+            hold_ms: number;
+            /** @description Sent back with the frames; returned once, only its hash is stored */
+            nonce: string;
+            /** Format: date-time */
+            issued_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Frames a second to capture (at least 8 are judged continuous) */
+            frame_rate: number;
+            min_frames: number;
+            max_frames: number;
+            /** @description First to last frame */
+            max_duration_ms: number;
+            max_frame_bytes: number;
+            max_total_bytes: number;
+            /** @description A frame’s longer side at most (pixels) */
+            max_side: number;
+            /** @description A frame’s shorter side at least (pixels) */
+            min_short_side: number;
         };
         /** @description The session a handoff code opened on the phone */
         HandoffSession: {
@@ -11586,6 +11654,220 @@ export interface operations {
             };
         };
     };
+    createFaceChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A challenge of the live sequence (docs/liveness.md#the-live-sequence) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaceChallenge"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed, journey_step_blocked, journey_step_not_asked, face_challenge_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: piece_not_expected, parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadFaceSequence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The id of the challenge filmed */
+                    challenge_id: string;
+                    /** @description The nonce the challenge came with */
+                    nonce: string;
+                    /** @description Frames in capture order */
+                    frames: {
+                        /** @description Capture time in milliseconds from the start of the capture (performance.now() or the video frame’s time) */
+                        t: number;
+                        /**
+                         * Format: byte
+                         * @description The JPEG frame, base64
+                         */
+                        image: string;
+                    }[];
+                    /** @description What the browser says about its camera (getSettings() and the track label) */
+                    camera: {
+                        /** @description MediaStreamTrack.label */
+                        label?: string;
+                        width?: number;
+                        height?: number;
+                        frame_rate?: number;
+                        facing_mode?: string;
+                        /** @description Video inputs the browser lists */
+                        video_inputs?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The journey of the session: the flow texts in its language and what is done; never personal data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Journey"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed, journey_step_blocked, journey_step_not_asked, face_challenge_invalid, face_challenge_expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large, image_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type, image_type_unsupported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, piece_not_expected, sequence_invalid, image_unreadable, image_dimensions_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     finishJourney: {
         parameters: {
             query?: never;
@@ -12024,7 +12306,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down";
+                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame";
             };
             cookie?: never;
         };

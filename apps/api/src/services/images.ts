@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
-import { IMAGE_LIMITS, LOGO_LIMITS, dimensionProblem, logoDimensionProblem, sniffImageType, type ImageType } from '@idv/domain';
+import { IMAGE_LIMITS, LOGO_LIMITS, SEQUENCE_LIMITS, dimensionProblem, logoDimensionProblem, sniffImageType, type ImageType } from '@idv/domain';
 import { ApiError } from '../http/api-error.ts';
 
 export interface InspectedImage {
@@ -39,6 +39,20 @@ const LOGO_RULES: ImageRules = {
   maxPixels: LOGO_LIMITS.maxSide * LOGO_LIMITS.maxSide,
   dimensionProblem: logoDimensionProblem,
 };
+
+/** A frame of the live sequence: a small JPEG (docs/liveness.md#the-live-sequence). */
+const FRAME_RULES: ImageRules = {
+  maxBytes: SEQUENCE_LIMITS.maxFrameBytes,
+  types: ['image/jpeg'],
+  typesText: 'a JPEG frame',
+  maxPixels: SEQUENCE_LIMITS.maxSide * SEQUENCE_LIMITS.maxSide,
+  dimensionProblem: (width, height) =>
+    Math.max(width, height) > SEQUENCE_LIMITS.maxSide || Math.min(width, height) < SEQUENCE_LIMITS.minShortSide
+      ? `A frame is ${width}×${height} pixels; its longer side must be at most ${SEQUENCE_LIMITS.maxSide} and its shorter side at least ${SEQUENCE_LIMITS.minShortSide}.`
+      : null,
+};
+
+export const inspectFrame = (bytes: Buffer) => inspect(bytes, FRAME_RULES);
 
 /** A photo of the journey (a document side, a selfie). */
 export const inspectImage = (bytes: Buffer) => inspect(bytes, PIECE_RULES);

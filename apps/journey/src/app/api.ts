@@ -1,4 +1,4 @@
-import type { Handoff, HandoffCreated, JourneyFrame, JourneyState, PieceKind } from './types.ts';
+import type { FaceChallenge, FaceSequence, Handoff, HandoffCreated, JourneyFrame, JourneyState, PieceKind } from './types.ts';
 
 /** A refusal of the service (its error code), or `network` when no answer came. */
 export class ApiFailure extends Error {
@@ -66,25 +66,36 @@ export class Api {
   post = (path: string, body?: unknown) => this.call<JourneyState>('POST', path, body);
   createHandoff = () => this.call<HandoffCreated>('POST', '/handoffs');
   handoff = (id: string) => this.call<Handoff>('GET', `/handoffs/${encodeURIComponent(id)}`);
+  faceChallenge = () => this.call<FaceChallenge>('POST', '/face/challenge');
+
+  /** The live sequence in one JSON upload, with its progress (docs/liveness.md#the-live-sequence). */
+  uploadSequence(sequence: FaceSequence, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {
+    return this.xhr('POST', '/face/sequence', 'application/json', JSON.stringify(sequence), onProgress);
+  }
 
   upload(kind: PieceKind, blob: Blob, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {
+    return this.xhr('PUT', `/pieces/${kind}`, blob.type || 'application/octet-stream', blob, onProgress);
+  }
+
+  private xhr(method: string, path: string, type: string, body: Blob | string, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {
+    const size = typeof body === 'string' ? body.length : body.size;
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('PUT', `${this.base}/pieces/${kind}`);
+      xhr.open(method, this.base + path);
       xhr.setRequestHeader('authorization', `Session ${this.token}`);
-      xhr.setRequestHeader('content-type', blob.type || 'application/octet-stream');
+      xhr.setRequestHeader('content-type', type);
       xhr.responseType = 'json';
-      xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : blob.size);
+      xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : size);
       xhr.onerror = () => reject(new ApiFailure(0, 'network'));
       xhr.ontimeout = () => reject(new ApiFailure(0, 'network'));
       xhr.onload = () => {
         const body = xhr.response as (JourneyState & { error?: { code: string; field?: string } }) | null;
         if (xhr.status >= 200 && xhr.status < 300 && body) {
-          onProgress(blob.size, blob.size);
+          onProgress(size, size);
           resolve(body);
         } else reject(new ApiFailure(xhr.status, body?.error?.code ?? 'unknown', body?.error?.field));
       };
-      xhr.send(blob);
+      xhr.send(body);
     });
   }
 }

@@ -118,7 +118,9 @@ export class Journey implements JourneyView {
       }
       case 'face': {
         if (!this.has('selfie')) return () => this.lazy(() => import('./screens/capture.ts'), (m) => m.faceIntro(this));
+        // The live sequence (the hosted journey's capture); one still per movement only if the service asks for stills.
         const challenge = s.required_pieces.find((k) => k.startsWith('liveness_') && !this.has(k));
+        if (challenge === 'liveness_frame') return () => this.lazy(() => import('./screens/sequence.ts'), (m) => m.sequenceScreen(this, () => this.next()));
         return challenge ? capture(challenge) : null;
       }
     }

@@ -12,7 +12,8 @@ export type PieceKind =
   | 'liveness_turn_left'
   | 'liveness_turn_right'
   | 'liveness_look_up'
-  | 'liveness_look_down';
+  | 'liveness_look_down'
+  | 'liveness_frame';
 export type DocumentType = 'passport' | 'id_card' | 'driving_licence' | 'residence_permit' | 'visa';
 
 export interface JourneyState {
@@ -68,4 +69,26 @@ export interface Handoff {
 export interface HandoffCreated extends Handoff {
   code: string;
   url: string;
+}
+
+/** A challenge of the live sequence (POST /v1/sessions/current/face/challenge). */
+export interface FaceChallenge {
+  id: string;
+  movements: ('turn_left' | 'turn_right' | 'look_up' | 'look_down')[];
+  hold_ms: number;
+  nonce: string;
+  expires_at: string;
+  frame_rate: number;
+  max_frames: number;
+  max_duration_ms: number;
+  max_frame_bytes: number;
+  max_side: number;
+}
+
+/** The live sequence as sent (POST /v1/sessions/current/face/sequence). */
+export interface FaceSequence {
+  challenge_id: string;
+  nonce: string;
+  frames: { t: number; image: string }[];
+  camera: { label?: string; width?: number; height?: number; frame_rate?: number; facing_mode?: string; video_inputs?: number };
 }

@@ -4,6 +4,9 @@ import { challengeImages, PORTRAIT_MAX_SIDE } from '../analyse-case.ts';
 import { combineParts, finishDocumentPart, finishFacePart, wantsFaces, type FaceReadings } from '../case-finish.ts';
 import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, TaskTiming } from '../case-types.ts';
 import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
+import { framesToRead, type FrameThumbs } from '../faces/sequence-read.ts';
+import type { FaceFinding } from '../faces/analyse-face.ts';
+import type { SequenceFrameReading } from '../faces/sequence.ts';
 import { disableOnnxTelemetry } from '../onnx/telemetry.ts';
 import { widenHeapGrowth } from './heap-growth.ts';
 import type { PoolTask, PoolThreadData } from './worker.ts';
@@ -80,7 +83,9 @@ export class ChecksPool {
     const portrait = faces ? run<FacesFound>('face_portrait', { task: 'faces', image: document_front!, maxSide: PORTRAIT_MAX_SIDE }) : null;
     const selfieFaces = faces ? run<FacesFound>('face_selfie', { task: 'faces', image: selfie! }) : null;
     // Challenge images are read beside the selfie rather than after it; they are judged only if it has one usable face.
-    const challenges = faces ? challengeImages(input).map(([c, image]) => run<FacesFound>(`face_${c}`, { task: 'faces', image }).then((f) => [c, f.faces] as const)) : [];
+    const sequence = input.sequence && faces ? input.sequence : null;
+    const challenges = faces && !sequence ? challengeImages(input).map(([c, image]) => run<FacesFound>(`face_${c}`, { task: 'faces', image }).then((f) => [c, f.faces] as const)) : [];
+    const sequenceFrames = sequence ? this.readSequence(sequence, run) : Promise.resolve(null);
 
     const documentSide = Promise.all([reading, ocr]).then(async ([r, o]) => {
       let passes: OcrPass[] | null = o?.passes ?? null;
@@ -91,12 +96,33 @@ export class ChecksPool {
       }
       return finishDocumentPart(input, r, passes, Date.now() - started);
     });
-    const faceSide = Promise.all([portrait, selfieFaces, Promise.all(challenges)]).then(([p, s, c]) => {
-      const readings: FaceReadings | null = p && s ? { portrait: p.faces, selfie: s.faces, challenges: Object.fromEntries(c) } : null;
+    const faceSide = Promise.all([portrait, selfieFaces, Promise.all(challenges), sequenceFrames]).then(([p, s, c, q]) => {
+      const readings: FaceReadings | null = p && s ? { portrait: p.faces, selfie: s.faces, challenges: Object.fromEntries(c), sequence: q } : null;
       return finishFacePart(input, readings, Date.now() - started);
     });
     const [doc, face] = await Promise.all([documentSide, faceSide]);
     return combineParts(input, doc, face, Date.now() - started, tasks);
+  }
+
+  /**
+   * The live sequence's frames: thumbnails of all (one task), the faces of a sample split in two
+   * tasks so two threads share them.
+   */
+  private async readSequence(sequence: NonNullable<CaseInput['sequence']>, run: <T>(name: string, t: PoolTask) => Promise<T>): Promise<SequenceFrameReading[]> {
+    const picked = framesToRead(sequence.times);
+    const halves = [picked.filter((_, k) => k % 2 === 0), picked.filter((_, k) => k % 2 === 1)].filter((h) => h.length > 0);
+    const [thumbs, ...parts] = await Promise.all([
+      run<FrameThumbs>('sequence_changes', { task: 'sequence_changes', frames: sequence.frames }),
+      ...halves.map((h, n) => run<{ faces: [number, FaceFinding[] | null][] }>(`sequence_faces_${n}`, { task: 'sequence_faces', frames: h.map((index) => ({ index, image: sequence.frames[index]! })) })),
+    ]);
+    const found = new Map(parts.flatMap((p) => p.faces));
+    return sequence.times.map((t, i) => ({
+      t,
+      ...(found.has(i) ? { faces: found.get(i)! } : {}),
+      change: thumbs.changes[i] ?? null,
+      width: thumbs.sizes[i]?.width ?? 0,
+      height: thumbs.sizes[i]?.height ?? 0,
+    }));
   }
 
   /** Loads the models on every thread now rather than during the first cases. */

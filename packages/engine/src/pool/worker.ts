@@ -6,6 +6,7 @@ import { threadId } from 'node:worker_threads';
 import { workerData } from 'piscina';
 import { modelLoads } from '../model-loads.ts';
 import { readDocumentPart, readFaces, readPrintedOcr, readSecondOcrPasses, warmUpEngine } from '../analyse-case.ts';
+import { readFrameChanges, readSequenceFaces } from '../faces/sequence-read.ts';
 import { lowerThreadPriority } from './thread-priority.ts';
 
 /** What the pool gives each of its threads (ChecksPoolOptions). */
@@ -28,6 +29,8 @@ export type PoolTask =
   | { task: 'printed_zone'; input: CaseInput }
   | { task: 'printed_zone_second'; straightened: DecodedImage; first: OcrPass; mrz: MrzReading }
   | { task: 'faces'; image: Uint8Array; maxSide?: number }
+  | { task: 'sequence_faces'; frames: { index: number; image: Uint8Array }[] }
+  | { task: 'sequence_changes'; frames: Uint8Array[] }
   | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' }
   | { task: 'model_loads' };
 
@@ -41,6 +44,10 @@ export default function run(t: PoolTask): Promise<unknown> {
       return readSecondOcrPasses(t.straightened, t.first, t.mrz);
     case 'faces':
       return readFaces(t.image, t.maxSide);
+    case 'sequence_faces':
+      return readSequenceFaces(t.frames);
+    case 'sequence_changes':
+      return readFrameChanges(t.frames);
     case 'warm_up':
       return warmUpEngine(t.part);
     case 'model_loads':

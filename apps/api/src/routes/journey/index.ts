@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../../context.ts';
+import { registerJourneyFaceSequence } from './face-sequence.ts';
 import { registerJourneyFinish } from './finish.ts';
 import { registerJourneyFrame } from './frame.ts';
 import { registerJourneyHandoffs } from './handoffs.ts';
@@ -11,6 +12,7 @@ export function registerJourneyRoutes(app: App, ctx: AppContext): void {
   registerJourneyState(app, ctx);
   registerJourneySteps(app, ctx);
   registerJourneyPieces(app, ctx);
+  registerJourneyFaceSequence(app, ctx);
   registerJourneyFinish(app, ctx);
   registerJourneyFrame(app, ctx);
   registerJourneyHandoffs(app, ctx);

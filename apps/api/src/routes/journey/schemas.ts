@@ -109,6 +109,27 @@ export const HandoffCreatedSchema = Type.Object(
   { $id: 'HandoffCreated' },
 );
 
+export const FaceChallengeSchema = Type.Object(
+  {
+    object: Type.Literal('face_challenge'),
+    id: Type.String(),
+    movements: Type.Array(literals(LIVENESS_CHALLENGES), { description: 'The movements to perform, in this order' }),
+    hold_ms: Type.Integer({ description: 'How long to hold each movement before the next' }),
+    nonce: Type.String({ description: 'Sent back with the frames; returned once, only its hash is stored' }),
+    issued_at: Timestamp,
+    expires_at: Timestamp,
+    frame_rate: Type.Integer({ description: 'Frames a second to capture (at least 8 are judged continuous)' }),
+    min_frames: Type.Integer(),
+    max_frames: Type.Integer(),
+    max_duration_ms: Type.Integer({ description: 'First to last frame' }),
+    max_frame_bytes: Type.Integer(),
+    max_total_bytes: Type.Integer(),
+    max_side: Type.Integer({ description: 'A frame’s longer side at most (pixels)' }),
+    min_short_side: Type.Integer({ description: 'A frame’s shorter side at least (pixels)' }),
+  },
+  { $id: 'FaceChallenge', description: 'A challenge of the live sequence (docs/liveness.md#the-live-sequence)' },
+);
+
 export const HandoffSessionSchema = Type.Object(
   {
     object: Type.Literal('handoff_session'),

@@ -158,6 +158,7 @@ export const en = {
   'attack.why.camera_injection_suspected': "What the browser reported about the camera points to a virtual or injected camera rather than the device's own. Injected frames can look perfect: judge them with care, and the other checks too.",
   'attack.why.document_screen_replay_suspected': "The document photo shows the signs of a screen: moiré, a pixel grid, a screen's glow or its frame around the document. Look for them on the document's sides.",
   'attack.why.document_photocopy_suspected': "The document photo shows the signs of a copy or a print: flat colours or grey where the original is printed in colour, toner texture, missing security print. Look for them on the document's sides.",
+  'images.liveness_frame': 'Liveness: frame of the live sequence',
   'images.unavailable': 'This image is no longer available (erased or past its retention).',
   'images.none': 'No image was received.',
   'images.zoomIn': 'Zoom in',

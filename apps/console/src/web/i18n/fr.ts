@@ -160,6 +160,7 @@ export const fr: Messages = {
   'attack.why.camera_injection_suspected': 'Ce que le navigateur a indiqué de la caméra désigne une caméra virtuelle ou injectée plutôt que celle de l’appareil. Des images injectées peuvent sembler parfaites : jugez-les avec prudence, ainsi que les autres contrôles.',
   'attack.why.document_screen_replay_suspected': 'La photo du document montre les signes d’un écran : moiré, trame de pixels, lueur d’un écran ou son cadre autour du document. Cherchez-les sur les faces du document.',
   'attack.why.document_photocopy_suspected': 'La photo du document montre les signes d’une copie ou d’un tirage : couleurs plates ou gris là où l’original est imprimé en couleur, texture de toner, impressions de sécurité absentes. Cherchez-les sur les faces du document.',
+  'images.liveness_frame': 'Vivacité : image de la séquence en direct',
   'images.unavailable': "Cette image n'est plus disponible (effacée ou durée de conservation passée).",
   'images.none': "Aucune image n'a été reçue.",
   'images.zoomIn': 'Agrandir',

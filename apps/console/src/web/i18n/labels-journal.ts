@@ -24,6 +24,8 @@ const JOURNAL_FR: Record<CaseJournalAction, string> = {
   'journey.questionnaire_answered': 'Questionnaire rempli',
   'journey.document_chosen': 'Type de document choisi',
   'journey.piece_received': 'Image reçue',
+  'journey.face_challenge_issued': 'Défi du visage émis',
+  'journey.sequence_received': 'Séquence en direct reçue',
   'journey.submitted': 'Parcours envoyé',
   'review.opened': 'Envoyé en révision',
   'review.claimed': 'Tâche de révision prise',

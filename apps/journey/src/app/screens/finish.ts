@@ -30,7 +30,10 @@ export function checkScreen(j: JourneyView): void {
       {
         type: 'button',
         class: 'secondary small',
-        onclick: () => j.lazy(() => import('./capture.ts'), (m) => m.captureScreen(j, kind, () => checkScreen(j))),
+        onclick: () =>
+          kind === 'liveness_frame'
+            ? j.lazy(() => import('./sequence.ts'), (m) => m.sequenceScreen(j, () => checkScreen(j)))
+            : j.lazy(() => import('./capture.ts'), (m) => m.captureScreen(j, kind, () => checkScreen(j))),
       },
       t('retake'),
     );

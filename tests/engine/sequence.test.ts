@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyseFaces, cameraSignals, framesToRead, judgeSequence, readFrameChanges, readSequenceFaces, type SequenceFrameReading, type SequenceJudgeInput } from '../../packages/engine/src/faces/index.ts';
+import { clipFrames } from '../helpers/liveness-clips.ts';
+
+// Real frames: p01 filmed by a phone's front camera turns to their own left (toward the frame's
+// right, yaw up), back, then to their own right (README of the clips; 10 frames a second, 320 px).
+const clip = clipFrames('bona_fide/bf_p01_phone_turn_right_left.mp4', { start: 0.5, duration: 9.4 });
+// Another person (p02, a laptop webcam), for a splice.
+const other = clipFrames('bona_fide/bf_p02_webcam_turn_left_right.mp4', { start: 0, duration: 2 });
+const PHONE = { label: 'Front Camera', width: 720, height: 1280, frame_rate: 30, facing_mode: 'user' };
+
+/** The frames read as the pool reads them (the sample through the models, every frame's change). */
+async function read(frames: Buffer[], times: number[]): Promise<SequenceFrameReading[]> {
+  const picked = framesToRead(times);
+  const [thumbs, faces] = await Promise.all([readFrameChanges(frames), readSequenceFaces(picked.map((index) => ({ index, image: frames[index]! })))]);
+  const found = new Map(faces.faces);
+  return times.map((t, i) => ({ t, ...(found.has(i) ? { faces: found.get(i)! } : {}), change: thumbs.changes[i] ?? null, width: thumbs.sizes[i]!.width, height: thumbs.sizes[i]!.height }));
+}
+
+const readings = await read(clip.frames, clip.times);
+const [selfie] = await analyseFaces(clip.frames[0]!);
+const issuedAt = new Date('2026-11-29T10:00:00Z');
+const base: SequenceJudgeInput = {
+  movements: ['turn_left', 'turn_right'],
+  issuedAt,
+  expiresAt: new Date(issuedAt.getTime() + 60_000),
+  answeredAt: new Date(issuedAt.getTime() + 15_000),
+  frames: readings,
+  camera: PHONE,
+  selfieFace: selfie!,
+  mirrored: false,
+};
+
+test('a real head turn filmed for its challenge passes: order, continuity, one person, an ordinary camera', () => {
+  assert.ok(clip.frames.length >= 90, `frames ${clip.frames.length}`);
+  const report = judgeSequence(base);
+  assert.equal(report.status, 'ok', JSON.stringify(report));
+  assert.deepEqual(report.reasons, []);
+  assert.equal(report.measures.challenges_performed, 2);
+  assert.ok(report.measures.sequence_frames_read! <= 16, 'only a sample goes through the face models');
+  assert.ok(report.measures.sequence_fps! >= 9.9);
+  assert.ok(report.measures.sequence_yaw_max! >= 15 && report.measures.sequence_yaw_min! <= -15);
+});
+
+test('the same recording answering a challenge drawn in the other order is not performed', () => {
+  const report = judgeSequence({ ...base, movements: ['turn_right', 'turn_left'] });
+  assert.ok(report.reasons.includes('challenge_not_performed'), JSON.stringify(report));
+  assert.notEqual(report.status, 'ok');
+});
+
+test('a movement the challenge did not ask for, or one missing, is not performed', () => {
+  assert.ok(judgeSequence({ ...base, movements: ['turn_left'] }).reasons.includes('challenge_not_performed'), 'an extra movement');
+  assert.ok(judgeSequence({ ...base, movements: ['turn_left', 'turn_right', 'look_up'] }).reasons.includes('challenge_not_performed'), 'a missing one');
+});
+
+test('a capture longer than the time since the challenge was issued was recorded before it: expired', () => {
+  const early = judgeSequence({ ...base, answeredAt: new Date(issuedAt.getTime() + 4_000) });
+  assert.ok(early.reasons.includes('challenge_expired'), JSON.stringify(early.measures));
+  const late = judgeSequence({ ...base, answeredAt: new Date(issuedAt.getTime() + 61_000) });
+  assert.ok(late.reasons.includes('challenge_expired'));
+});
+
+test('frames dropped, reordered or spliced from another recording are not one continuous capture', async () => {
+  const sparse = readings.filter((_, i) => i % 4 === 0);
+  assert.ok(judgeSequence({ ...base, frames: sparse }).reasons.includes('challenge_not_continuous'), 'two frames a second');
+  const swapped = [...readings];
+  [swapped[10], swapped[11]] = [swapped[11]!, swapped[10]!];
+  assert.ok(judgeSequence({ ...base, frames: swapped }).reasons.includes('challenge_not_continuous'), 'times not increasing');
+  // p01's first 4 s, then p02: a cut to another person's recording, at the same cadence.
+  const frames = [...clip.frames.slice(0, 40), ...other.frames];
+  const times = frames.map((_, i) => i * 100);
+  const spliced = judgeSequence({ ...base, frames: await read(frames, times) });
+  assert.ok(spliced.reasons.includes('challenge_not_continuous'), JSON.stringify(spliced.measures));
+  assert.ok(spliced.reasons.includes('challenge_person_differs'), JSON.stringify(spliced.measures));
+  assert.equal(spliced.status, 'failed');
+});
+
+test('a real capture changes little from frame to frame; the cut is many times larger', () => {
+  const report = judgeSequence(base);
+  assert.ok(report.measures.sequence_max_frame_change! < 20, `max change ${report.measures.sequence_max_frame_change}`);
+});
+
+test('camera signals: a virtual camera’s label alone is a measure, several signals together are suspected', () => {
+  const intervals = clip.times.slice(1).map((t, i) => t - clip.times[i]!);
+  const jittered = intervals.map((d, i) => d + (i % 3) - 1);
+  const frames = [{ width: 180, height: 320 }];
+  const label = cameraSignals({ ...PHONE, label: 'OBS Virtual Camera' }, frames, jittered);
+  assert.equal(label.measures.camera_virtual_label, 1);
+  assert.equal(label.count, 1);
+  const several = cameraSignals({ label: 'OBS Virtual Camera', width: 1920, height: 1080 }, frames, intervals);
+  assert.ok(several.count >= 2, JSON.stringify(several.measures));
+  assert.equal(cameraSignals(PHONE, frames, jittered).count, 0, 'an ordinary phone camera');
+  // Judged into the report: several signals refuse; the exact 100 ms timestamps of this test's frames are one of them.
+  const injected = judgeSequence({ ...base, camera: { label: 'ManyCam Virtual Webcam', width: 1280, height: 720 } });
+  assert.ok(injected.reasons.includes('camera_injection_suspected'));
+  assert.equal(injected.status, 'failed');
+});
