@@ -17,11 +17,25 @@ import { EYE_CORNERS, type Landmark } from './landmarks.ts';
 
 export type Homography = number[]; // 9 coefficients, row-major, scaled to unit norm
 
+/**
+ * One frame of a sequence as the face analysis gives it (a `FaceFinding` fits): the landmarks,
+ * and the head pose in degrees when known. The pose says how far the head (or the print) seems
+ * to have turned; the landmarks say whether that turn had depth.
+ */
+export interface PlanarityFrame {
+  landmarks: Landmark[];
+  yaw?: number;
+  pitch?: number;
+}
+
 /** The measures of one sequence. */
 export interface PlanarityMeasures {
   /** Frames given (with a face). */
   frames: number;
-  /** Frames whose motion from the reference is enough to tell a plane from a head (`PLANARITY_LIMITS.minMotion`). */
+  /**
+   * Frames far enough from the reference to tell a plane from a head: the landmarks moved
+   * (`PLANARITY_LIMITS.minMotion`) or the head pose turned (`PLANARITY_LIMITS.minPoseChange`).
+   */
   judgedFrames: number;
   /**
    * The largest motion from the reference frame that a 2-D similarity (shift, turn in the image,
@@ -31,13 +45,16 @@ export interface PlanarityMeasures {
   motion: number;
   /**
    * What the best homography leaves unexplained, per judged frame: root mean square over the
-   * points, in inter-ocular distances; the median and the 90th percentile over the judged frames.
+   * points, in inter-ocular distances; the median and the 90th percentile over the judged frames
+   * turned furthest (motion at least half the largest).
    * Near zero for a plane, growing with the head's turn for a real face. Null when no frame is judged.
    */
   residualMedian: number | null;
   residualP90: number | null;
   /** Inter-ocular distance in pixels (the largest over the frames). */
   interOcular: number;
+  /** The largest change of head pose from the reference frame, in degrees (yaw and pitch together); null without poses. */
+  poseChange: number | null;
 }
 
 /**
@@ -48,9 +65,14 @@ export interface PlanarityMeasures {
 export const PLANARITY_LIMITS = {
   /** A frame is judged when its non-similarity motion reaches this (inter-ocular distances). Under it, mesh jitter dominates. */
   minMotion: 0.04,
+  /**
+   * …or when the head pose (the face analysis' yaw and pitch) has turned this much from the
+   * reference (degrees): a real head turned this far shows parallax, whatever its landmarks' jitter.
+   */
+  minPoseChange: 10,
   /** A sequence is judged when at least this many frames are. */
   minJudgedFrames: 3,
-  /** Flat when the median residual over the judged frames is under this (inter-ocular distances). */
+  /** Flat when the median residual over the judged frames turned furthest is under this (inter-ocular distances). */
   maxFlatResidual: 0.02,
 } as const;
 
@@ -61,45 +83,63 @@ export interface PlanarityJudgement {
 }
 
 /**
- * Judges a sequence of frames: `tracks` holds one landmark set per frame (the same points in the
- * same order, as `FaceFinding.landmarks`), the first frame being the reference.
+ * Judges a sequence of frames (the largest face of each, e.g. `FaceFinding`s: the same landmarks in
+ * the same order, and the pose), the first frame being the reference.
  */
-export function judgePlanarity(tracks: Landmark[][], limits: Partial<typeof PLANARITY_LIMITS> = {}): PlanarityJudgement {
+export function judgePlanarity(frames: PlanarityFrame[], limits: Partial<typeof PLANARITY_LIMITS> = {}): PlanarityJudgement {
   const l = { ...PLANARITY_LIMITS, ...limits };
-  const measures = measurePlanarity(tracks, l.minMotion);
+  const measures = measurePlanarity(frames, l);
   if (measures.judgedFrames < l.minJudgedFrames || measures.residualMedian === null) return { measures, flat: null };
   return { measures, flat: measures.residualMedian < l.maxFlatResidual };
 }
 
 /** The measures of a sequence (first frame as the reference); see PlanarityMeasures. */
-export function measurePlanarity(tracks: Landmark[][], minMotion: number = PLANARITY_LIMITS.minMotion): PlanarityMeasures {
+export function measurePlanarity(
+  sequence: PlanarityFrame[],
+  limits: { minMotion: number; minPoseChange: number } = PLANARITY_LIMITS,
+): PlanarityMeasures {
+  const tracks = sequence.map((f) => f.landmarks);
   const frames = tracks.length;
-  if (frames === 0) return { frames, judgedFrames: 0, motion: 0, residualMedian: null, residualP90: null, interOcular: 0 };
+  if (frames === 0) return { frames, judgedFrames: 0, motion: 0, residualMedian: null, residualP90: null, interOcular: 0, poseChange: null };
   const count = tracks[0]!.length;
   if (count < 5) throw new Error(`planarity needs at least 5 points per frame, got ${count}`);
   for (const t of tracks) if (t.length !== count) throw new Error('every frame must have the same points');
   const iod = Math.max(...tracks.map(interOcular));
   if (!(iod > 0)) throw new Error('the eyes are not apart in any frame');
   const ref = tracks[0]!;
+  const refPose = sequence[0]!;
   let motion = 0;
-  const residuals: number[] = [];
+  let poseChange: number | null = null;
+  const judged: Array<{ motion: number; residual: number }> = [];
   for (let f = 1; f < frames; f++) {
     const frame = tracks[f]!;
     const m = rms(similarityErrors(ref, frame)) / iod;
     motion = Math.max(motion, m);
-    if (m < minMotion) continue;
+    const turn = turned(refPose, sequence[f]!);
+    if (turn !== null) poseChange = Math.max(poseChange ?? 0, turn);
+    if (m < limits.minMotion && (turn === null || turn < limits.minPoseChange)) continue;
     const h = fitHomography(ref, frame);
-    residuals.push(rms(reprojectionErrors(h, ref, frame)) / iod);
+    judged.push({ motion: m, residual: rms(reprojectionErrors(h, ref, frame)) / iod });
   }
-  residuals.sort((a, b) => a - b);
+  // The frames turned furthest (at least half the largest motion) carry the parallax; the frames
+  // on the way out and back, barely above the jitter, would drag a head's figure towards a print's.
+  const furthest = Math.max(0, ...judged.map((j) => j.motion)) / 2;
+  const residuals = judged.filter((j) => j.motion >= furthest).map((j) => j.residual).sort((a, b) => a - b);
   return {
     frames,
-    judgedFrames: residuals.length,
+    judgedFrames: judged.length,
     motion: round(motion),
     residualMedian: residuals.length ? round(quantile(residuals, 0.5)) : null,
     residualP90: residuals.length ? round(quantile(residuals, 0.9)) : null,
     interOcular: round(iod, 1),
+    poseChange: poseChange === null ? null : round(poseChange, 1),
   };
+}
+
+/** Degrees between two head poses (yaw and pitch), null when either is unknown. */
+function turned(a: PlanarityFrame, b: PlanarityFrame): number | null {
+  if (a.yaw === undefined || a.pitch === undefined || b.yaw === undefined || b.pitch === undefined) return null;
+  return Math.hypot(b.yaw - a.yaw, b.pitch - a.pitch);
 }
 
 /** Eye centre to eye centre (each centre the middle of its two corners). */
