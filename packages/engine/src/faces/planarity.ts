@@ -73,7 +73,7 @@ export const PLANARITY_LIMITS = {
   /** A sequence is judged when at least this many frames are. */
   minJudgedFrames: 3,
   /** Flat when the median residual over the judged frames turned furthest is under this (inter-ocular distances). */
-  maxFlatResidual: 0.02,
+  maxFlatResidual: 0.07,
 } as const;
 
 /** The verdict a sequence judge calls: `flat` is null when the landmarks moved too little to tell. */

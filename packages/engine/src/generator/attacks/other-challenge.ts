@@ -13,8 +13,15 @@ export type Move = (typeof CHALLENGE_MOVES)[number];
 /** A challenge the clip's movements (`performed`, in order) do not meet; never equal to them. */
 export function otherChallenge(performed: readonly string[], rng: Rng): Move[] {
   const known = performed.filter((m): m is Move => (CHALLENGE_MOVES as readonly string[]).includes(m));
-  // Two or more different movements: the same ones, reversed (the closest wrong answer).
-  if (new Set(known).size >= 2) return [...known].reverse();
+  // Two or more different movements: the same ones, reversed (the closest wrong answer); a
+  // palindrome (left, right, left) reads the same reversed, so two neighbours are swapped instead.
+  if (new Set(known).size >= 2) {
+    const reversed = [...known].reverse();
+    if (reversed.some((m, i) => m !== known[i])) return reversed;
+    const i = known.findIndex((m, k) => k > 0 && m !== known[k - 1]);
+    [reversed[i - 1], reversed[i]] = [reversed[i]!, reversed[i - 1]!];
+    return reversed;
+  }
   // One movement (or none known): ask for two others, in a random order.
   const others = CHALLENGE_MOVES.filter((m) => !known.includes(m));
   const first = rng.pick(others);
