@@ -143,7 +143,7 @@ function turned(a: PlanarityFrame, b: PlanarityFrame): number | null {
 }
 
 /** Eye centre to eye centre (each centre the middle of its two corners). */
-export function interOcular(points: Landmark[]): number {
+function interOcular(points: Landmark[]): number {
   const centre = ([a, b]: readonly [number, number]) => [(points[a]![0] + points[b]![0]) / 2, (points[a]![1] + points[b]![1]) / 2];
   const [x0, y0] = centre(EYE_CORNERS.first);
   const [x1, y1] = centre(EYE_CORNERS.second);
@@ -190,7 +190,7 @@ export function projectPoint(h: Homography, [x, y]: Landmark): Landmark {
 }
 
 /** Each point's distance from the best 2-D similarity (least squares, closed form) taking `from` onto `to`. */
-export function similarityErrors(from: Landmark[], to: Landmark[]): number[] {
+function similarityErrors(from: Landmark[], to: Landmark[]): number[] {
   const n = from.length;
   const [fx, fy] = mean(from);
   const [tx, ty] = mean(to);
@@ -256,7 +256,7 @@ function solveDlt(from: Landmark[], to: Landmark[], weights: number[]): Homograp
 function smallestEigenvector(matrix: number[][]): number[] {
   const n = matrix.length;
   const a = matrix.map((row) => [...row]);
-  const v = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  const v: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
   for (let sweep = 0; sweep < 60; sweep++) {
     let off = 0;
     for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p]![q]! ** 2;

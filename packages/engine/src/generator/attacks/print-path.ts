@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { faceCropBox } from '../face-crop.ts';
 import type { Rng } from '../rng.ts';
+import { CHALLENGE_MOVES, type Move } from './other-challenge.ts';
 
 /**
  * GENERATED presentation attack: a printed photo held up to the camera and moved along a liveness
@@ -18,7 +19,6 @@ import type { Rng } from '../rng.ts';
  * Used by `npm run bench:pad-motion` (bench/checks/pad-motion.ts); label what it makes as generated.
  */
 export type PrintSpecies = 'print_planar' | 'print_bent';
-export type ChallengeMove = 'turn_left' | 'turn_right' | 'look_up' | 'look_down';
 
 export interface PrintPathOptions {
   species: PrintSpecies;
@@ -28,13 +28,13 @@ export interface PrintPathOptions {
   width?: number;
   height?: number;
   /** The movements the print imitates, in order (default: one drawn at random). */
-  moves?: ChallengeMove[];
+  moves?: Move[];
 }
 
 export interface PrintPathSequence {
   generated: true;
   species: PrintSpecies;
-  moves: ChallengeMove[];
+  moves: Move[];
   /** JPEG frames, in order. */
   frames: Buffer[];
   /** The print's pose in each frame (degrees), and its bend (edge sag over width; 0 when planar). */
@@ -49,7 +49,7 @@ export async function printPathSequence(photo: Uint8Array, rng: Rng, options: Pr
   const frames = options.frames ?? 16;
   const width = options.width ?? 360;
   const height = options.height ?? 480;
-  const moves = options.moves ?? [rng.pick(['turn_left', 'turn_right', 'look_up', 'look_down'] as const)];
+  const moves = options.moves ?? [rng.pick(CHALLENGE_MOVES)];
   const texture = await printTexture(photo, rng);
 
   // The camera: a phone's field of view (focal length about 1.1 × the image width). The print is
