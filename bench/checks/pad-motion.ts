@@ -80,9 +80,10 @@ export async function measurePadMotion(): Promise<Record<string, unknown>> {
     return out;
   };
   const measure = (frames: Frame[]) => {
-    const started = performance.now();
+    const started = process.cpuUsage();
     const m = measurePlanarity(frames);
-    fitTimes.push(performance.now() - started);
+    const cpu = process.cpuUsage(started);
+    fitTimes.push((cpu.user + cpu.system) / 1000);
     return m;
   };
   /** Windows of a clip's track, each measured from its first frame with a face. */
@@ -128,10 +129,16 @@ export async function measurePadMotion(): Promise<Record<string, unknown>> {
   const generateTimes: number[] = [];
   for (const [i, src] of sources.entries()) {
     for (const species of ['print_planar', 'print_bent'] as PrintSpecies[]) {
-      const started = performance.now();
-      const seq = await printPathSequence(readFileSync(src.path), createRng(1000 + i * 2 + (species === 'print_bent' ? 1 : 0)), { species });
-      generateTimes.push(performance.now() - started);
-      const found = (await track(`${species}:${src.path}:${i}`, seq.frames)).filter((p): p is Frame => p !== null);
+      const key = `${species}:${src.path}:${i}`;
+      const cached = cache?.get(key);
+      let frames = cached;
+      if (!frames) {
+        const started = performance.now();
+        const seq = await printPathSequence(readFileSync(src.path), createRng(1000 + i * 2 + (species === 'print_bent' ? 1 : 0)), { species });
+        generateTimes.push(performance.now() - started);
+        frames = await track(key, seq.frames);
+      }
+      const found = frames.filter((p): p is Frame => p !== null);
       if (found.length < MIN_FACES) {
         samples.push({ species, generated: true, person: src.person, source: src.path, measures: { frames: found.length, judgedFrames: 0, motion: 0, residualMedian: null, residualP90: null, interOcular: 0, poseChange: null } });
         continue;
@@ -180,17 +187,19 @@ export async function measurePadMotion(): Promise<Record<string, unknown>> {
     per_clip: perClip(samples),
     other_challenge: otherChallenges,
     cpu_ms_per_frame_analysis_median: r1(q(sorted(analyseTimes), 0.5)),
-    ms_per_sequence_planarity_median: r4(q(sorted(fitTimes), 0.5)),
-    ms_per_sequence_planarity_max: r4(sorted(fitTimes).at(-1)),
+    cpu_ms_per_sequence_planarity_median: r1(q(sorted(fitTimes), 0.5)),
+    cpu_ms_per_sequence_planarity_max: r1(sorted(fitTimes).at(-1)),
     ms_per_generated_sequence_median: r1(q(sorted(generateTimes), 0.5)),
   };
 }
 
 /**
  * The threshold from the dev half, the rates on the test half. Flat (attack) when the median
- * residual is under the threshold; a sequence not judged (too little motion) is not caught by
- * planarity, so it counts as accepted in APCER (the order and pose checks must catch it) and as
- * accepted in BPCER (a real person is never refused for it here).
+ * residual is under the threshold; a sequence not judged (too little motion, or the face lost in
+ * more than 4 of 16 frames) is not caught by planarity, so it counts as accepted in APCER and as
+ * accepted in BPCER (a real person is never refused for it here). `apcer_*_with_challenge`: the
+ * attacks that would also pass a head-pose challenge (the face analysis' pose turned ≥ 15°) and
+ * are not called flat — what gets through both.
  * Rule: under the bona fide dev's 3rd percentile (BPCER ≤ 3 % on dev); when the attacks' dev 95th
  * percentile is lower still, the geometric middle of the two, leaving room on both sides.
  */
@@ -213,6 +222,9 @@ function evaluate(samples: Sample[], isDev: (s: Sample) => boolean) {
     const notJudged = of.filter((s) => judgedValue(s) === null).length;
     rates[`apcer_${species}`] = of.length ? r3(of.filter((s) => !flat(s)).length / of.length) : null;
     rates[`not_judged_${species}`] = `${notJudged}/${of.length}`;
+    // With the challenge: an attack passes only if the pose turned as far as a challenge asks
+    // (≥ 15°) and planarity does not call it flat.
+    rates[`apcer_${species}_with_challenge`] = of.length ? r3(of.filter((s) => (s.measures.poseChange ?? 0) >= CHALLENGE_TURN && !flat(s)).length / of.length) : null;
   }
   // The bona fide windows a challenge would accept (the head turned at least 15°, the challenge's
   // own limit): only those reach the planarity judge; the others are refused by the pose check.
