@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The frames of a video clip at a fixed rate, as JPEG bytes, decoded by Debian's ffmpeg (the only
- * reader of MP4 the project allows; `.ci/run` installs it). Fails with the way to install it.
+ * The frames of a video clip at a fixed rate, as JPEG bytes, decoded by Debian's ffmpeg (the
+ * project's reader of MP4). Only benches use it, so CI does not install it; without it this fails
+ * saying how to install it.
  */
 export function clipFrames(path: string, fps: number): Buffer[] {
   try {
