@@ -1,5 +1,6 @@
 import type { FaceAnalysis, FaceBox } from '../types.ts';
 import { decodeForFaces, type RgbImage } from './decode-image.ts';
+import { pickLandmarks, type Landmark } from './landmarks.ts';
 import { loadFaceModels, type FaceModels } from './models.ts';
 import { describeFace } from './recognition-descriptor.ts';
 
@@ -17,6 +18,12 @@ export interface FaceFinding extends FaceAnalysis {
   liveness: number;
   /** The size of the image `box` is measured in (decoded, oriented, scaled to the analysis size). */
   frame: { width: number; height: number };
+  /**
+   * Chosen points of the face mesh (landmarks.ts: nose, eye corners, mouth, chin, cheekbones and
+   * outline, always the same points in the same order), in the pixels of `frame`. The motion checks
+   * compare them across a sequence of frames (planarity.ts: a print or a screen moves as a plane).
+   */
+  landmarks: Landmark[];
 }
 
 /**
@@ -77,6 +84,7 @@ async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFindin
       antispoof: round(face.real ?? 0, 3),
       liveness: round(face.live ?? 0, 3),
       frame: { width: rgb.width, height: rgb.height },
+      landmarks: pickLandmarks(face.mesh),
     });
   }
   return findings.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
