@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyseFaces, cameraSignals, framesToRead, judgeSequence, readFrameChanges, readSequenceFaces, type SequenceFrameReading, type SequenceJudgeInput } from '../../packages/engine/src/faces/index.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PLANARITY_LIMITS } from '../../packages/engine/src/faces/planarity.ts';
+import { printPathSequence } from '../../packages/engine/src/generator/attacks/print-path.ts';
+import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
+import { createRng } from '../../packages/engine/src/generator/rng.ts';
 import { clipFrames } from '../helpers/liveness-clips.ts';
 
 // Real frames: p01 filmed by a phone's front camera turns to their own left (toward the frame's
@@ -95,4 +101,25 @@ test('camera signals: a virtual camera’s label alone is a measure, several sig
   const injected = judgeSequence({ ...base, camera: { label: 'ManyCam Virtual Webcam', width: 1280, height: 720 } });
   assert.ok(injected.reasons.includes('camera_injection_suspected'));
   assert.equal(injected.status, 'failed');
+});
+
+test('flat or round: the real head turn is round; a printed photo turned by hand along the challenge is flat and not live', async () => {
+  const real = judgeSequence(base);
+  assert.ok(real.measures.planarity_residual! >= PLANARITY_LIMITS.maxFlatResidual, JSON.stringify(real.measures));
+  assert.ok(!real.reasons.includes('challenge_not_live'));
+
+  // A generated attack (labelled so): a fixture photo printed, then turned left and right by a hand at 8 frames a second.
+  const photo = readFileSync(join(FIXTURES_DIR, 'faces/face_recognition/examples/obama.jpg'));
+  const print = await printPathSequence(photo, createRng(13), { species: 'print_planar', frames: 24, moves: ['turn_left', 'turn_right'] });
+  assert.equal(print.generated, true);
+  const times = print.frames.map((_, i) => i * 125);
+  const frames = await read(print.frames, times);
+  const [printSelfie] = await analyseFaces(print.frames[0]!);
+  const report = judgeSequence({ ...base, frames, selfieFace: printSelfie!, camera: { ...PHONE, width: 720, height: 960 } });
+  // Two independent reasons: the face models read a tilted print as a frontal face (its pose
+  // hardly moves), and its landmarks move as one plane.
+  assert.ok(report.reasons.includes('challenge_not_performed'), JSON.stringify(report));
+  assert.ok(report.reasons.includes('challenge_not_live'), JSON.stringify(report));
+  assert.ok(report.measures.planarity_residual! < PLANARITY_LIMITS.maxFlatResidual);
+  assert.notEqual(report.status, 'ok');
 });

@@ -100,6 +100,8 @@ export const CHECK_MEASURES = {
     sequence_max_frame_change: 'Live sequence: largest change between two frames (0–255)',
     sequence_single_face_share: 'Live sequence: share of frames read with exactly one face',
     sequence_max_box_speed: 'Live sequence: fastest face movement (face widths a second)',
+    planarity_judged_frames: 'Live sequence: frames turned enough to judge flat or round',
+    planarity_residual: 'Live sequence: departure from a flat picture (eye distances; a print stays under 0.073)',
     sequence_yaw_max: 'Live sequence: furthest turn to the left (degrees)',
     sequence_yaw_min: 'Live sequence: furthest turn to the right (degrees, negative)',
     sequence_pitch_max: 'Live sequence: furthest look up (degrees)',

@@ -3,6 +3,7 @@ import type { FaceAnalysis } from '../types.ts';
 import type { FaceFinding } from './analyse-face.ts';
 import { faceDistance } from './distance.ts';
 import { LIVENESS_LIMITS, challengeMet } from './liveness.ts';
+import { judgePlanarity, type PlanarityJudgement } from './planarity.ts';
 
 /**
  * The live sequence's judgement (docs/liveness.md#the-live-sequence), pure: the frames are read
@@ -15,6 +16,8 @@ import { LIVENESS_LIMITS, challengeMet } from './liveness.ts';
  *   between two frames, one face on the frames read, its box moving smoothly);
  * - the challenge: the head performs exactly the asked movements in the asked order, judged
  *   against its own pose on the first frames;
+ * - flat or round: the landmarks' motion across the frames read is not that of one plane (a print
+ *   or a screen tilted by hand) but of a head turning (planarity.ts);
  * - the person: the frames' faces are the selfie's person and one another's;
  * - the camera: what the browser said about it, judged into injection signals (never one alone).
  */
@@ -139,6 +142,14 @@ export function judgeSequence(input: SequenceJudgeInput): CheckReport {
   measures.sequence_movements_made = made.length;
   if (!inOrder) reasons.add('challenge_not_performed');
 
+  // Flat or round: a print or a screen moved by hand keeps its landmarks on one plane.
+  const planarity = planarityOf(faces.map((f) => f.face));
+  if (planarity) {
+    measures.planarity_judged_frames = planarity.measures.judgedFrames;
+    if (planarity.measures.residualMedian !== null) measures.planarity_residual = round(planarity.measures.residualMedian, 3);
+    if (planarity.flat) reasons.add('challenge_not_live');
+  }
+
   // The person: every face read against the selfie, and against the first face of the capture.
   if (faces.length) {
     const first = faces[0]!.face.descriptor;
@@ -196,6 +207,16 @@ export function cameraSignals(
   };
   if (jitter !== null) measures.frame_interval_jitter_ms = round(jitter, 2);
   return { count, measures };
+}
+
+/** Planarity of the faces read, or null when it cannot be measured (too few faces, degenerate landmarks). */
+function planarityOf(faces: readonly FaceFinding[]): PlanarityJudgement | null {
+  if (faces.length < 2) return null;
+  try {
+    return judgePlanarity([...faces]);
+  } catch {
+    return null;
+  }
 }
 
 /** The fastest the face's centre moves between two consecutive frames read, in face widths a second. */

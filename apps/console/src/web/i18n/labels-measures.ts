@@ -99,6 +99,8 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     sequence_max_frame_change: 'Séquence en direct : plus grand changement entre deux images (0–255)',
     sequence_single_face_share: 'Séquence en direct : part des images lues avec un seul visage',
     sequence_max_box_speed: 'Séquence en direct : mouvement le plus rapide du visage (largeurs de visage par seconde)',
+    planarity_judged_frames: 'Séquence en direct : images assez tournées pour juger plat ou en relief',
+    planarity_residual: 'Séquence en direct : écart à une image plate (en écarts des yeux ; un tirage reste sous 0,073)',
     sequence_yaw_max: 'Séquence en direct : rotation la plus forte vers la gauche (degrés)',
     sequence_yaw_min: 'Séquence en direct : rotation la plus forte vers la droite (degrés, négatif)',
     sequence_pitch_max: 'Séquence en direct : tête levée au plus haut (degrés)',
