@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
+import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument } from '@idv/engine';
 import { ChecksRunner } from '@idv/worker';
 import { PieceBlobs } from '@idv/case-data';
@@ -95,6 +95,7 @@ async function livenessOf(caseId: string): Promise<{ status: string; reasons: st
   assert.equal(res.statusCode, 200, res.body);
   const found = res.json().checks.find((c: { type: string }) => c.type === 'liveness');
   assert.ok(found, JSON.stringify(res.json().checks));
+  assert.deepEqual(reportContradictions(found as CheckReport), [], JSON.stringify(found));
   return found;
 }
 

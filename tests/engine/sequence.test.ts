@@ -7,6 +7,7 @@ import { PLANARITY_LIMITS } from '../../packages/engine/src/faces/planarity.ts';
 import { printPathSequence } from '../../packages/engine/src/generator/attacks/print-path.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { createRng } from '../../packages/engine/src/generator/rng.ts';
+import { reportContradictions } from '../../packages/domain/src/index.ts';
 import { clipFrames } from '../helpers/liveness-clips.ts';
 
 // Real frames: p01 filmed by a phone's front camera turns to their own left (toward the frame's
@@ -25,6 +26,13 @@ async function read(frames: Buffer[], times: number[]): Promise<SequenceFrameRea
 }
 
 const readings = await read(clip.frames, clip.times);
+
+/** The judgement, checked to agree with itself (every reason and measure in the catalogue, the rules of check-agreement.ts). */
+function judge(input: SequenceJudgeInput) {
+  const report = judgeSequence(input);
+  assert.deepEqual(reportContradictions(report), [], JSON.stringify(report));
+  return report;
+}
 const [selfie] = await analyseFaces(clip.frames[0]!);
 const issuedAt = new Date('2026-11-29T10:00:00Z');
 const base: SequenceJudgeInput = {
@@ -40,7 +48,7 @@ const base: SequenceJudgeInput = {
 
 test('a real head turn filmed for its challenge passes: order, continuity, one person, an ordinary camera', () => {
   assert.ok(clip.frames.length >= 90, `frames ${clip.frames.length}`);
-  const report = judgeSequence(base);
+  const report = judge(base);
   assert.equal(report.status, 'ok', JSON.stringify(report));
   assert.deepEqual(report.reasons, []);
   assert.equal(report.measures.challenges_performed, 2);
@@ -50,40 +58,48 @@ test('a real head turn filmed for its challenge passes: order, continuity, one p
 });
 
 test('the same recording answering a challenge drawn in the other order is not performed', () => {
-  const report = judgeSequence({ ...base, movements: ['turn_right', 'turn_left'] });
+  const report = judge({ ...base, movements: ['turn_right', 'turn_left'] });
   assert.ok(report.reasons.includes('challenge_not_performed'), JSON.stringify(report));
   assert.notEqual(report.status, 'ok');
 });
 
+test('the same film played backwards is a continuous capture of the other order, which it performs', async () => {
+  const frames = [...clip.frames].reverse();
+  const report = judge({ ...base, movements: ['turn_right', 'turn_left'], frames: await read(frames, clip.times) });
+  assert.equal(report.status, 'ok', JSON.stringify(report));
+  // It starts turned: measured from the selfie's pose, not from its own first frames.
+  assert.ok(judge({ ...base, selfieFace: null, movements: ['turn_right', 'turn_left'], frames: await read(frames, clip.times) }).reasons.includes('challenge_not_performed'));
+});
+
 test('a movement the challenge did not ask for, or one missing, is not performed', () => {
-  assert.ok(judgeSequence({ ...base, movements: ['turn_left'] }).reasons.includes('challenge_not_performed'), 'an extra movement');
-  assert.ok(judgeSequence({ ...base, movements: ['turn_left', 'turn_right', 'look_up'] }).reasons.includes('challenge_not_performed'), 'a missing one');
+  assert.ok(judge({ ...base, movements: ['turn_left'] }).reasons.includes('challenge_not_performed'), 'an extra movement');
+  assert.ok(judge({ ...base, movements: ['turn_left', 'turn_right', 'look_up'] }).reasons.includes('challenge_not_performed'), 'a missing one');
 });
 
 test('a capture longer than the time since the challenge was issued was recorded before it: expired', () => {
-  const early = judgeSequence({ ...base, answeredAt: new Date(issuedAt.getTime() + 4_000) });
+  const early = judge({ ...base, answeredAt: new Date(issuedAt.getTime() + 4_000) });
   assert.ok(early.reasons.includes('challenge_expired'), JSON.stringify(early.measures));
-  const late = judgeSequence({ ...base, answeredAt: new Date(issuedAt.getTime() + 61_000) });
+  const late = judge({ ...base, answeredAt: new Date(issuedAt.getTime() + 61_000) });
   assert.ok(late.reasons.includes('challenge_expired'));
 });
 
 test('frames dropped, reordered or spliced from another recording are not one continuous capture', async () => {
   const sparse = readings.filter((_, i) => i % 4 === 0);
-  assert.ok(judgeSequence({ ...base, frames: sparse }).reasons.includes('challenge_not_continuous'), 'two frames a second');
+  assert.ok(judge({ ...base, frames: sparse }).reasons.includes('challenge_not_continuous'), 'two frames a second');
   const swapped = [...readings];
   [swapped[10], swapped[11]] = [swapped[11]!, swapped[10]!];
-  assert.ok(judgeSequence({ ...base, frames: swapped }).reasons.includes('challenge_not_continuous'), 'times not increasing');
+  assert.ok(judge({ ...base, frames: swapped }).reasons.includes('challenge_not_continuous'), 'times not increasing');
   // p01's first 4 s, then p02: a cut to another person's recording, at the same cadence.
   const frames = [...clip.frames.slice(0, 40), ...other.frames];
   const times = frames.map((_, i) => i * 100);
-  const spliced = judgeSequence({ ...base, frames: await read(frames, times) });
+  const spliced = judge({ ...base, frames: await read(frames, times) });
   assert.ok(spliced.reasons.includes('challenge_not_continuous'), JSON.stringify(spliced.measures));
   assert.ok(spliced.reasons.includes('challenge_person_differs'), JSON.stringify(spliced.measures));
   assert.equal(spliced.status, 'failed');
 });
 
 test('a real capture changes little from frame to frame; the cut is many times larger', () => {
-  const report = judgeSequence(base);
+  const report = judge(base);
   assert.ok(report.measures.sequence_max_frame_change! < 20, `max change ${report.measures.sequence_max_frame_change}`);
 });
 
@@ -98,7 +114,7 @@ test('camera signals: a virtual camera’s label alone is a measure, several sig
   assert.ok(several.count >= 2, JSON.stringify(several.measures));
   assert.equal(cameraSignals(PHONE, frames, jittered).count, 0, 'an ordinary phone camera');
   // Judged into the report: several signals refuse; the exact 100 ms timestamps of this test's frames are one of them.
-  const injected = judgeSequence({ ...base, camera: { label: 'ManyCam Virtual Webcam', width: 1280, height: 720 } });
+  const injected = judge({ ...base, camera: { label: 'ManyCam Virtual Webcam', width: 1280, height: 720 } });
   assert.ok(injected.reasons.includes('camera_injection_suspected'));
   assert.equal(injected.status, 'failed');
 });

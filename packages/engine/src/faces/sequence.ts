@@ -15,7 +15,7 @@ import { judgePlanarity, type PlanarityJudgement } from './planarity.ts';
  * - continuity: one capture of one face (timestamps increasing, cadence, no long gap, no cut
  *   between two frames, one face on the frames read, its box moving smoothly);
  * - the challenge: the head performs exactly the asked movements in the asked order, judged
- *   against its own pose on the first frames;
+ *   against the selfie's pose (the first frames' without a selfie face);
  * - flat or round: the landmarks' motion across the frames read is not that of one plane (a print
  *   or a screen tilted by hand) but of a head turning (planarity.ts);
  * - the person: the frames' faces are the selfie's person and one another's;
@@ -116,10 +116,13 @@ export function judgeSequence(input: SequenceJudgeInput): CheckReport {
     reasons.add('challenge_not_continuous');
   }
 
-  // The challenge: poses against the first frames read, collapsed into the movements made.
+  // The challenge: poses against the selfie's (as the stills are judged: a person whose neutral
+  // pose is a little turned is not penalised), or the first frames read when there is no selfie
+  // face; collapsed into the movements made. Not the first frames when the selfie is there: a
+  // capture that starts already turned would move the zero and hide the first movement.
   const sign = input.mirrored ? -1 : 1;
   const faces = single.map((f) => ({ t: f.t, face: f.faces![0]! }));
-  const base = faces.slice(0, 3);
+  const base = input.selfieFace ? [{ face: input.selfieFace }] : faces.slice(0, 3);
   const baseYaw = median(base.map((f) => sign * f.face.yaw));
   const basePitch = median(base.map((f) => f.face.pitch));
   const made: LivenessChallenge[] = [];
