@@ -13,9 +13,9 @@ import { periodicity } from './periodicity.ts';
  */
 export const MEDIUM_THRESHOLDS = {
   /** A screen: the stronger spectral peak (luminance grid or colour moiré), log10 over its ring's median, at least this. */
-  minScreenPeak: 2.45,
+  minScreenPeak: 2.49,
   /** A copy: the document's colour spread (hundredths of chromaticity, 95th percentile) below this. */
-  maxCopyColourSpread: 1.2,
+  maxCopyColourSpread: 1.02,
 } as const;
 
 export interface MediumMeasures {
