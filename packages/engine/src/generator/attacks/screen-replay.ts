@@ -76,5 +76,5 @@ export async function screenReplay(content: PresentedImage, rng: Rng, options: S
   const softened = await sharp(raster, { raw: { width: rw, height: rh, channels: 3 } }).blur(rng.range(0.6, 1.2)).raw().toBuffer();
   const whiteMean = 255 * ((1 + 2 * LEAK) / 3) * ((2 + lit) / 3);
   const exposed = await sharp(softened, { raw: { width: rw, height: rh, channels: 3 } }).linear(rng.range(0.85, 1) * (250 / whiteMean), 0).raw().toBuffer();
-  return degradeCard(opaqueRgba({ data: exposed, width: rw, height: rh }), rng, { outputWidth: options.outputWidth ?? 1600, cardWidthFraction: [0.78, 0.95], maxGlare: 0.5 });
+  return degradeCard(opaqueRgba({ data: exposed, width: rw, height: rh }), rng, { outputWidth: options.outputWidth ?? 1600, cardWidthFraction: [0.74, 0.9], maxGlare: 0.5 });
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { generateDocument, type GenerateOptions } from '../generate.ts';
 import type { DegradedPhoto } from '../degrade.ts';
 import { createRng } from '../rng.ts';
@@ -22,7 +23,19 @@ const WIDTH_MM = { TD1: 85.6, TD3: 125 } as const;
  */
 export async function generateDocumentAttack(species: DocumentAttackSpecies, opts: Omit<GenerateOptions, 'degrade'>): Promise<DegradedPhoto> {
   const rng = createRng(opts.seed * 31 + 7);
-  if (species === 'screen_replay') return screenReplay(await presentedImage((await generateDocument(opts)).image), rng);
+  if (species === 'screen_replay') {
+    // The photo zoomed on the card, as one shows a document on a screen to a camera (a little of
+    // the table around it left).
+    const photo = await generateDocument(opts);
+    const b = photo.documentBox;
+    const margin = Math.round(b.width * rng.range(0.01, 0.06));
+    const left = Math.max(0, b.x - margin);
+    const top = Math.max(0, b.y - margin);
+    const zoomed = await sharp(photo.image)
+      .extract({ left, top, width: Math.min(photo.width, b.x + b.width + margin) - left, height: Math.min(photo.height, b.y + b.height + margin) - top })
+      .toBuffer();
+    return screenReplay(await presentedImage(zoomed), rng);
+  }
   const flat = await generateDocument({ ...opts, degrade: false });
   return photocopy(await presentedImage(flat.image), species === 'photocopy_grey' ? 'grey' : 'colour', rng, { documentWidthMm: WIDTH_MM[opts.format] });
 }
