@@ -141,6 +141,9 @@ describe('decoding', () => {
     assert.deepEqual(qualityReasons({ ...screen, sharpness: 20 }, false), ['image_blurred']);
     assert.deepEqual(qualityReasons({ ...base, colour_spread: 0 }, false), ['document_photocopy_suspected']);
     assert.deepEqual(qualityReasons({ ...base, colour_spread: 0, document_found: 0 }, false), ['document_not_found']);
+    // A card's back may have no colour at all: only the front is judged for a copy.
+    assert.deepEqual(qualityReasons({ ...base, colour_spread: 0 }, false, 'back'), []);
+    assert.deepEqual(qualityReasons(screen, false, 'back'), ['document_screen_replay_suspected']);
     assert.deepEqual([qualityReport(screen, false).status, qualityReport({ ...screen, glare_blob_share: 0.05, glare_halo_luminance: 246 }, false).status], ['attention', 'failed']);
   });
 });

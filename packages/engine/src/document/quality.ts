@@ -46,7 +46,14 @@ export interface DocumentQuality {
 }
 
 /** The reasons a set of measures gives (pure: the thresholds above, nothing else). */
-export function qualityReasons(m: QualityMeasures, cut: boolean): CheckReason[] {
+/**
+ * Which side the photo shows. A card's back often carries little or no colour (a barcode, a
+ * machine-readable zone, black text on a pale ground): it is never taken for a copy; a screen
+ * shows its pixels on either side.
+ */
+export type DocumentSide = 'front' | 'back';
+
+export function qualityReasons(m: QualityMeasures, cut: boolean, side: DocumentSide = 'front'): CheckReason[] {
   const t = QUALITY_THRESHOLDS;
   const reasons: CheckReason[] = [];
   if (!m.document_found) reasons.push('document_not_found');
@@ -59,7 +66,7 @@ export function qualityReasons(m: QualityMeasures, cut: boolean): CheckReason[] 
   // The medium is judged on a document found, sharp and large enough: blur erases a screen's
   // moiré, and a document too small holds no window to measure.
   const measurable = m.document_found && !reasons.includes('image_blurred') && !reasons.includes('resolution_too_low');
-  if (measurable) reasons.push(...mediumReasons(m));
+  if (measurable) reasons.push(...mediumReasons(m).filter((r) => side === 'front' || r !== 'document_photocopy_suspected'));
   return reasons;
 }
 
@@ -70,8 +77,8 @@ const ATTENTION_REASONS: ReadonlySet<CheckReason> = new Set<CheckReason>(['docum
  * The document_quality report of a set of measures (pure): a capture problem fails it (each asks for
  * a retake); a suspected screen or copy alone asks for attention.
  */
-export function qualityReport(measures: QualityMeasures, cut: boolean): CheckReport {
-  const reasons = qualityReasons(measures, cut);
+export function qualityReport(measures: QualityMeasures, cut: boolean, side: DocumentSide = 'front'): CheckReport {
+  const reasons = qualityReasons(measures, cut, side);
   const status = reasons.some((r) => !ATTENTION_REASONS.has(r)) ? 'failed' : reasons.length ? 'attention' : 'ok';
   return { type: 'document_quality', status, reasons, measures: { ...measures } };
 }
@@ -85,7 +92,7 @@ function sideLength(a: Point, b: Point): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
-export async function assessDocumentQuality(bytes: Uint8Array): Promise<DocumentQuality> {
+export async function assessDocumentQuality(bytes: Uint8Array, side: DocumentSide = 'front'): Promise<DocumentQuality> {
   let decoded: DecodedImage;
   try {
     decoded = await decodeImage(bytes);
@@ -115,5 +122,5 @@ export async function assessDocumentQuality(bytes: Uint8Array): Promise<Document
     text_density: round(location?.textDensity ?? 0, 4),
     ...mediumMeasures(decoded, corners),
   };
-  return { report: qualityReport(measures, location?.source === 'cut'), decoded, location };
+  return { report: qualityReport(measures, location?.source === 'cut', side), decoded, location };
 }
