@@ -4,11 +4,12 @@
  * faces and liveness (bench/checks/faces.ts), document quality, barcodes, printed zone and
  * validity (bench/checks/document.ts), and the whole pipeline per case
  * (bench/checks/pipeline.ts), and the first case after `npm start` against the later ones
- * (bench/checks/cold-start.ts), and whether a face's motion over a sequence is flat (a print or a
- * screen) or round (bench/checks/pad-motion.ts). A section whose file is absent is reported as such. Prints each
+ * (bench/checks/cold-start.ts), whether a face's motion over a sequence is flat (a print or a
+ * screen) or round (bench/checks/pad-motion.ts), and presentation attacks on documents
+ * (bench/checks/pad-documents.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
- * Environment: BENCH_SECTIONS (default "mrz,faces,faces_lfw,document,pipeline,cold_start,pad_motion"), and each section's own knobs.
+ * Environment: BENCH_SECTIONS (default: every section below), and each section's own knobs.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,6 +38,7 @@ const SECTIONS: Record<string, { file: string; fn: string }> = {
   pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
   cold_start: { file: 'checks/cold-start.ts', fn: 'measureColdStart' },
   pad_motion: { file: 'checks/pad-motion.ts', fn: 'measurePadMotion' },
+  pad_documents: { file: 'checks/pad-documents.ts', fn: 'measurePadDocuments' },
 };
 const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').filter((s) => s in SECTIONS);
 

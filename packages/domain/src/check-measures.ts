@@ -18,6 +18,9 @@ export const CHECK_MEASURES = {
     glare_blob_share: 'Share of the largest glare spot',
     glare_halo_luminance: 'Brightness around the glare spot',
     text_density: 'Density of printed text',
+    colour_spread: 'Colour on the document (under 1.02: no more than a copy shows)',
+    pixel_grid_peak: 'Fine regular pattern, such as a screen\'s pixels (2.49 or more: a screen)',
+    colour_moire_peak: 'Coloured bands, such as a screen\'s moiré (2.49 or more: a screen)',
   },
   mrz: {
     found: 'Zone found',

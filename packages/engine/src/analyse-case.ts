@@ -76,7 +76,7 @@ async function readDocument(input: CaseInput): Promise<{ reading: Omit<DocumentR
 async function documentQuality(front: Uint8Array, back: Uint8Array | undefined): Promise<{ report: CheckReport; front: DocumentQuality; backDecoded: boolean }> {
   const f = await assessDocumentQuality(front);
   if (!back) return { report: f.report, front: f, backDecoded: false };
-  const bq = await assessDocumentQuality(back);
+  const bq = await assessDocumentQuality(back, 'back');
   const b = bq.report;
   const reasons = [...new Set([...f.report.reasons, ...b.reasons])];
   const measures = { ...f.report.measures, ...Object.fromEntries(Object.entries(b.measures).map(([k, v]) => [`back_${k}`, v])) };

@@ -1,11 +1,16 @@
 import type { CheckReason, CheckReport } from '@idv/domain';
 import { decodeImage, ImageUnreadableError, toGrey, type DecodedImage } from './decode.ts';
 import { locateDocument, warpDocument, type DocumentLocation, type Point } from './locate.ts';
+import { mediumMeasures, mediumReasons, type MediumMeasures } from './medium/medium.ts';
 import { glareMeasures, laplacianVariance } from './quality-measures.ts';
 
 /**
  * The document_quality check: decoding, resolution, sharpness, glare, and the whole document in the
- * frame. Every failure asks for a new photo. The thresholds' calibration is in docs/checks-document.md.
+ * frame. Every such failure asks for a new photo. The thresholds' calibration is in docs/checks-document.md.
+ * Then the medium the document was shown on (medium/medium.ts): a screen or a copy raises
+ * `document_screen_replay_suspected` or `document_photocopy_suspected` with the status `attention`,
+ * not a retake (docs/checks.md, "The document side": a retake would teach the fraudster what was
+ * seen and invite the same screen again; a person looks instead).
  */
 export const QUALITY_THRESHOLDS = {
   /** Fewest pixels along the document's long side (specimens go down to 250). */
@@ -20,7 +25,7 @@ export const QUALITY_THRESHOLDS = {
   glareHaloLuminance: 242,
 } as const;
 
-export interface QualityMeasures {
+export interface QualityMeasures extends MediumMeasures {
   document_found: number;
   document_long_side_px: number;
   document_area_fraction: number;
@@ -41,7 +46,14 @@ export interface DocumentQuality {
 }
 
 /** The reasons a set of measures gives (pure: the thresholds above, nothing else). */
-export function qualityReasons(m: QualityMeasures, cut: boolean): CheckReason[] {
+/**
+ * Which side the photo shows. A card's back often carries little or no colour (a barcode, a
+ * machine-readable zone, black text on a pale ground): it is never taken for a copy; a screen
+ * shows its pixels on either side.
+ */
+export type DocumentSide = 'front' | 'back';
+
+export function qualityReasons(m: QualityMeasures, cut: boolean, side: DocumentSide = 'front'): CheckReason[] {
   const t = QUALITY_THRESHOLDS;
   const reasons: CheckReason[] = [];
   if (!m.document_found) reasons.push('document_not_found');
@@ -51,13 +63,24 @@ export function qualityReasons(m: QualityMeasures, cut: boolean): CheckReason[] 
   }
   if (m.sharpness < t.minSharpness) reasons.push('image_blurred');
   if (m.glare_blob_share >= t.glareBlobShare && m.glare_halo_luminance >= t.glareHaloLuminance) reasons.push('image_glare');
+  // The medium is judged on a document found, sharp and large enough: blur erases a screen's
+  // moiré, and a document too small holds no window to measure.
+  const measurable = m.document_found && !reasons.includes('image_blurred') && !reasons.includes('resolution_too_low');
+  if (measurable) reasons.push(...mediumReasons(m).filter((r) => side === 'front' || r !== 'document_photocopy_suspected'));
   return reasons;
 }
 
-/** The document_quality report of a set of measures (pure): any reason fails it, since each asks for a retake. */
-export function qualityReport(measures: QualityMeasures, cut: boolean): CheckReport {
-  const reasons = qualityReasons(measures, cut);
-  return { type: 'document_quality', status: reasons.length ? 'failed' : 'ok', reasons, measures: { ...measures } };
+/** Reasons that ask for no retake: the presentation-attack ones, for a person to look at. */
+const ATTENTION_REASONS: ReadonlySet<CheckReason> = new Set<CheckReason>(['document_screen_replay_suspected', 'document_photocopy_suspected']);
+
+/**
+ * The document_quality report of a set of measures (pure): a capture problem fails it (each asks for
+ * a retake); a suspected screen or copy alone asks for attention.
+ */
+export function qualityReport(measures: QualityMeasures, cut: boolean, side: DocumentSide = 'front'): CheckReport {
+  const reasons = qualityReasons(measures, cut, side);
+  const status = reasons.some((r) => !ATTENTION_REASONS.has(r)) ? 'failed' : reasons.length ? 'attention' : 'ok';
+  return { type: 'document_quality', status, reasons, measures: { ...measures } };
 }
 
 function round(value: number, digits: number): number {
@@ -69,7 +92,7 @@ function sideLength(a: Point, b: Point): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
-export async function assessDocumentQuality(bytes: Uint8Array): Promise<DocumentQuality> {
+export async function assessDocumentQuality(bytes: Uint8Array, side: DocumentSide = 'front'): Promise<DocumentQuality> {
   let decoded: DecodedImage;
   try {
     decoded = await decodeImage(bytes);
@@ -97,6 +120,7 @@ export async function assessDocumentQuality(bytes: Uint8Array): Promise<Document
     glare_blob_share: round(glare.largestBlobShare, 4),
     glare_halo_luminance: Math.round(glare.blobHaloLuminance),
     text_density: round(location?.textDensity ?? 0, 4),
+    ...mediumMeasures(decoded, corners),
   };
-  return { report: qualityReport(measures, location?.source === 'cut'), decoded, location };
+  return { report: qualityReport(measures, location?.source === 'cut', side), decoded, location };
 }

@@ -17,6 +17,9 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     glare_blob_share: 'Part du plus grand reflet',
     glare_halo_luminance: 'Luminosité autour du reflet',
     text_density: 'Densité du texte imprimé',
+    colour_spread: 'Couleur sur le document (sous 1,02 : pas plus qu’une photocopie)',
+    pixel_grid_peak: 'Motif fin et régulier, comme les pixels d’un écran (2,49 ou plus : un écran)',
+    colour_moire_peak: 'Bandes colorées, comme le moiré d’un écran (2,49 ou plus : un écran)',
   },
   mrz: {
     found: 'Bande trouvée',

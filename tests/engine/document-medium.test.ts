@@ -1,0 +1,95 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { CheckReason } from '@idv/domain';
+import { fftRadix2, powerSpectrum } from '../../packages/engine/src/document/medium/fft-radix2.ts';
+import { mediumReasons, MEDIUM_THRESHOLDS, type MediumMeasures } from '../../packages/engine/src/document/medium/medium.ts';
+import { assessDocumentQuality } from '../../packages/engine/src/document/quality.ts';
+import { generateDocumentAttack, type DocumentAttackSpecies } from '../../packages/engine/src/generator/attacks/species.ts';
+import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
+import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
+import { portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
+
+/**
+ * The document's medium (screen, copy, or the document itself) on GENERATED images: the
+ * generator's ordinary phone photos against the same identities shown on a screen and
+ * photocopied (packages/engine/src/generator/attacks). Seeds from the bench's test half
+ * (seed % 4 ≥ 2), which chose no threshold.
+ */
+
+describe('radix-2 FFT', () => {
+  test('agrees with a direct DFT', () => {
+    const n = 16;
+    const re = Float64Array.from({ length: n }, (_, i) => Math.sin(i * 1.3) + (i % 3));
+    const im = new Float64Array(n);
+    const [dr, di] = [new Float64Array(n), new Float64Array(n)];
+    for (let k = 0; k < n; k++) {
+      for (let t = 0; t < n; t++) {
+        dr[k]! += re[t]! * Math.cos((-2 * Math.PI * k * t) / n);
+        di[k]! += re[t]! * Math.sin((-2 * Math.PI * k * t) / n);
+      }
+    }
+    fftRadix2(re, im);
+    for (let k = 0; k < n; k++) {
+      assert.ok(Math.abs(re[k]! - dr[k]!) < 1e-9 && Math.abs(im[k]! - di[k]!) < 1e-9, `bin ${k}`);
+    }
+    assert.throws(() => fftRadix2(new Float64Array(12), new Float64Array(12)), /power-of-two/);
+  });
+
+  test('a diagonal grating puts its power at its frequency', () => {
+    const n = 64;
+    const tile = Float64Array.from({ length: n * n }, (_, i) => 128 + 60 * Math.cos((2 * Math.PI * (5 * (i % n) + 9 * Math.floor(i / n))) / n));
+    const power = powerSpectrum(tile, n);
+    let best = 0;
+    for (let i = 1; i < n * n; i++) if (power[i]! > power[best]!) best = i;
+    // (u, v) = (5, 9), or its mirror (-5, -9).
+    assert.ok(best === 9 * n + 5 || best === (n - 9) * n + (n - 5), `peak at ${best % n},${Math.floor(best / n)}`);
+  });
+});
+
+describe('medium reasons (pure)', () => {
+  const m = (o: Partial<MediumMeasures>): MediumMeasures => ({ colour_spread: 5, pixel_grid_peak: 1.5, colour_moire_peak: 1.5, ...o });
+  test('a peak at the threshold is a screen; a screen is not also a copy', () => {
+    assert.deepEqual(mediumReasons(m({})), []);
+    assert.deepEqual(mediumReasons(m({ colour_moire_peak: MEDIUM_THRESHOLDS.minScreenPeak })), ['document_screen_replay_suspected']);
+    assert.deepEqual(mediumReasons(m({ pixel_grid_peak: 4, colour_spread: 0 })), ['document_screen_replay_suspected']);
+    assert.deepEqual(mediumReasons(m({ colour_spread: MEDIUM_THRESHOLDS.maxCopyColourSpread - 0.01 })), ['document_photocopy_suspected']);
+    assert.deepEqual(mediumReasons(m({ colour_spread: MEDIUM_THRESHOLDS.maxCopyColourSpread })), []);
+  });
+});
+
+describe('generated documents: bona fide photos pass, screens and copies are flagged', { timeout: 300_000 }, () => {
+  const portraits = portraitFixtures();
+  const SEEDS = [6002, 6003, 6006, 6007, 6010, 6011];
+  const opts = (seed: number) => ({ format: seed % 2 ? ('TD1' as const) : ('TD3' as const), fields: randomIdentity(seed), portrait: readFileSync(portraits[seed % portraits.length]!), seed });
+  const flagged = async (bytes: Buffer) => (await assessDocumentQuality(bytes)).report;
+
+  test('the same seed gives the same attack', async () => {
+    const a = await generateDocumentAttack('photocopy_grey', opts(SEEDS[0]!));
+    const b = await generateDocumentAttack('photocopy_grey', opts(SEEDS[0]!));
+    assert.ok(a.image.equals(b.image));
+  });
+
+  test('ordinary phone photos: no presentation-attack reason', async () => {
+    for (const seed of SEEDS) {
+      const report = await flagged((await generateDocument(opts(seed))).image);
+      assert.deepEqual([seed, report.status, report.reasons], [seed, 'ok', []], JSON.stringify(report.measures));
+    }
+  });
+
+  const expectations: [DocumentAttackSpecies, CheckReason][] = [
+    ['screen_replay', 'document_screen_replay_suspected'],
+    ['photocopy_grey', 'document_photocopy_suspected'],
+  ];
+  for (const [species, reason] of expectations) {
+    test(`${species}: flagged with ${reason}, as attention (a person looks, no retake)`, async () => {
+      let caught = 0;
+      for (const seed of SEEDS) {
+        const report = await flagged((await generateDocumentAttack(species, opts(seed))).image);
+        if (report.reasons.includes(reason)) caught++;
+        if (report.reasons.every((r) => r === reason) && report.reasons.length) assert.equal(report.status, 'attention');
+      }
+      assert.ok(caught >= SEEDS.length - 1, `${species}: ${caught}/${SEEDS.length} caught`);
+    });
+  }
+});
