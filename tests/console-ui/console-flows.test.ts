@@ -183,10 +183,10 @@ describe('console: flows', () => {
     const json = page.getByLabel('Definition (JSON)');
     assert.doesNotMatch(await json.inputValue(), /presentation_attacks/);
     await expired.selectOption('reject');
-    await photocopy.selectOption('review');
-    assert.match(await json.inputValue(), /"presentation_attacks": \{\s+"challenge_expired": "reject",\s+"document_photocopy_suspected": "review"\s+\}/);
-    // Back to its default: the reason leaves the definition.
     await photocopy.selectOption('retake');
+    assert.match(await json.inputValue(), /"presentation_attacks": \{\s+"challenge_expired": "reject",\s+"document_photocopy_suspected": "retake"\s+\}/);
+    // Back to its default: the reason leaves the definition.
+    await photocopy.selectOption('review');
     assert.doesNotMatch(await json.inputValue(), /document_photocopy_suspected/);
     await capture(page, 'flow-attacks', 'desktop');
     await page.getByRole('button', { name: 'Save as a new version' }).click();

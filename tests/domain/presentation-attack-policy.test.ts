@@ -57,7 +57,7 @@ describe('presentation attacks in the decision policy', () => {
   test('retake: the step of the reason is asked again, face for the face and liveness reasons, document for the document ones', () => {
     const face = decideCase({ reports: attacked('camera_injection_suspected'), flow: flow({ camera_injection_suspected: 'retake' }), resubmissions: 0, now: NOW });
     assert.deepEqual(face, { outcome: 'resubmission_requested', steps: ['face'], reasonCode: 'face_unclear', reasons: ['camera_injection_suspected'] });
-    const doc = decideCase({ reports: attacked('document_screen_replay_suspected'), flow: flow(), resubmissions: 1, now: NOW });
+    const doc = decideCase({ reports: attacked('document_screen_replay_suspected'), flow: flow({ document_screen_replay_suspected: 'retake' }), resubmissions: 1, now: NOW });
     assert.deepEqual(doc, { outcome: 'resubmission_requested', steps: ['document'], reasonCode: null, reasons: ['document_screen_replay_suspected'] });
     // With a capture problem beside it: both steps, the capture problem's reason code first.
     const both = clean().map((c) =>

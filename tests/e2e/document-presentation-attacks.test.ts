@@ -73,7 +73,7 @@ after(async () => {
 async function submit(document: Buffer, flow: string): Promise<{ outcome: string; kase: Record<string, any> }> {
   const who: TestTenant = await newTenant(t, 'sandbox');
   await activateFlow(t, who.tenant.clientId, 'sandbox', REVIEW_FLOW, DEFINITION);
-  await activateFlow(t, who.tenant.clientId, 'sandbox', REJECT_FLOW, { ...DEFINITION, decision: { ...DEFINITION.decision, on_attention: 'reject' } });
+  await activateFlow(t, who.tenant.clientId, 'sandbox', REJECT_FLOW, { ...DEFINITION, decision: { ...DEFINITION.decision, presentation_attacks: { document_screen_replay_suspected: 'reject' } } });
   const caseId = await openCase(t, { flow_name: flow, country: 'FR', external_ref: `pad-${Math.random().toString(36).slice(2, 10)}` }, who.key);
   const token = await newSession(t, caseId, 'en', who.key);
   for (const [path, payload] of [
@@ -123,10 +123,10 @@ describe('a document shown on a screen or photocopied goes to a person; the docu
     });
   }
 
-  test('rejected as suspected fraud: the screen replay under a flow that rejects on attention', async () => {
+  test('rejected: the screen replay under a flow that refuses a document on a screen', async () => {
     const { outcome, kase } = await submit((await generateDocumentAttack('screen_replay', passport('74YZ37M62'))).image, REJECT_FLOW);
     assert.equal(outcome, 'rejected', JSON.stringify(kase.checks));
-    assert.equal(kase.decision.reason_code, 'suspected_fraud');
+    assert.equal(kase.decision.reason_code, 'document_specimen');
     assert.deepEqual(quality(kase).reasons, ['document_screen_replay_suspected']);
   });
 });

@@ -44,11 +44,7 @@ export const FLOW_TEMPLATES = {
       on_attention: 'review',
       max_resubmissions: 1,
       review_due_hours: 8,
-      presentation_attacks: {
-        challenge_not_continuous: 'review',
-        document_screen_replay_suspected: 'review',
-        document_photocopy_suspected: 'review',
-      },
+      presentation_attacks: { challenge_not_continuous: 'review' },
     },
     double_validation: true,
     capture: { allow_file_upload: false },

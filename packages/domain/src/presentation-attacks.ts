@@ -31,8 +31,10 @@ interface AttackRule {
  * portrait is the document held to the camera, which no honest capture produces, so it is
  * refused; a face moving like a flat picture is reviewed (the frames show it); a stale challenge
  * or a broken sequence is most often a slow network or a capture that restarted, so the person
- * tries again; a document photographed from a screen or a copy is most often a person who did not
- * have the original at hand, so they are asked for it. Every retake is capped by the flow's
+ * tries again; a document photographed from a screen or a copy goes to an operator: a retake would
+ * tell a fraudster what was seen and invite the same screen again, and a genuine document with
+ * little colour (some older cards, a greyscale scan) would be flagged again on every retake, so
+ * only a person can clear it (bench:pad-documents: 2 of 30 real fixture documents). Every retake is capped by the flow's
  * `decision.max_resubmissions`, after which the case goes to review.
  */
 export const PRESENTATION_ATTACKS = {
@@ -42,8 +44,8 @@ export const PRESENTATION_ATTACKS = {
   challenge_expired: { step: 'face', default: 'retake', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_not_continuous: { step: 'face', default: 'retake', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   camera_injection_suspected: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
-  document_screen_replay_suspected: { step: 'document', default: 'retake', rejectCode: 'document_specimen', retakeCode: null },
-  document_photocopy_suspected: { step: 'document', default: 'retake', rejectCode: 'document_specimen', retakeCode: null },
+  document_screen_replay_suspected: { step: 'document', default: 'review', rejectCode: 'document_specimen', retakeCode: null },
+  document_photocopy_suspected: { step: 'document', default: 'review', rejectCode: 'document_specimen', retakeCode: null },
 } as const satisfies Partial<Record<CheckReason, AttackRule>>;
 
 export type AttackReason = keyof typeof PRESENTATION_ATTACKS;
