@@ -154,7 +154,8 @@ describe('the image under podman: two APIs, two workers, PostgreSQL and Redis', 
   });
 
   test('an API container stopped (SIGTERM) exits cleanly, and the other answers', async () => {
-    const [api1, api2] = [...cluster.apis.values()];
+    const api1 = cluster.apis.get('idv-test-api-1')!;
+    const api2 = cluster.apis.get('idv-test-api-2')!;
     const stopped = cluster.containers.get('idv-test-api-1')!;
     await stopped.stop();
     assert.equal(await inspect(stopped.name, '{{.State.Status}} {{.State.ExitCode}}'), 'exited 0', 'graceful shutdown exits 0');
