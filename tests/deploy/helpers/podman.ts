@@ -95,7 +95,7 @@ export interface Container {
   stop(timeoutS?: number): Promise<void>;
   /** Its log so far (stdout and stderr). */
   logs(): Promise<string>;
-  /** The image's HEALTHCHECK run now (up to three times): healthy or unhealthy. */
+  /** The image's HEALTHCHECK, run until it passes or its start period and retries are spent: healthy, or unhealthy with why. */
   healthcheck(): Promise<string>;
   remove(): Promise<void>;
 }
@@ -121,17 +121,21 @@ function containerHandle(name: string): Container {
       return stdout + stderr;
     },
     healthcheck: async () => {
-      // As the image's HEALTHCHECK counts (--retries=3): unhealthy after three failures in a row
-      // (one run can time out on a machine busy loading the checks' models).
-      for (let i = 0; i < 3; i++) {
+      // As the image's HEALTHCHECK counts (--start-period=60s --retries=3): failures while the
+      // process starts (its checks' models loading on a busy machine) do not count; healthy once
+      // a run passes within that time, else unhealthy with the last run's output.
+      const deadline = Date.now() + 90_000;
+      let last = '';
+      while (Date.now() < deadline) {
         try {
           await podman(['healthcheck', 'run', name]);
           return 'healthy';
-        } catch {
-          await new Promise((r) => setTimeout(r, 2_000));
+        } catch (err) {
+          last = String((err as { stdout?: string; stderr?: string }).stderr || (err as Error).message).slice(0, 300);
+          await new Promise((r) => setTimeout(r, 3_000));
         }
       }
-      return 'unhealthy';
+      return `unhealthy: ${last}`;
     },
     remove: async () => void (await podman(['rm', '-f', '--ignore', name]).catch(() => '')),
   };
