@@ -3430,9 +3430,9 @@ export interface components {
                     challenge_not_continuous?: "reject" | "retake" | "review";
                     /** @description Default: review */
                     camera_injection_suspected?: "reject" | "retake" | "review";
-                    /** @description Default: retake */
+                    /** @description Default: review */
                     document_screen_replay_suspected?: "reject" | "retake" | "review";
-                    /** @description Default: retake */
+                    /** @description Default: review */
                     document_photocopy_suspected?: "reject" | "retake" | "review";
                 };
             };
