@@ -27,7 +27,7 @@ export type PoolTask =
   | { task: 'document'; input: CaseInput }
   | { task: 'printed_zone'; input: CaseInput }
   | { task: 'printed_zone_second'; straightened: DecodedImage; first: OcrPass; mrz: MrzReading }
-  | { task: 'faces'; image: Uint8Array; maxSide?: number }
+  | { task: 'faces'; image: Uint8Array; maxSide?: number; medium?: boolean }
   | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' }
   | { task: 'model_loads' };
 
@@ -40,7 +40,7 @@ export default function run(t: PoolTask): Promise<unknown> {
     case 'printed_zone_second':
       return readSecondOcrPasses(t.straightened, t.first, t.mrz);
     case 'faces':
-      return readFaces(t.image, t.maxSide);
+      return readFaces(t.image, t.maxSide, t.medium);
     case 'warm_up':
       return warmUpEngine(t.part);
     case 'model_loads':
