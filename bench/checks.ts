@@ -3,11 +3,11 @@
  * run on this machine — the machine-readable zone against its baseline (bench/checks/mrz.ts),
  * faces and liveness (bench/checks/faces.ts), document quality, barcodes, printed zone and
  * validity (bench/checks/document.ts), and the whole pipeline per case
- * (bench/checks/pipeline.ts), and the first case after `npm start` against the later ones
- * (bench/checks/cold-start.ts). A section whose file is absent is reported as such. Prints each
+ * (bench/checks/pipeline.ts), the first case after `npm start` against the later ones
+ * (bench/checks/cold-start.ts), and presentation attacks on a still (bench/checks/pad.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
- * Environment: BENCH_SECTIONS (default "mrz,faces,faces_lfw,document,pipeline,cold_start"), and each section's own knobs.
+ * Environment: BENCH_SECTIONS (default "mrz,faces,faces_lfw,document,pipeline,cold_start,pad"), and each section's own knobs.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -35,6 +35,7 @@ const SECTIONS: Record<string, { file: string; fn: string }> = {
   document: { file: 'checks/document.ts', fn: 'measureDocument' },
   pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
   cold_start: { file: 'checks/cold-start.ts', fn: 'measureColdStart' },
+  pad: { file: 'checks/pad.ts', fn: 'measurePad' },
 };
 const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').filter((s) => s in SECTIONS);
 
