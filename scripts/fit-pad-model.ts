@@ -28,7 +28,7 @@ const FEATURES: MediumFeature[] = ['spectrum_peaks', 'high_frequency', 'dynamic_
 const MIN_WEIGHT = 0.15;
 const L2 = 0.02;
 
-export interface Fitted {
+interface Fitted {
   features: Array<{ name: MediumFeature; mean: number; scale: number; weight: number }>;
   bias: number;
   threshold: number;
@@ -36,7 +36,7 @@ export interface Fitted {
   report: Record<string, unknown>;
 }
 
-export function fitPadModel(set: PadSet): Fitted {
+function fitPadModel(set: PadSet): Fitted {
   const rows = set.rows.filter((r) => r.half === 0 && r.face && r.features);
   const all = fitLogistic(rows, FEATURES);
   const kept = all.features.filter((f) => Math.abs(f.weight) >= MIN_WEIGHT).map((f) => f.name);

@@ -61,7 +61,7 @@ export interface PadRow {
 }
 
 /** Genuine pairs of a document's portrait against a selfie: the same photo re-photographed, or another photo of the person. */
-export interface PortraitPair {
+interface PortraitPair {
   half: 0 | 1;
   person: string;
   samePhoto: boolean;

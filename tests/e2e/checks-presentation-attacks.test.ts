@@ -118,7 +118,7 @@ describe('presentation attacks on the selfie', { timeout: 300_000 }, () => {
   });
 
   test('the same person on a print held to the camera: presentation_attack_suspected, sent to review', async () => {
-    const print = await printAttack(await selfieSource(), 5);
+    const print = await printAttack(await selfieSource(), 6);
     const { outcome, faceMatch } = await submit(await passport('61PA00B03'), print.image);
     assert.ok(faceMatch.reasons.includes('presentation_attack_suspected'), JSON.stringify(faceMatch));
     assert.notEqual(faceMatch.status, 'ok');

@@ -4,4 +4,4 @@ export { checkFaceMatch, judgeFaceMatch, FACE_LIMITS } from './face-check.ts';
 export { checkLiveness, judgeLiveness, challengeMet } from './liveness.ts';
 export { loadFaceModels } from './models.ts';
 export { RECOGNITION_LENGTH as FACE_DESCRIPTOR_LENGTH } from './recognition-descriptor.ts';
-export { judgeStillMedium, judgeImageMedium, measureStillMedium, MEDIUM_MODEL, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type StillMediumJudgement, type StillMediumMeasures } from './medium/index.ts';
+export { judgeStillMedium, judgeImageMedium } from './medium/index.ts';

@@ -3,7 +3,7 @@
  * real image built from it (rows, then columns). Sizes are powers of two; the medium measures use
  * 64 to 256, a few milliseconds.
  */
-export function fft(re: Float64Array, im: Float64Array): void {
+function fft(re: Float64Array, im: Float64Array): void {
   const n = re.length;
   if ((n & (n - 1)) !== 0 || im.length !== n) throw new Error('fft: length must be a power of two');
   for (let i = 1, j = 0; i < n; i++) {

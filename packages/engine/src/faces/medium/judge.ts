@@ -35,12 +35,12 @@ export interface StillMediumJudgement {
 }
 
 /** human's passive scores of the same face, when the model uses them. */
-export interface PassiveScores {
+interface PassiveScores {
   antispoof?: number;
   liveness?: number;
 }
 
-export function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures {
+function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures {
   const clamped = clampBox(box, image);
   const { lum, n } = faceWindow(image, clamped);
   const spectrum = spectrumMeasures(lum, n);

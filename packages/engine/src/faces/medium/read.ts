@@ -6,7 +6,7 @@ import { judgeStillMedium, type StillMediumJudgement } from './judge.ts';
  * Longest side the medium is judged at. The face models see at most 640 px, which smooths away
  * a screen's grid and a print's dots; the journey sends selfies of up to 1920 px, judged whole.
  */
-export const MEDIUM_MAX_SIDE = 2048;
+const MEDIUM_MAX_SIDE = 2048;
 
 /** The medium of the face `face` (as analyseFaces found it) on this image's bytes. */
 export async function judgeImageMedium(image: Uint8Array, face: Pick<FaceFinding, 'box' | 'frame' | 'antispoof' | 'liveness'>): Promise<StillMediumJudgement> {
