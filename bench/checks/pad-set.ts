@@ -78,7 +78,7 @@ export interface PadSetOptions {
   halves: Array<0 | 1 | 2>;
   /** lfw-dev people with two photos taken (default 20). */
   lfwPeople?: number;
-  /** Photos of one person taken from the face fixtures (default 3). */
+  /** Photos of one person taken from the face fixtures (default 2). */
   photosPerPerson?: number;
   log?: (line: string) => void;
   /** Which parts to read (default all): the real stills, the fixtures' photos and their attacks, lfw-dev's. */
@@ -124,7 +124,7 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
   }
 
   // Bona fide photos, grouped by person.
-  const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 3) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 20) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
+  const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 2) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 20) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
   const byPerson = new Map<string, Photo[]>();
   for (const p of photos) byPerson.set(p.person, [...(byPerson.get(p.person) ?? []), p]);
   let seed = 0;
