@@ -6,7 +6,7 @@
  * (bench/checks/pipeline.ts), and the first case after `npm start` against the later ones
  * (bench/checks/cold-start.ts), whether a face's motion over a sequence is flat (a print or a
  * screen) or round (bench/checks/pad-motion.ts), and presentation attacks on documents
- * (bench/checks/pad-documents.ts). A section whose file is absent is reported as such. Prints each
+ * (bench/checks/pad-documents.ts), and presentation attacks on a still (bench/checks/pad.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
  * Environment: BENCH_SECTIONS (default: every section below), and each section's own knobs.
@@ -39,6 +39,7 @@ const SECTIONS: Record<string, { file: string; fn: string }> = {
   cold_start: { file: 'checks/cold-start.ts', fn: 'measureColdStart' },
   pad_motion: { file: 'checks/pad-motion.ts', fn: 'measurePadMotion' },
   pad_documents: { file: 'checks/pad-documents.ts', fn: 'measurePadDocuments' },
+  pad: { file: 'checks/pad.ts', fn: 'measurePad' },
 };
 const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').filter((s) => s in SECTIONS);
 

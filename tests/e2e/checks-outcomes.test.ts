@@ -43,6 +43,8 @@ const PHOTOS = {
   /** Kit Harington facing the camera, and with his head turned to his own right (as labelled by eye). */
   kitFront: 'faces/face_recognition/examples/knn_examples/train/kit_harington/john1.jpeg',
   kitTurnedRight: 'faces/face_recognition/examples/knn_examples/train/kit_harington/john2.jpeg',
+  /** Another photo of him, printed as the portrait (the selfie's own photo as the portrait would be the document held as the selfie). */
+  kitPortrait: 'faces/face_recognition/examples/knn_examples/test/johnsnow_test1.jpg',
   /** No human face at all. */
   noFace: 'faces/debian/baboon.jpg',
 };
@@ -305,7 +307,7 @@ describe('automated checks decide and the webhook arrives', { timeout: 240_000 }
     const turnedRight = fixture(PHOTOS.kitTurnedRight);
     // A mirror image of a head turned to the person's own right is a head turned to their own left.
     const turnedLeft = await sharp(turnedRight).flop().jpeg({ quality: 92 }).toBuffer();
-    const document = await passport(fieldsFor({ document_number: '52KH11J08', surname: 'HARINGTON', given_names: 'KIT' }), PHOTOS.kitFront);
+    const document = await passport(fieldsFor({ document_number: '52KH11J08', surname: 'HARINGTON', given_names: 'KIT' }), PHOTOS.kitPortrait);
     const entered = { given_names: 'Kit', surname: 'Harington', birth_date: PERSON.birth_date };
 
     const performed = await submit({ flow: FLOW_LIVE, entered, document, selfie: front, challenges: { liveness_turn_left: turnedLeft, liveness_turn_right: turnedRight } });
@@ -314,7 +316,7 @@ describe('automated checks decide and the webhook arrives', { timeout: 240_000 }
     assert.equal(ok.status, 'ok', JSON.stringify(ok));
     assert.equal(ok.measures.challenges_performed, 2);
 
-    const other = await passport(fieldsFor({ document_number: '52KH11J19', surname: 'HARINGTON', given_names: 'KIT' }), PHOTOS.kitFront);
+    const other = await passport(fieldsFor({ document_number: '52KH11J19', surname: 'HARINGTON', given_names: 'KIT' }), PHOTOS.kitPortrait);
     const swapped = await submit({ flow: FLOW_LIVE, entered, document: other, selfie: front, challenges: { liveness_turn_left: turnedRight, liveness_turn_right: turnedLeft } });
     await expectOutcome(swapped, 'in_review');
     const [event] = await webhookFor(swapped);

@@ -59,14 +59,16 @@ test('the standard flow thresholds are the ones chosen on faces from the wild, t
 
 test('a selfie under the quality floor asks for a retake instead of being compared', () => {
   const unitAt = (i: number) => Array.from({ length: FACE_DESCRIPTOR_LENGTH }, (_, k) => (k === i ? 1 : 0));
-  const face = (quality: number) => ({ box: { x: 0, y: 0, width: 200, height: 200 }, relativeSize: 0.4, yaw: 0, pitch: 0, roll: 0, descriptor: unitAt(0), quality, score: 1 });
-  const clear = judgeFaceMatch([face(3.5)], [face(FACE_LIMITS.selfieMinQuality)], THRESHOLDS).report;
+  // The selfie is another photo of the person (distance 0.6): an identical descriptor would be the portrait itself (selfie_is_document_portrait).
+  const another = unitAt(0).map((v, k) => (k === 0 ? Math.cos(0.6) : k === 1 ? Math.sin(0.6) : v));
+  const face = (quality: number, descriptor: number[] = unitAt(0)) => ({ box: { x: 0, y: 0, width: 200, height: 200 }, relativeSize: 0.4, yaw: 0, pitch: 0, roll: 0, descriptor, quality, score: 1 });
+  const clear = judgeFaceMatch([face(3.5)], [face(FACE_LIMITS.selfieMinQuality, another)], THRESHOLDS).report;
   assert.deepEqual(clear.reasons, []);
   assert.equal(clear.status, 'ok');
-  const poor = judgeFaceMatch([face(3.5)], [face(FACE_LIMITS.selfieMinQuality - 0.01)], THRESHOLDS).report;
+  const poor = judgeFaceMatch([face(3.5)], [face(FACE_LIMITS.selfieMinQuality - 0.01, another)], THRESHOLDS).report;
   assert.deepEqual(poor.reasons, ['selfie_face_unclear']);
   assert.equal(poor.status, 'attention');
-  assert.equal(poor.measures.distance, 0, 'the distance is still shown to an operator');
+  assert.equal(poor.measures.distance, 0.591, 'the distance is still shown to an operator');
 });
 
 test('a mirror image has a close descriptor (the descriptor averages the face with its mirror)', async () => {

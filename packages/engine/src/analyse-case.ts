@@ -8,6 +8,7 @@ import { loadOcrReaders, OCR_WORKERS } from './document/ocr-worker.ts';
 import { firstOcrPass, ocrText, secondOcrPasses, straightenForOcr, type OcrPass } from './document/printed-zone.ts';
 import { assessDocumentQuality, type DocumentQuality } from './document/quality.ts';
 import { analyseFaces } from './faces/analyse-face.ts';
+import { judgeImageMedium } from './faces/medium/read.ts';
 import { loadFaceModels } from './faces/index.ts';
 import { loadMrzClassifier } from './mrz/classifier.ts';
 import { readMrz } from './mrz/read.ts';
@@ -117,10 +118,18 @@ export async function readSecondOcrPasses(straightened: DecodedImage, first: Ocr
   return { passes: result, timing };
 }
 
-/** A face task: every face of one image (null when it cannot be decoded). The document photo keeps more pixels so its small portrait stays describable. */
-export async function readFaces(image: Uint8Array, maxSide?: number): Promise<FacesFound> {
-  const { result, timing } = await timedTask(() => analyseFaces(image, maxSide ? { maxSide } : {}).catch(() => null));
-  return { faces: result, timing };
+/**
+ * A face task: every face of one image (null when it cannot be decoded). The document photo keeps
+ * more pixels so its small portrait stays describable. `medium`: the selfie's task also judges
+ * whether its one face is on a screen or a print (faces/medium), in the same task.
+ */
+export async function readFaces(image: Uint8Array, maxSide?: number, medium = false): Promise<FacesFound> {
+  const { result, timing } = await timedTask(async () => {
+    const faces = await analyseFaces(image, maxSide ? { maxSide } : {}).catch(() => null);
+    const judged = medium && faces?.length === 1 ? await judgeImageMedium(image, faces[0]!).catch(() => null) : null;
+    return { faces, medium: judged };
+  });
+  return { ...result, timing };
 }
 
 /** The document portrait is read at up to this many pixels (longer side). */
@@ -157,7 +166,7 @@ async function exercise(part: 'all' | 'images' | 'printed_zone'): Promise<void> 
   const { passport, card, selfie } = await exerciseCases();
   if (part !== 'printed_zone') {
     await Promise.all([readDocumentPart(passport), readFaces(passport.pieces.document_front!, PORTRAIT_MAX_SIDE)]);
-    await Promise.all([readDocumentPart(await card()), readFaces(selfie)]);
+    await Promise.all([readDocumentPart(await card()), readFaces(selfie, undefined, true)]);
   }
   if (part !== 'images') {
     const first = await readPrintedOcr(passport);

@@ -6,6 +6,7 @@ import { printedZoneReport, type OcrPass } from './document/printed-zone.ts';
 import { checkValidity } from './document/validity.ts';
 import type { FaceFinding } from './faces/analyse-face.ts';
 import { judgeFaceMatch } from './faces/face-check.ts';
+import type { StillMediumJudgement } from './faces/medium/judge.ts';
 import { judgeLiveness } from './faces/liveness.ts';
 import { judgeSequence, type SequenceFrameReading } from './faces/sequence.ts';
 import { MRZ_ACCEPT_CONFIDENCE } from './mrz/read.ts';
@@ -86,6 +87,8 @@ export function finishDocumentPart(input: CaseInput, reading: DocumentReading | 
 export interface FaceReadings {
   portrait: FaceFinding[] | null;
   selfie: FaceFinding[] | null;
+  /** The selfie's medium (screen or print?), judged when it has one face; absent or null otherwise. */
+  selfieMedium?: StillMediumJudgement | null;
   challenges: Partial<Record<LivenessChallenge, FaceFinding[] | null>>;
   /** The live sequence's frames as read (null or absent: no sequence). */
   sequence?: SequenceFrameReading[] | null;
@@ -102,7 +105,7 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
   } else if (!input.pieces.document_front || !readings) {
     reports.push({ type: 'face_match', status: 'attention', reasons: ['document_face_not_found'], measures: { document_faces: 0 } });
   } else {
-    const match = judgeFaceMatch(readings.portrait, readings.selfie, input.flow.checks);
+    const match = judgeFaceMatch(readings.portrait, readings.selfie, input.flow.checks, readings.selfieMedium);
     reports.push(match.report);
     templates.portrait = match.documentFace ? Array.from(match.documentFace.descriptor) : null;
     portraitBox = match.documentFace ? relativeBox(match.documentFace) : null;

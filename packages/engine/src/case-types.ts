@@ -3,6 +3,7 @@ import type { ReadIdentity } from './case-data.ts';
 import type { DecodedImage } from './document/decode.ts';
 import type { OcrPass } from './document/printed-zone.ts';
 import type { FaceFinding } from './faces/analyse-face.ts';
+import type { StillMediumJudgement } from './faces/medium/judge.ts';
 import type { DocumentFields, MrzReading, RelativeBox } from './types.ts';
 
 /**
@@ -72,6 +73,8 @@ export interface PrintedOcr {
 /** Faces found on one image (null: not decodable), as a task returns them. */
 export interface FacesFound {
   faces: FaceFinding[] | null;
+  /** The medium of the one face (a selfie's task asks for it): null when not judged. */
+  medium?: StillMediumJudgement | null;
   timing: TaskTiming;
 }
 

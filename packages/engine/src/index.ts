@@ -9,6 +9,7 @@ export * from './mrz/transliterate.ts';
 export * from './generator/generate.ts';
 export * from './generator/identity.ts';
 export * from './generator/fixtures.ts';
+export * from './generator/attacks/index.ts';
 ;
 export * from './case-types.ts';
 export { relativeBox } from './case-finish.ts';

@@ -2,6 +2,9 @@ import { gradeFaceDistance, type CheckReason, type CheckReport } from '@idv/doma
 import type { FaceAnalysis } from '../types.ts';
 import { analyseFaces, type FaceFinding } from './analyse-face.ts';
 import { faceDistance, faceSimilarity } from './distance.ts';
+import { judgeImageMedium } from './medium/read.ts';
+import type { StillMediumJudgement } from './medium/judge.ts';
+import { SELFIE_IS_PORTRAIT_MAX_DISTANCE } from './medium/model.ts';
 
 /**
  * Selfie against document portrait. Sizes are the face's height over the image's height (the
@@ -50,18 +53,29 @@ export async function checkFaceMatch(input: FaceMatchInput): Promise<FaceMatchRe
   // A document photo keeps more pixels so that its small portrait stays describable.
   const documentFaces = await analyseFaces(input.documentImage, { maxSide: 1024 }).catch(() => null);
   const selfieFaces = await analyseFaces(input.selfie).catch(() => null);
-  return judgeFaceMatch(documentFaces, selfieFaces, input.flowThresholds);
+  const medium = selfieFaces?.length === 1 ? await judgeImageMedium(input.selfie, selfieFaces[0]!).catch(() => null) : null;
+  return judgeFaceMatch(documentFaces, selfieFaces, input.flowThresholds, medium);
 }
 
 /**
  * The decision, pure: `null` for an image that could not be decoded. Resubmission-type reasons
  * (the portrait or the selfie cannot be used) are `attention`; a mismatch over the review
  * threshold is `failed`; between the two thresholds, `attention` with faces_uncertain.
+ *
+ * Presentation attacks on the selfie (docs/liveness.md, "Screens and prints on a still"):
+ *  - `selfieMedium`, the selfie's medium judged by medium/judge.ts: when it takes the selfie for
+ *    a screen or a print, `presentation_attack_suspected` with status `attention` at least. Not
+ *    `failed`: at the threshold chosen, about 3 honest selfies in 100 pass it, and a person
+ *    should look before a case is refused (the flow's action per reason decides what follows);
+ *  - the selfie's face nearer the portrait than two different photos of one person ever are
+ *    (medium/model.ts, chosen on the training half): the document's own portrait photographed again,
+ *    `selfie_is_document_portrait`, status `failed` (no honest selfie is that close).
  */
 export function judgeFaceMatch<F extends FaceAnalysis>(
   documentFaces: F[] | null,
   selfieFaces: F[] | null,
   thresholds: FaceMatchThresholds,
+  selfieMedium?: StillMediumJudgement | null,
 ): { report: CheckReport; documentFace?: F; selfieFace?: F } {
   const reasons: CheckReason[] = [];
   const measures: Record<string, number> = {
@@ -103,6 +117,17 @@ export function judgeFaceMatch<F extends FaceAnalysis>(
       const grade = gradeFaceDistance(distance, thresholds);
       status = grade.status;
       if (grade.reason) reasons.push(grade.reason);
+    }
+    if (distance <= SELFIE_IS_PORTRAIT_MAX_DISTANCE) {
+      reasons.push('selfie_is_document_portrait');
+      status = 'failed';
+    }
+  }
+  if (selfieFace && selfieMedium) {
+    Object.assign(measures, selfieMedium.measures);
+    if (selfieMedium.attack) {
+      reasons.push('presentation_attack_suspected');
+      if (status === 'ok') status = 'attention';
     }
   }
   return { report: { type: 'face_match', status, reasons, measures }, documentFace, selfieFace };

@@ -6,3 +6,4 @@ export { loadFaceModels } from './models.ts';
 export { RECOGNITION_LENGTH as FACE_DESCRIPTOR_LENGTH } from './recognition-descriptor.ts';
 export { judgeSequence, cameraSignals, type SequenceFrameReading, type SequenceJudgeInput } from './sequence.ts';
 export { framesToRead, readFrameChanges, readSequenceFaces } from './sequence-read.ts';
+export { judgeStillMedium, judgeImageMedium } from './medium/index.ts';

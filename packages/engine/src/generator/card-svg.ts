@@ -19,6 +19,18 @@ const CARD_GEOMETRY: Record<'TD1' | 'TD3', CardGeometry> = {
 
 /** ICAO 9303: OCR-B size 1, 10 characters per inch. */
 const MRZ_PITCH_MM = 2.54;
+
+/** Where the portrait is printed on each format (mm from the card's top-left corner). */
+export const PORTRAIT_MM: Record<'TD1' | 'TD3', { x: number; y: number; width: number; height: number }> = {
+  TD1: { x: 4, y: 8, width: 20, height: 26 },
+  TD3: { x: 6, y: 13, width: 32, height: 42 },
+};
+
+/** The card's size in pixels as rendered, and its pixels per millimetre. */
+export function cardPixels(format: 'TD1' | 'TD3'): { width: number; height: number; pxPerMm: number } {
+  const g = CARD_GEOMETRY[format];
+  return { width: Math.round(g.widthMm * g.pxPerMm), height: Math.round(g.heightMm * g.pxPerMm), pxPerMm: g.pxPerMm };
+}
 const MRZ_FONT_MM = 3.4;
 
 export interface CardContent {
@@ -62,7 +74,7 @@ export function cardSvg(content: CardContent, rng: Rng): string {
   ];
   if (td1) {
     parts.push(`<text x="4" y="5.6" font-family="DejaVu Sans" font-weight="bold" font-size="2.6" fill="hsl(${hue},50%,25%)">IDENTITY CARD · ${esc(f.issuing_country ?? '')}</text>`);
-    parts.push(portrait(content.portraitDataUri, 4, 8, 20, 26));
+    parts.push(portrait(content.portraitDataUri, PORTRAIT_MM.TD1.x, PORTRAIT_MM.TD1.y, PORTRAIT_MM.TD1.width, PORTRAIT_MM.TD1.height));
     const x = 27;
     rows.forEach(([l, v], i) => {
       const y = 9.6 + i * 5.4;
@@ -74,7 +86,7 @@ export function cardSvg(content: CardContent, rng: Rng): string {
     parts.push(`<text x="6" y="7.5" font-family="DejaVu Sans" font-weight="bold" font-size="3.6" fill="hsl(${hue},50%,25%)">PASSPORT / PASSEPORT</text>`);
     parts.push(label(80, 6, 'Code'), value(80, 9.6, f.issuing_country ?? '', 15));
     parts.push(label(96, 6, 'Passport No.'), value(96, 9.6, f.document_number ?? '', 26));
-    parts.push(portrait(content.portraitDataUri, 6, 13, 32, 42));
+    parts.push(portrait(content.portraitDataUri, PORTRAIT_MM.TD3.x, PORTRAIT_MM.TD3.y, PORTRAIT_MM.TD3.width, PORTRAIT_MM.TD3.height));
     const x = 44;
     rows.forEach(([l, v], i) => {
       const y = 15.5 + i * 8.2;

@@ -81,7 +81,7 @@ export class ChecksPool {
     const ocr = run<PrintedOcr | null>('printed_zone', { task: 'printed_zone', input: { ...input, pieces: { document_front } } });
     const faces = wantsFaces(input);
     const portrait = faces ? run<FacesFound>('face_portrait', { task: 'faces', image: document_front!, maxSide: PORTRAIT_MAX_SIDE }) : null;
-    const selfieFaces = faces ? run<FacesFound>('face_selfie', { task: 'faces', image: selfie! }) : null;
+    const selfieFaces = faces ? run<FacesFound>('face_selfie', { task: 'faces', image: selfie!, medium: true }) : null;
     // Challenge images are read beside the selfie rather than after it; they are judged only if it has one usable face.
     const sequence = input.sequence && faces ? input.sequence : null;
     const challenges = faces && !sequence ? challengeImages(input).map(([c, image]) => run<FacesFound>(`face_${c}`, { task: 'faces', image }).then((f) => [c, f.faces] as const)) : [];
@@ -97,7 +97,7 @@ export class ChecksPool {
       return finishDocumentPart(input, r, passes, Date.now() - started);
     });
     const faceSide = Promise.all([portrait, selfieFaces, Promise.all(challenges), sequenceFrames]).then(([p, s, c, q]) => {
-      const readings: FaceReadings | null = p && s ? { portrait: p.faces, selfie: s.faces, challenges: Object.fromEntries(c), sequence: q } : null;
+      const readings: FaceReadings | null = p && s ? { portrait: p.faces, selfie: s.faces, selfieMedium: s.medium ?? null, challenges: Object.fromEntries(c), sequence: q } : null;
       return finishFacePart(input, readings, Date.now() - started);
     });
     const [doc, face] = await Promise.all([documentSide, faceSide]);

@@ -28,7 +28,7 @@ export type PoolTask =
   | { task: 'document'; input: CaseInput }
   | { task: 'printed_zone'; input: CaseInput }
   | { task: 'printed_zone_second'; straightened: DecodedImage; first: OcrPass; mrz: MrzReading }
-  | { task: 'faces'; image: Uint8Array; maxSide?: number }
+  | { task: 'faces'; image: Uint8Array; maxSide?: number; medium?: boolean }
   | { task: 'sequence_faces'; frames: { index: number; image: Uint8Array }[] }
   | { task: 'sequence_changes'; frames: Uint8Array[] }
   | { task: 'warm_up'; part?: 'all' | 'images' | 'printed_zone' }
@@ -43,7 +43,7 @@ export default function run(t: PoolTask): Promise<unknown> {
     case 'printed_zone_second':
       return readSecondOcrPasses(t.straightened, t.first, t.mrz);
     case 'faces':
-      return readFaces(t.image, t.maxSide);
+      return readFaces(t.image, t.maxSide, t.medium);
     case 'sequence_faces':
       return readSequenceFaces(t.frames);
     case 'sequence_changes':

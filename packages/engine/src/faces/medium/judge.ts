@@ -1,0 +1,95 @@
+import type { FaceBox } from '../../types.ts';
+import type { RgbImage } from '../decode-image.ts';
+import { MEDIUM_MODEL, type MediumFeature } from './model.ts';
+import { colourMeasures, faceWindow, straightEdges } from './pixels.ts';
+import { spectrumMeasures } from './spectrum.ts';
+
+/**
+ * Is this still a live face, or a face shown on a screen or a print? Pure, on one decoded image
+ * and the face's box in it (the image at its own resolution: the texture measured is lost by
+ * any resize). The measures (medium.ts words in the catalogue) and one score: a logistic model
+ * over them, whose weights and threshold were fitted on the training half of the attack set
+ * (scripts/fit-pad-model.ts, bench/checks/pad.ts for the figures).
+ */
+export interface StillMediumMeasures {
+  /** Isolated peaks of the face's spectrum over its smooth level (log10): moiré, a pixel grid, a halftone. */
+  medium_spectrum_peaks: number;
+  /** Share of the face's spectral power at the highest frequencies (log10): dither, subpixels. */
+  medium_high_frequency: number;
+  /** Mean colour saturation of the face. */
+  medium_saturation: number;
+  /** Luminance spread of the face (2nd to 98th percentile, 0..1). */
+  medium_dynamic_range: number;
+  /** Share of the face's pixels in colourless glare. */
+  medium_glare: number;
+  /** The longest straight edge outside the face, over the image's diagonal. */
+  medium_straight_edges: number;
+}
+
+export interface StillMediumJudgement {
+  measures: StillMediumMeasures & { medium_attack_score: number };
+  /** The combined score (0..1, higher: more likely a screen or a print). */
+  score: number;
+  /** Whether the score passes the threshold chosen on the training half. */
+  attack: boolean;
+}
+
+/** human's passive scores of the same face, when the model uses them. */
+interface PassiveScores {
+  antispoof?: number;
+  liveness?: number;
+}
+
+function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures {
+  const clamped = clampBox(box, image);
+  const { lum, n } = faceWindow(image, clamped);
+  const spectrum = spectrumMeasures(lum, n);
+  const colour = colourMeasures(image, clamped);
+  return {
+    medium_spectrum_peaks: round(spectrum.peaks),
+    medium_high_frequency: round(spectrum.highFrequency),
+    medium_saturation: round(colour.saturation),
+    medium_dynamic_range: round(colour.dynamicRange),
+    medium_glare: round(colour.glare),
+    medium_straight_edges: round(straightEdges(image, clamped)),
+  };
+}
+
+/** The features the model reads, from the measures and the passive scores. */
+export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = {}): Record<MediumFeature, number> {
+  return {
+    spectrum_peaks: m.medium_spectrum_peaks,
+    high_frequency: m.medium_high_frequency,
+    saturation: m.medium_saturation,
+    dynamic_range: m.medium_dynamic_range,
+    glare: Math.sqrt(m.medium_glare),
+    straight_edges: m.medium_straight_edges,
+    antispoof: passive.antispoof ?? 0.5,
+    liveness: passive.liveness ?? 0.5,
+  };
+}
+
+/** The model's score of a feature vector (0..1). */
+export function mediumScore(features: Record<MediumFeature, number>, model = MEDIUM_MODEL): number {
+  let z = model.bias;
+  for (const f of model.features) z += f.weight * ((features[f.name] - f.mean) / f.scale);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * The still's judgement, for a selfie or for one frame of a challenge: measures, score, and
+ * whether it is taken for an attack at the model's threshold.
+ */
+export function judgeStillMedium(image: RgbImage, face: { box: FaceBox } & PassiveScores): StillMediumJudgement {
+  const measures = measureStillMedium(image, face.box);
+  const score = mediumScore(mediumFeatures(measures, face));
+  return { measures: { ...measures, medium_attack_score: round(score) }, score, attack: score >= MEDIUM_MODEL.threshold };
+}
+
+function clampBox(box: FaceBox, image: RgbImage): FaceBox {
+  const x = Math.max(0, Math.min(image.width - 1, Math.round(box.x)));
+  const y = Math.max(0, Math.min(image.height - 1, Math.round(box.y)));
+  return { x, y, width: Math.max(1, Math.min(image.width - x, Math.round(box.width))), height: Math.max(1, Math.min(image.height - y, Math.round(box.height))) };
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
