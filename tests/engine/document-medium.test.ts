@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { CheckReason } from '@idv/domain';
-import { fftRadix2, powerSpectrum } from '../../packages/engine/src/document/medium/fft-radix2.ts';
+import { fftRadix2 } from '../../packages/engine/src/fft.ts';
+import { windowedSpectrum } from '../../packages/engine/src/document/medium/windowed-spectrum.ts';
 import { mediumReasons, MEDIUM_THRESHOLDS, type MediumMeasures } from '../../packages/engine/src/document/medium/medium.ts';
 import { assessDocumentQuality } from '../../packages/engine/src/document/quality.ts';
 import { generateDocumentAttack, type DocumentAttackSpecies } from '../../packages/engine/src/generator/attacks/species.ts';
@@ -39,7 +40,7 @@ describe('radix-2 FFT', () => {
   test('a diagonal grating puts its power at its frequency', () => {
     const n = 64;
     const tile = Float64Array.from({ length: n * n }, (_, i) => 128 + 60 * Math.cos((2 * Math.PI * (5 * (i % n) + 9 * Math.floor(i / n))) / n));
-    const power = powerSpectrum(tile, n);
+    const power = windowedSpectrum(tile, n);
     let best = 0;
     for (let i = 1; i < n * n; i++) if (power[i]! > power[best]!) best = i;
     // (u, v) = (5, 9), or its mirror (-5, -9).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FIXTURES_DIR } from '../../packages/engine/src/index.ts';
 import { analyseFaces, judgeFaceMatch, judgeImageMedium, judgeStillMedium, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
-import { powerSpectrum } from '../../packages/engine/src/faces/medium/fft.ts';
+import { powerSpectrum } from '../../packages/engine/src/fft.ts';
 import { MEDIUM_MODEL, SELFIE_IS_PORTRAIT_MAX_DISTANCE } from '../../packages/engine/src/faces/medium/index.ts';
 import { spectrumMeasures } from '../../packages/engine/src/faces/medium/spectrum.ts';
 import { loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';

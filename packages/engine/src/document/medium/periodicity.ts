@@ -1,7 +1,7 @@
 import type { DecodedImage } from '../decode.ts';
 import type { Point } from '../locate.ts';
 import { documentShortSide, pointInDocument } from './document-pixels.ts';
-import { powerSpectrum } from './fft-radix2.ts';
+import { windowedSpectrum } from './windowed-spectrum.ts';
 
 /**
  * Periodic patterns a paper document does not make: the pixel grid of a screen and its moiré
@@ -51,8 +51,8 @@ export function periodicity(image: DecodedImage, corners: readonly Point[]): Per
           cTile[y * n + x] = r - b;
         }
       }
-      luma.push(peakScore(powerSpectrum(yTile, n), n, n / 6, n / 2));
-      chroma.push(c === 3 ? peakScore(powerSpectrum(cTile, n), n, n / 40, n / 3) : 0);
+      luma.push(peakScore(windowedSpectrum(yTile, n), n, n / 6, n / 2));
+      chroma.push(c === 3 ? peakScore(windowedSpectrum(cTile, n), n, n / 40, n / 3) : 0);
     }
   }
   if (!luma.length) return { lumaPeak: 0, chromaPeak: 0, windows: 0 };

@@ -1,4 +1,4 @@
-import { powerSpectrum } from './fft.ts';
+import { powerSpectrum } from '../../fft.ts';
 
 /**
  * What a screen or a print leaves in the spectrum of the face: a display's pixel grid seen by a

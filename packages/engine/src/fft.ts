@@ -1,11 +1,14 @@
 /**
  * A radix-2 complex FFT in place (iterative Cooley–Tukey), and the 2-D power spectrum of a square
- * real image built from it (rows, then columns). Sizes are powers of two; the medium measures use
- * 64 to 256, a few milliseconds.
+ * real image built from it (rows, then columns): what the passive measures of a face's and a
+ * document's medium need (moiré of a pixel grid, halftone periodicity), on tiles of 2^k pixels,
+ * a few milliseconds each. Short on purpose; each caller removes the mean and windows its tile.
  */
-function fft(re: Float64Array, im: Float64Array): void {
+
+/** In-place complex FFT of length n = 2^k (re, im). */
+export function fftRadix2(re: Float64Array, im: Float64Array): void {
   const n = re.length;
-  if ((n & (n - 1)) !== 0 || im.length !== n) throw new Error('fft: length must be a power of two');
+  if (n & (n - 1)) throw new Error('fftRadix2 needs a power-of-two length');
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
@@ -29,8 +32,8 @@ function fft(re: Float64Array, im: Float64Array): void {
         const ti = re[b]! * ci + im[b]! * cr;
         re[b] = re[a]! - tr;
         im[b] = im[a]! - ti;
-        re[a]! += tr;
-        im[a]! += ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
         const next = cr * wr - ci * wi;
         ci = cr * wi + ci * wr;
         cr = next;
@@ -53,7 +56,7 @@ export function powerSpectrum(values: Float64Array, n: number): Float64Array {
         rowRe[b] = re[i]!;
         rowIm[b] = im[i]!;
       }
-      fft(rowRe, rowIm);
+      fftRadix2(rowRe, rowIm);
       for (let b = 0; b < n; b++) {
         const i = pass === 0 ? a * n + b : b * n + a;
         re[i] = rowRe[b]!;
