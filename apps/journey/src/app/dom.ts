@@ -26,3 +26,19 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props |
 let uid = 0;
 /** A unique id for label/aria links. */
 export const nextId = (prefix: string) => `${prefix}-${++uid}`;
+
+/**
+ * Calls `leave` once `element` is taken out of its screen's <main> (the person moved on, or the
+ * screen was redrawn): a camera screen stops its stream and timers then, whoever replaced it.
+ */
+export function onDetached(element: HTMLElement, leave: () => void): void {
+  const root = element.closest('main');
+  if (!root) return;
+  const observer = new MutationObserver(() => {
+    if (!element.isConnected) {
+      leave();
+      observer.disconnect();
+    }
+  });
+  observer.observe(root, { childList: true });
+}

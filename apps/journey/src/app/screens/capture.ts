@@ -1,5 +1,5 @@
 import { CameraError, analyseBlob, cameraAvailability, fileToJpeg, hintText, openCamera, stopCamera, toJpeg, watchQuality, type Facing } from '../camera.ts';
-import { h, nextId } from '../dom.ts';
+import { h, nextId, onDetached } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
 import { errorLine, handoffOffer, type JourneyView } from '../view.ts';
@@ -275,14 +275,7 @@ function drawCapture(j: JourneyView, kind: PieceKind, done: () => void, toPhone:
     () => captureScreen(j, kind, done),
   );
 
-  const root = video.closest('main');
-  const observer = new MutationObserver(() => {
-    if (!video.isConnected) {
-      leave();
-      observer.disconnect();
-    }
-  });
-  if (root) observer.observe(root, { childList: true });
+  onDetached(video, leave);
 
   openCamera(facing).then(
     (s) => {

@@ -1,6 +1,6 @@
 import { ApiFailure } from '../api.ts';
 import { CameraError, openCamera, stopCamera } from '../camera.ts';
-import { h } from '../dom.ts';
+import { h, onDetached } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
 import type { FaceChallenge, FaceSequence } from '../types.ts';
@@ -132,14 +132,7 @@ export function sequenceScreen(j: JourneyView, done: () => void): void {
     () => sequenceScreen(j, done),
   );
 
-  const root = video.closest('main');
-  const observer = new MutationObserver(() => {
-    if (!video.isConnected) {
-      leave();
-      observer.disconnect();
-    }
-  });
-  if (root) observer.observe(root, { childList: true });
+  onDetached(video, leave);
 
   openCamera('user').then(
     (s) => {
