@@ -103,13 +103,16 @@ describe('the proof of the review station', () => {
     await ritaPage.click(`a[href="${href}"]`);
     await ritaPage.getByRole('heading', { level: 1 }).filter({ hasText: taskId }).waitFor();
 
-    // Every image of the journey is shown, streamed through the console (document, selfie, both turns).
+    // Every image of the journey is shown, streamed through the console: the document, its portrait
+    // and the selfie among the images, both turns in the challenge strip.
     const images = ritaPage.locator('section[aria-labelledby="images-title"] img');
     await images.first().waitFor();
     await ritaPage.waitForFunction(() => {
-      const imgs = [...document.querySelectorAll<HTMLImageElement>('section[aria-labelledby="images-title"] img')];
+      const pictures = [...document.querySelectorAll<HTMLImageElement>('section[aria-labelledby="images-title"] img')];
+      const strip = [...document.querySelectorAll<HTMLImageElement>('section[aria-labelledby="attack-title"] img')];
+      const imgs = [...pictures, ...strip];
       imgs.forEach((i) => (i.loading = 'eager'));
-      return imgs.length >= 4 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+      return pictures.length >= 3 && strip.length >= 2 && imgs.every((i) => i.complete && i.naturalWidth > 0);
     });
     // The real checks' reports are listed.
     await ritaPage.getByText('sandbox_forced').or(ritaPage.getByText(/forced by a sandbox test value/i)).first().waitFor();
@@ -127,9 +130,11 @@ describe('the proof of the review station', () => {
     // The same case screen on a phone (a reviewer's second device), images included.
     const phone = await openAs(rita, `/tasks/${taskId}`, 'phone');
     await phone.waitForFunction(() => {
-      const imgs = [...document.querySelectorAll<HTMLImageElement>('section[aria-labelledby="images-title"] img')];
+      const pictures = [...document.querySelectorAll<HTMLImageElement>('section[aria-labelledby="images-title"] img')];
+      const strip = [...document.querySelectorAll<HTMLImageElement>('section[aria-labelledby="attack-title"] img')];
+      const imgs = [...pictures, ...strip];
       imgs.forEach((i) => (i.loading = 'eager'));
-      return imgs.length >= 4 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+      return pictures.length >= 3 && strip.length >= 2 && imgs.every((i) => i.complete && i.naturalWidth > 0);
     });
     await capture(phone, 'sandbox-case', 'phone');
 
