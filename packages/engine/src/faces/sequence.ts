@@ -4,6 +4,7 @@ import type { FaceFinding } from './analyse-face.ts';
 import { faceDistance } from './distance.ts';
 import { LIVENESS_LIMITS, challengeMet } from './liveness.ts';
 import { judgePlanarity, type PlanarityJudgement } from './planarity.ts';
+import { median } from '../middle.ts';
 
 /**
  * The live sequence's judgement (docs/liveness.md#the-live-sequence), pure: the frames are read
@@ -247,13 +248,6 @@ function countInOrder(made: readonly LivenessChallenge[], asked: readonly Livene
   let n = 0;
   for (const m of made) if (m === asked[n]) n++;
   return Math.min(n, asked.length);
-}
-
-function median(values: number[]): number {
-  if (!values.length) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 function standardDeviation(values: readonly number[]): number {

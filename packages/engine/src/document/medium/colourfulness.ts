@@ -1,6 +1,7 @@
 import type { DecodedImage } from '../decode.ts';
 import type { Point } from '../locate.ts';
 import { pointInDocument, rgbAt } from './document-pixels.ts';
+import { upperMedian } from '../../middle.ts';
 
 /**
  * How much colour a document shows beyond the light's own tint. A black-and-white copy under a
@@ -31,14 +32,10 @@ export function colourfulness(image: DecodedImage, corners: readonly Point[]): n
     }
   }
   if (rs.length < 50) return 0;
-  const mr = median(rs);
-  const mb = median(bs);
+  const mr = upperMedian(rs);
+  const mb = upperMedian(bs);
   const distances = Float64Array.from(rs, (r, k) => Math.hypot(r - mr, bs[k]! - mb) * 100);
   return percentile(distances, 0.95);
-}
-
-function median(values: number[]): number {
-  return percentile(Float64Array.from(values), 0.5);
 }
 
 function percentile(values: Float64Array, p: number): number {

@@ -2,6 +2,7 @@ import type { DecodedImage } from '../decode.ts';
 import type { Point } from '../locate.ts';
 import { documentShortSide, pointInDocument } from './document-pixels.ts';
 import { windowedSpectrum } from './windowed-spectrum.ts';
+import { upperMedian } from '../../middle.ts';
 
 /**
  * Periodic patterns a paper document does not make: the pixel grid of a screen and its moiré
@@ -56,7 +57,7 @@ export function periodicity(image: DecodedImage, corners: readonly Point[]): Per
     }
   }
   if (!luma.length) return { lumaPeak: 0, chromaPeak: 0, windows: 0 };
-  return { lumaPeak: median(luma), chromaPeak: median(chroma), windows: luma.length };
+  return { lumaPeak: upperMedian(luma), chromaPeak: upperMedian(chroma), windows: luma.length };
 }
 
 /** log10 of the largest bin over the median bin of its ring, within radii [rMin, rMax], off the axes. */
@@ -74,16 +75,11 @@ function peakScore(power: Float64Array, n: number, rMin: number, rMax: number): 
       bins.push({ r, p });
     }
   }
-  const medians = rings.map((ring) => (ring ? median(ring) : 0));
+  const medians = rings.map((ring) => (ring ? upperMedian(ring) : 0));
   let best = 0;
   for (const { r, p } of bins) {
     const m = medians[r]!;
     if (m > 0 && p / m > best) best = p / m;
   }
   return best > 0 ? Math.log10(best) : 0;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -1,4 +1,5 @@
 import { powerSpectrum } from '../../fft.ts';
+import { upperMedian } from '../../middle.ts';
 
 /**
  * What a screen or a print leaves in the spectrum of the face: a display's pixel grid seen by a
@@ -63,7 +64,7 @@ export function spectrumMeasures(lum: Float64Array, n: number): SpectrumMeasures
       rings[ring]!.push(logP[i]!);
     }
   }
-  const level = rings.map((values) => median(values));
+  const level = rings.map((values) => upperMedian(values));
 
   // Local maxima of the excess over the ring's median, the four strongest (a real image's peak
   // comes with its mirror at −f: four is two distinct peaks).
@@ -92,10 +93,4 @@ export function spectrumMeasures(lum: Float64Array, n: number): SpectrumMeasures
   const top = excess.slice(0, 4);
   const peaks = top.length ? top.reduce((s, v) => s + v, 0) / 4 : 0;
   return { peaks, highFrequency: Math.log10((high + 1e-9) / (band + 1e-9)) };
-}
-
-function median(values: number[]): number {
-  if (!values.length) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
 }
