@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reportContradictions, STANDARD_FLOW, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { analyseFaces, ChecksPool, documentSelfieAttack, generateDocument, loadSource, printAttack, screenAttack, type DocumentFields } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
+import type { ChecksRunner } from '@idv/worker';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
 
@@ -56,7 +56,7 @@ before(async () => {
   who = await newTenant(t, 'sandbox');
   await activateFlow(t, who.tenant.clientId, 'sandbox', FLOW, DEFINITION);
   pool = new ChecksPool({ threads: 2 });
-  runner = new ChecksRunner({ db: t.database.db, keyring: t.ctx.keyring, vault: t.ctx.vault, pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring), analyser: pool, now: t.clock.now, leaseMs: 60_000 });
+  runner = checksRunnerFor(t, pool, { leaseMs: 60_000 });
 });
 
 after(async () => {

@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reportContradictions, STANDARD_FLOW, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument, type DocumentFields } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
+import type { ChecksRunner } from '@idv/worker';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 import { generateDocumentAttack, type DocumentAttackSpecies } from '../../packages/engine/src/generator/attacks/species.ts';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
@@ -53,15 +53,7 @@ let runner: ChecksRunner;
 before(async () => {
   t = await startJourneyApp();
   pool = new ChecksPool({ threads: 2 });
-  runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: pool,
-    now: t.clock.now,
-    leaseMs: 60_000,
-  });
+  runner = checksRunnerFor(t, pool, { leaseMs: 60_000 });
 });
 
 after(async () => {

@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTACK_REASONS, CHECK_REASONS, PRESENTATION_ATTACKS, STANDARD_FLOW, type AttackReason, type FlowDefinition } from '@idv/domain';
 import { ChecksPool } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
+import type { ChecksRunner } from '@idv/worker';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 import { IMAGES, activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 
 /**
@@ -29,14 +29,7 @@ before(async () => {
   await activateFlow(t, t.demo.client_id, 'sandbox', 'doc-only', DOC_ONLY);
   await activateFlow(t, t.demo.client_id, 'sandbox', 'strict', STRICT);
   pool = new ChecksPool({ threads: 1 });
-  runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: pool,
-    now: t.clock.now,
-  });
+  runner = checksRunnerFor(t, pool);
 });
 after(async () => {
   await pool?.destroy();
