@@ -601,6 +601,86 @@ export const faceChallenges = pgTable(
   (t) => [index('face_challenges_case').on(t.caseId, t.round, t.id)],
 );
 
+/**
+ * The certificates a client trusts to issue wallet credentials (docs/wallet.md), per environment:
+ * IACA roots for mdoc (ISO/IEC 18013-5), issuer certificates (or their CAs) for SD-JWT VC. Public
+ * data, kept in clear; what the console shows is parsed once at upload.
+ */
+export const trustAnchors = pgTable(
+  'trust_anchors',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    /** `iaca` (mdoc) or `sd_jwt_issuer` (SD-JWT VC). */
+    kind: text('kind').$type<'iaca' | 'sd_jwt_issuer'>().notNull(),
+    label: text('label'),
+    certificatePem: text('certificate_pem').notNull(),
+    /** SHA-256 of the DER, hex: one anchor per certificate per client and environment. */
+    fingerprint: text('fingerprint').notNull(),
+    subject: text('subject').notNull(),
+    notBefore: ts('not_before').notNull(),
+    notAfter: ts('not_after').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('trust_anchors_certificate').on(t.clientId, t.environment, t.fingerprint), index('trust_anchors_client').on(t.clientId, t.environment, t.createdAt)],
+);
+
+/**
+ * The verifier identity a client's wallet requests are signed with (OpenID4VP `x509_san_dns`
+ * client identifier), per environment: the certificate in clear, the private key sealed with the
+ * master keyring (aad `wallet_verifier:<client>:<environment>`). Generated on first use when none
+ * was configured (docs/wallet.md).
+ */
+export const walletVerifiers = pgTable(
+  'wallet_verifiers',
+  {
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    /** PEM, leaf first, then any intermediates. */
+    certificateChainPem: text('certificate_chain_pem').notNull(),
+    privateKeySealed: text('private_key_sealed').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.environment] })],
+);
+
+/**
+ * One OpenID4VP request of a journey round (cross-device by QR/link, or same-device through the
+ * Digital Credentials API): the nonce the presentation must be bound to, the ephemeral key its
+ * encrypted response is opened with (sealed with the master keyring, aad
+ * `wallet_request:<id>:key`), answered once.
+ */
+export const walletRequests = pgTable(
+  'wallet_requests',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    environment: text('environment').$type<Environment>().notNull(),
+    caseId: text('case_id').notNull().references(() => cases.id),
+    sessionId: text('session_id').notNull(),
+    round: integer('round').notNull(),
+    /** `cross_device` (request by reference, direct_post.jwt) or `dc_api` (the browser's Digital Credentials API). */
+    mode: text('mode').$type<'cross_device' | 'dc_api'>().notNull(),
+    /** The claims asked for (the flow's needs), in the catalogue's names. */
+    claims: jsonb('claims').$type<string[]>().notNull(),
+    nonce: text('nonce').notNull(),
+    /** The OpenID4VP `state` (cross-device), high-entropy, the response's key to this row. */
+    state: text('state').notNull(),
+    encryptionKeySealed: text('encryption_key_sealed').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    /** When a wallet fetched the request object (cross-device). */
+    fetchedAt: ts('fetched_at'),
+    /** When a response arrived and was judged: a request is answered once. */
+    answeredAt: ts('answered_at'),
+    /** `accepted`, or the refusal's reason (a `wallet_*` check reason). */
+    outcome: text('outcome'),
+  },
+  (t) => [uniqueIndex('wallet_requests_state').on(t.state), index('wallet_requests_case').on(t.caseId, t.round, t.issuedAt)],
+);
+
 /** Origins allowed to frame the journey, per client and environment (empty: none). */
 export const embeddingSettings = pgTable(
   'embedding_settings',

@@ -144,6 +144,16 @@ export const CHECK_MEASURES = {
     threshold: 'Review threshold',
     flags: 'Flagged answers',
   },
+  wallet: {
+    presentation_accepted: 'Presentation accepted',
+    credential_mdoc: 'Credential in mdoc format (ISO/IEC 18013-5); otherwise SD-JWT VC',
+    issuer_trusted: "Issuer chains to the client's trust anchors",
+    device_binding_valid: 'Signed by the device the credential is bound to',
+    status_checked: 'Revocation status checked',
+    claims_disclosed: 'Claims disclosed',
+    credential_days_left: 'Days until the credential expires',
+    presentations_refused: 'Presentations refused before the accepted one',
+  },
 } as const satisfies Record<CheckType, Record<string, string>>;
 
 export type CheckMeasures = typeof CHECK_MEASURES;

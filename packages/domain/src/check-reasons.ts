@@ -14,6 +14,7 @@ export const CHECK_TYPES = [
   'duplicates',
   'data_comparison',
   'questionnaire',
+  'wallet',
 ] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 type CheckStatus = 'ok' | 'attention' | 'failed';
@@ -83,6 +84,16 @@ export const CHECK_REASONS = {
   // questionnaire
   questionnaire_threshold: r('questionnaire', 'The answers reach the review threshold of the flow.'),
   questionnaire_flagged: r('questionnaire', 'An answer carries a flag of the flow.'),
+  // wallet: a presentation from a digital identity wallet (docs/wallet.md). A refused presentation is
+  // stored nowhere; its reason is told to the person and journaled, and the case's check reports it
+  // when the journey ends without an accepted one.
+  wallet_issuer_untrusted: r('wallet', "The credential's issuer does not chain to a trust anchor of the client."),
+  wallet_credential_expired: r('wallet', 'The credential has expired or is not yet valid.'),
+  wallet_credential_revoked: r('wallet', 'The issuer has revoked or suspended the credential.'),
+  wallet_device_binding_invalid: r('wallet', 'The presentation is not signed by the device the credential is bound to, for this request.'),
+  wallet_presentation_invalid: r('wallet', 'The presentation is malformed, tampered with, or answers another request.'),
+  wallet_claims_not_requested: r('wallet', 'The presentation discloses claims the request did not ask for.'),
+  wallet_status_unavailable: r('wallet', "The credential's status list could not be fetched or verified."),
   // any check, sandbox only
   sandbox_forced: r('document_validity', 'The outcome was forced by a sandbox test value.'),
 } as const satisfies Record<string, { check: CheckType; label: string }>;

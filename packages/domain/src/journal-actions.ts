@@ -24,6 +24,9 @@ export const CASE_JOURNAL_ACTIONS = {
   'journey.piece_received': 'Image received',
   'journey.face_challenge_issued': 'Face challenge issued',
   'journey.sequence_received': 'Live sequence received',
+  'journey.wallet_requested': 'Wallet presentation requested',
+  'journey.wallet_presented': 'Wallet presentation accepted',
+  'journey.wallet_refused': 'Wallet presentation refused',
   'journey.submitted': 'Journey submitted',
   'review.opened': 'Sent to review',
   'review.claimed': 'Review task claimed',
@@ -53,5 +56,8 @@ const CLIENT_JOURNAL_ACTIONS = {
   'webhook_endpoint.secret_rotated': 'Webhook signing secret rotated',
   'journey_appearance.updated': "Journey's appearance changed",
   'journey_embedding.updated': "Journey's embedding settings changed",
+  'trust_anchor.added': 'Wallet trust anchor added',
+  'trust_anchor.removed': 'Wallet trust anchor removed',
+  'wallet_verifier.created': 'Wallet verifier identity created',
 } as const;
 export type ClientJournalAction = keyof typeof CLIENT_JOURNAL_ACTIONS;

@@ -143,6 +143,16 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     threshold: 'Seuil de révision',
     flags: 'Réponses signalées',
   },
+  wallet: {
+    presentation_accepted: 'Présentation acceptée',
+    credential_mdoc: 'Attestation au format mdoc (ISO/IEC 18013-5) ; sinon SD-JWT VC',
+    issuer_trusted: 'Émetteur rattaché aux ancres de confiance du client',
+    device_binding_valid: "Signée par l'appareil auquel l'attestation est liée",
+    status_checked: 'Statut de révocation vérifié',
+    claims_disclosed: 'Données divulguées',
+    credential_days_left: "Jours avant l'expiration de l'attestation",
+    presentations_refused: "Présentations refusées avant celle acceptée",
+  },
 };
 
 /** A measure of a check in plain words; the name itself when unknown (the checks panel shows the name on hover either way). */

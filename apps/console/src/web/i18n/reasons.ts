@@ -59,6 +59,13 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   subject_missing: "Un champ à comparer manque d'un côté.",
   questionnaire_threshold: 'Les réponses atteignent le seuil de révision du parcours.',
   questionnaire_flagged: 'Une réponse porte un signalement du parcours.',
+  wallet_issuer_untrusted: "L'émetteur de l'attestation ne se rattache à aucune ancre de confiance du client.",
+  wallet_credential_expired: "L'attestation a expiré ou n'est pas encore valide.",
+  wallet_credential_revoked: "L'émetteur a révoqué ou suspendu l'attestation.",
+  wallet_device_binding_invalid: "La présentation n'est pas signée, pour cette demande, par l'appareil auquel l'attestation est liée.",
+  wallet_presentation_invalid: 'La présentation est mal formée, altérée, ou répond à une autre demande.',
+  wallet_claims_not_requested: "La présentation divulgue des données que la demande n'a pas demandées.",
+  wallet_status_unavailable: "La liste de statut de l'attestation n'a pas pu être obtenue ou vérifiée.",
   sandbox_forced: 'Le résultat a été imposé par une valeur de test du bac à sable.',
 };
 
@@ -96,6 +103,7 @@ const CHECK_TYPES_WORDS: Record<CheckType, Record<Locale, string>> = {
   duplicates: { en: 'Duplicates', fr: 'Doublons' },
   data_comparison: { en: 'Data comparison', fr: 'Comparaison des données' },
   questionnaire: { en: 'Questionnaire', fr: 'Questionnaire' },
+  wallet: { en: 'Identity wallet', fr: "Portefeuille d'identité" },
 };
 
 /** A check reason (or a task reason) in plain words. */
