@@ -4,10 +4,10 @@ import sharp from 'sharp';
 import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument } from '@idv/engine';
 import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
 import { activateFlow, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { clipFrames } from '../helpers/liveness-clips.ts';
 import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * The live sequence through the journey API on real frames (docs/liveness.md#the-live-sequence):
@@ -43,7 +43,7 @@ before(async () => {
   who = await newTenant(t, 'sandbox');
   await activateFlow(t, who.tenant.clientId, 'sandbox', FLOW, DEFINITION);
   pool = new ChecksPool({ threads: 1 });
-  runner = new ChecksRunner({ db: t.database.db, keyring: t.ctx.keyring, vault: t.ctx.vault, pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring), analyser: pool, now: t.clock.now });
+  runner = checksRunnerFor(t, pool);
   const fields = { document_code: 'P', issuing_country: 'FRA', document_number: '14FP52K81', surname: 'MARTIN', given_names: 'JULIEN', nationality: 'FRA', birth_date: '1984-05-17', sex: 'M' as const, expiry_date: '2033-06-30' };
   document = (await generateDocument({ format: 'TD3', fields, portrait: stills.frames[0]!, seed: 7 })).image;
 });

@@ -7,8 +7,7 @@ import { applyCaseTrigger, findCaseForUpdate, insertActiveOperator, openReviewTa
 import { newId, type CheckReport, type OperatorRole, type Sensitivity } from '@idv/domain';
 import { ChecksPool } from '@idv/engine';
 import { MasterKeyring } from '@idv/vault';
-import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
+import { WebhookDispatcher } from '@idv/worker';
 import { createDevIdp, type DevIdp } from '../../apps/dev-idp/src/index.ts';
 import { loadAssets } from '../../apps/console/src/load-assets.ts';
 import { createConsoleServer } from '../../apps/console/src/server/index.ts';
@@ -18,6 +17,7 @@ import { screenAudits as sharedScreenAudits } from '../helpers/axe.ts';
 import { ROOT, freePort } from '../helpers/processes.ts';
 import { IMAGES, fixture, journey, newSession } from '../helpers/journey.ts';
 import { issueKey } from '../helpers/tenants.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * The whole console for browser tests, once per file: the service (the real app on its own
@@ -84,7 +84,7 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
   let consoleOffset = 0;
   const pool = options.worker ? new ChecksPool({ threads: 1 }) : undefined;
   const runner = pool
-    ? new ChecksRunner({ db: t.database.db, keyring: t.ctx.keyring, vault: t.ctx.vault, pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring), analyser: pool, now: t.clock.now })
+    ? checksRunnerFor(t, pool)
     : undefined;
   const dispatcher = options.worker || options.webhooks ? new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen }) : undefined;
   await dispatcher?.start();

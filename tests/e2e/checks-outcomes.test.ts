@@ -6,10 +6,10 @@ import { reportContradictions, STANDARD_FLOW, type CheckReport, type FlowDefinit
 import { ChecksPool, generateDocument, type DocumentFields } from '@idv/engine';
 import { verifyWebhook } from '@idv/sdk';
 import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createEndpoint, newTenant, type TestTenant } from '../helpers/webhooks.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * The whole path of an automated decision: a case created by the API, the person's pieces sent
@@ -96,15 +96,7 @@ after(async () => {
 });
 
 function newRunner(leaseMs = 60_000): ChecksRunner {
-  return new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: pool,
-    now: t.clock.now,
-    leaseMs,
-  });
+  return checksRunnerFor(t, pool, { leaseMs });
 }
 
 interface Submission {

@@ -8,8 +8,9 @@ import { pieceBlobs } from '@idv/case-data';
 import { queryRows } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument, type CaseInput } from '@idv/engine';
-import { ChecksRunner, RetentionSweeper } from '@idv/worker';
+import { RetentionSweeper } from '@idv/worker';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * BLOB_STORE=postgres end to end: the journey's images are sealed into the database (nothing under
@@ -95,19 +96,12 @@ test('images go to the database store, are read by the checks and the API, and a
   assert.equal(existsSync(join(t.dataDir, 'blobs')), false, 'nothing written under DATA_DIR');
 
   // The checks open them from the database and decide.
-  const runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: pieceBlobs(t.ctx),
-    analyser: {
-      analyse: (input: CaseInput) => {
-        analysed.push(Object.fromEntries(Object.entries(input.pieces).map(([kind, bytes]) => [kind, Buffer.from(bytes)])));
-        return pool.analyse(input);
-      },
+  const runner = checksRunnerFor(t, {
+    analyse: (input: CaseInput) => {
+      analysed.push(Object.fromEntries(Object.entries(input.pieces).map(([kind, bytes]) => [kind, Buffer.from(bytes)])));
+      return pool.analyse(input);
     },
-    now: t.clock.now,
-  });
+  }, { pieces: pieceBlobs(t.ctx) });
   const ran = await runner.drain();
   assert.deepEqual(ran.map((r) => [r.caseId, r.outcome]), [[caseId, 'approved']]);
   assert.equal(analysed.length, 1);

@@ -6,12 +6,12 @@ import { findCheckJob } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool, generateDocument } from '@idv/engine';
 import { serveProcessMetrics } from '@idv/metrics';
-import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
+import { WebhookDispatcher } from '@idv/worker';
 import { activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { freePort } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { createEndpoint, newTenant, type TestTenant } from '../helpers/webhooks.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * One journey followed by its request id and by the metrics: the finish (a real API request on a
@@ -89,14 +89,7 @@ test('a request id goes from the journey finish through the check job to the web
   assert.equal(await sample('idv_check_jobs_waiting'), 1);
   assert.equal(await sample('idv_check_jobs_running'), 0);
 
-  const runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: pool,
-    log,
-  });
+  const runner = checksRunnerFor(t, pool, { log });
   const [job] = await runner.claim(1);
   assert.equal(job?.requestId, requestId);
   assert.equal(await sample('idv_check_jobs_waiting'), 0);

@@ -4,9 +4,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { schema } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { ChecksPool } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
 import { IMAGES, activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * Every time the service reports about an automated decision is when the decision was taken, not
@@ -40,19 +39,12 @@ test('decided_at, the event and the journal carry the time of the decision, afte
   assert.equal((await journey(t, 'POST', '/finish', token)).statusCode, 200);
 
   const started = t.clock.now();
-  const runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: {
-      analyse: async (input) => {
-        const analysis = await pool.analyse(input);
-        t.clock.advance(ANALYSIS_MS);
-        return analysis;
-      },
+  const runner = checksRunnerFor(t, {
+    analyse: async (input) => {
+      const analysis = await pool.analyse(input);
+      t.clock.advance(ANALYSIS_MS);
+      return analysis;
     },
-    now: t.clock.now,
   });
   assert.deepEqual((await runner.drain()).map((r) => r.outcome), ['approved']);
   const decidedAt = new Date(started.getTime() + ANALYSIS_MS).toISOString();

@@ -6,10 +6,10 @@ import { countCaseFaces, createClient, erasePersonalData, FACE_VECTOR_DIMENSIONS
 import { STANDARD_FLOW, type CheckReport, type FlowDefinition } from '@idv/domain';
 import { FACE_TEMPLATE_LENGTH, type CaseAnalysis } from '@idv/engine';
 import { ChecksRunner, DUPLICATE_DEFAULTS, DUPLICATE_FACE_THRESHOLD } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
 import type { Credentials } from '../helpers/app.ts';
 import { IMAGES, activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 import { issueKey } from '../helpers/tenants.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * The duplicate face search over every case (the face index, pgvector's HNSW on both databases):
@@ -107,19 +107,12 @@ before(async () => {
   const client = await createClient(t.database.db, 'Other client', t.clock.now());
   await activateFlow(t, client.id, 'sandbox', FLOW, DEFINITION);
   other = { tenant: { clientId: client.id, environment: 'sandbox' }, key: await issueKey(t, { clientId: client.id, permissions: ['personal_data', 'decisions'] }) };
-  runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: {
-      analyse: async (): Promise<CaseAnalysis> => ({
-        checks: [],
-        reading: { fields: null, zoneAgreement: {}, faceTemplates: next, portraitBox: null },
-        timings: { document: 0, face: 0, total: 0 },
-      }),
-    },
-    now: t.clock.now,
+  runner = checksRunnerFor(t, {
+    analyse: async (): Promise<CaseAnalysis> => ({
+      checks: [],
+      reading: { fields: null, zoneAgreement: {}, faceTemplates: next, portraitBox: null },
+      timings: { document: 0, face: 0, total: 0 },
+    }),
   });
 });
 after(() => t.close());

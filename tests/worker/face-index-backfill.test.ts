@@ -4,8 +4,8 @@ import { sql } from 'drizzle-orm';
 import { countCaseFaces, queryRows, saveDocumentReading, type Tenant } from '@idv/db';
 import { ChecksPool, FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
 import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
 import { openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * The worker's start-up pass over readings missing from the face index (startWorker →
@@ -39,14 +39,7 @@ async function readingOf(templates: { selfie: number[] | null; portrait: number[
 
 /** A worker start's pass, by a runner of its own (as a new worker process). */
 function start() {
-  const runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: pool,
-    now: t.clock.now,
-  });
+  const runner = checksRunnerFor(t, pool);
   return runner.indexMissingFaces();
 }
 

@@ -4,9 +4,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { findCheckJob } from '@idv/db';
 import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
-import { ChecksRunner } from '@idv/worker';
-import { PieceBlobs } from '@idv/case-data';
 import { IMAGES, activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
 /**
  * A check run that throws (here an analyser failing on purpose, as an engine bug would): the job's
@@ -34,16 +33,11 @@ test('a failing run stores and logs the error name and code only; the last attem
 
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }));
   let clock = t.clock.now().getTime();
-  const runner = new ChecksRunner({
-    db: t.database.db,
-    keyring: t.ctx.keyring,
-    vault: t.ctx.vault,
-    pieces: new PieceBlobs(t.ctx.blobs, t.ctx.vault, t.ctx.keyring),
-    analyser: {
-      analyse: async () => {
-        throw Object.assign(new TypeError('could not parse P<FRAMARTIN<<JULIEN<<<'), { code: 'E_MRZ_PARSE' });
-      },
+  const runner = checksRunnerFor(t, {
+    analyse: async () => {
+      throw Object.assign(new TypeError('could not parse P<FRAMARTIN<<JULIEN<<<'), { code: 'E_MRZ_PARSE' });
     },
+  }, {
     now: () => new Date(clock),
     log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) },
     maxAttempts: 2,
