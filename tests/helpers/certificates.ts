@@ -1,55 +1,82 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Real X.509 certificates for the tests, made by the system's openssl (P-256 keys): a CA (an IACA
- * root), a leaf it signs (a document signer, or an SD-JWT VC issuer's own certificate), and the
- * private keys. Validity counts from the real time; tests that need an expired certificate move
- * the service's clock past it.
+ * Real X.509 certificates for the tests, made by the system's openssl (`openssl ca`, which takes
+ * any validity dates, past ones included; P-256 keys): a CA (an IACA root), a leaf a CA signs (a
+ * document signer, or an SD-JWT VC issuer's own certificate), a self-signed leaf, and their keys.
  */
 export interface MadeCertificate {
   pem: string;
   keyPem: string;
 }
 
-/** No default extensions: each certificate carries exactly the ones asked for. */
-const MIN_CONFIG = '[req]\ndistinguished_name=dn\n[dn]\n';
+export interface CertificateSpec {
+  /** As openssl writes it: /C=FR/O=…/CN=… */
+  subject: string;
+  /** Basic constraints CA:TRUE with keyCertSign; otherwise CA:FALSE with digitalSignature. Default true. */
+  ca?: boolean;
+  /** Signed by this certificate's key; self-signed when absent. */
+  issuer?: MadeCertificate;
+  /** Default: a day ago. */
+  notBefore?: Date;
+  /** Default: `days` (365) from now. */
+  notAfter?: Date;
+  days?: number;
+}
 
-function inTempDir<T>(work: (dir: string) => T): T {
+const CONFIG = (ca: boolean) => `[req]
+distinguished_name=dn
+[dn]
+[ca]
+default_ca=own
+[own]
+database=index.txt
+new_certs_dir=.
+serial=serial
+default_md=sha256
+policy=any
+x509_extensions=ext
+unique_subject=no
+[any]
+countryName=optional
+organizationName=optional
+commonName=supplied
+[ext]
+${ca ? 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign' : 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature'}
+subjectKeyIdentifier=hash
+`;
+
+/** openssl's GeneralizedTime: YYYYMMDDHHMMSSZ. */
+const asn1Time = (d: Date) => `${d.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+const DAY_MS = 86_400_000;
+
+export function makeCertificate(spec: CertificateSpec): MadeCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'idv-cert-'));
+  const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   try {
-    writeFileSync(join(dir, 'min.cnf'), MIN_CONFIG);
-    return work(dir);
+    writeFileSync(join(dir, 'openssl.cnf'), CONFIG(spec.ca ?? true));
+    writeFileSync(join(dir, 'index.txt'), '');
+    // A random positive serial, an even number of hex digits as openssl wants.
+    writeFileSync(join(dir, 'serial'), `01${randomBytes(8).toString('hex')}\n`);
+    run(['req', '-new', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', spec.subject]);
+    const now = Date.now();
+    const notBefore = spec.notBefore ?? new Date(now - DAY_MS);
+    const notAfter = spec.notAfter ?? new Date(now + (spec.days ?? 365) * DAY_MS);
+    const signer = spec.issuer ? (writeFileSync(join(dir, 'ca.pem'), spec.issuer.pem), writeFileSync(join(dir, 'ca.key'), spec.issuer.keyPem), ['-cert', 'ca.pem', '-keyfile', 'ca.key']) : ['-selfsign', '-keyfile', 'k.pem'];
+    run(['ca', '-batch', '-config', 'openssl.cnf', ...signer, '-in', 'r.csr', '-startdate', asn1Time(notBefore), '-enddate', asn1Time(notAfter), '-notext', '-out', 'c.pem']);
+    return { pem: readFileSync(join(dir, 'c.pem'), 'utf8'), keyPem: readFileSync(join(dir, 'k.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-
-/** A self-signed certificate: a CA (basic constraints CA:TRUE, keyCertSign) unless `ca` is false. */
-export function selfSigned(subject: string, opts: { days?: number; ca?: boolean } = {}): MadeCertificate {
-  const ca = opts.ca ?? true;
-  return inTempDir((dir) => {
-    const ext = ca
-      ? ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']
-      : ['-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'keyUsage=critical,digitalSignature'];
-    openssl(dir, ['req', '-x509', '-config', 'min.cnf', ...EC, '-keyout', 'k.pem', '-out', 'c.pem', '-days', String(opts.days ?? 365), '-subj', subject, ...ext]);
-    return { pem: readFileSync(join(dir, 'c.pem'), 'utf8'), keyPem: readFileSync(join(dir, 'k.pem'), 'utf8') };
-  });
-}
+/** A self-signed certificate, a CA unless `ca` is false. */
+export const selfSigned = (subject: string, opts: Omit<CertificateSpec, 'subject' | 'issuer'> = {}) => makeCertificate({ subject, ...opts });
 
 /** A leaf certificate (CA:FALSE) signed by `issuer`. */
-export function signedBy(issuer: MadeCertificate, subject: string, opts: { days?: number } = {}): MadeCertificate {
-  return inTempDir((dir) => {
-    writeFileSync(join(dir, 'ca.pem'), issuer.pem);
-    writeFileSync(join(dir, 'ca.key'), issuer.keyPem);
-    writeFileSync(join(dir, 'leaf.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n');
-    openssl(dir, ['req', '-new', '-config', 'min.cnf', ...EC, '-keyout', 'k.pem', '-out', 'r.csr', '-subj', subject]);
-    openssl(dir, ['x509', '-req', '-in', 'r.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(opts.days ?? 365), '-extfile', 'leaf.ext', '-out', 'c.pem']);
-    return { pem: readFileSync(join(dir, 'c.pem'), 'utf8'), keyPem: readFileSync(join(dir, 'k.pem'), 'utf8') };
-  });
-}
+export const signedBy = (issuer: MadeCertificate, subject: string, opts: Omit<CertificateSpec, 'subject' | 'issuer' | 'ca'> = {}) =>
+  makeCertificate({ subject, issuer, ca: false, ...opts });

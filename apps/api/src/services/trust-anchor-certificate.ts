@@ -20,7 +20,10 @@ export interface AnchorCertificate {
 
 /** `BEGIN <label>`: what a PEM block says it holds. */
 const PEM_LABEL = /-----BEGIN ([A-Z0-9 ]{1,40})-----/g;
-const ONE_CERTIFICATE = /^-----BEGIN CERTIFICATE-----\s+([A-Za-z0-9+/=\s]+?)\s*-----END CERTIFICATE-----$/;
+const HEADER = '-----BEGIN CERTIFICATE-----';
+const FOOTER = '-----END CERTIFICATE-----';
+/** Checked apart from the header and footer: one character class, linear on any input (no backtracking). */
+const BASE64_LINES = /^[A-Za-z0-9+/=\s]+$/;
 
 /** Node writes a name one attribute per line (`C=FR\nO=…\nCN=…`); shown on one line, commas between. */
 const oneLine = (name: string) => name.split('\n').join(', ');
@@ -39,11 +42,11 @@ export function readCertificate(text: string): AnchorCertificate {
   if (other?.includes('PRIVATE KEY')) throw invalid('certificate_pem holds a private key: a trust anchor is a certificate, and a private key should never be sent (consider it exposed).');
   if (other) throw invalid(`certificate_pem holds a ${other} block, not a certificate.`);
   if (labels.length > 1) throw invalid(`certificate_pem holds ${labels.length} certificates: send one, the root (or the issuer's own certificate), alone.`);
-  const body = ONE_CERTIFICATE.exec(trimmed);
-  if (!body) throw invalid('certificate_pem holds text before or after the certificate, or its base64 is malformed: send the PEM block alone.');
+  const body = trimmed.startsWith(HEADER) && trimmed.endsWith(FOOTER) ? trimmed.slice(HEADER.length, -FOOTER.length) : '';
+  if (!BASE64_LINES.test(body)) throw invalid('certificate_pem holds text before or after the certificate, or its base64 is malformed: send the PEM block alone.');
   let cert: X509Certificate;
   try {
-    cert = new X509Certificate(Buffer.from(body[1].replace(/\s+/g, ''), 'base64'));
+    cert = new X509Certificate(Buffer.from(body.replace(/\s+/g, ''), 'base64'));
   } catch {
     throw invalid('certificate_pem does not decode as an X.509 certificate.');
   }
