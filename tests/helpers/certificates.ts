@@ -62,7 +62,7 @@ export function makeCertificate(spec: CertificateSpec): MadeCertificate {
     writeFileSync(join(dir, 'index.txt'), '');
     // A random positive serial, an even number of hex digits as openssl wants.
     writeFileSync(join(dir, 'serial'), `01${randomBytes(8).toString('hex')}\n`);
-    run(['req', '-new', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', spec.subject]);
+    run(['req', '-new', '-utf8', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', spec.subject]);
     const now = Date.now();
     const notBefore = spec.notBefore ?? new Date(now - DAY_MS);
     const notAfter = spec.notAfter ?? new Date(now + (spec.days ?? 365) * DAY_MS);

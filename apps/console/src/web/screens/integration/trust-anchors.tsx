@@ -61,7 +61,7 @@ function AnchorList({ anchors }: { anchors: TrustAnchor[] }) {
   const now = Date.now();
   const nameOf = (a: TrustAnchor) => a.label ?? a.subject;
   return (
-    <section aria-labelledby="anchors-list-title">
+    <section className="anchor-list" aria-labelledby="anchors-list-title">
       <h2 id="anchors-list-title">{t('anchors.list')}</h2>
       {remove.isSuccess ? <Notice kind="success">{t('anchors.removed', { name: nameOf(remove.data) })}</Notice> : null}
       {remove.isError ? <ErrorNotice error={remove.error} /> : null}
