@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate, randomBytes, randomUUID } from 'node:crypto';
-import { insertTrustAnchor, listClientJournal, listTrustAnchors, type OperatorRow } from '@idv/db';
+import { findTrustAnchor, insertTrustAnchor, listClientJournal, listTrustAnchors, type OperatorRow } from '@idv/db';
 import { newId, type OperatorRole } from '@idv/domain';
 import { errorOf, type Credentials } from '../helpers/app.ts';
 import { selfSigned, signedBy, type MadeCertificate } from '../helpers/certificates.ts';
@@ -181,6 +181,7 @@ describe('adding, reading and removing with API keys', () => {
     assert.equal(res.statusCode, 204, res.body);
     assert.equal(res.body, '');
     assert.ok(!(await list()).json().data.some((a: { id: string }) => a.id === anchorId));
+    assert.equal(await findTrustAnchor(t.database.db, t.tenant, anchorId), null);
     refused(await remove(decisions, anchorId), 404, 'resource_not_found');
     refused(await remove(decisions, newId('tan')), 404, 'resource_not_found');
   });

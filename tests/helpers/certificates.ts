@@ -54,7 +54,7 @@ subjectKeyIdentifier=hash
 const asn1Time = (d: Date) => `${d.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
 const DAY_MS = 86_400_000;
 
-export function makeCertificate(spec: CertificateSpec): MadeCertificate {
+function makeCertificate(spec: CertificateSpec): MadeCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'idv-cert-'));
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   try {

@@ -6,12 +6,10 @@ import { tenantFilter, type Tenant } from './tenant.ts';
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 
 /**
- * What wallet verification needs of an anchor: its kind and certificate. Built-in anchors (the
- * sandbox test issuer) have the same shape, so a caller can concatenate them with a client's own.
+ * The tenant's anchors, oldest first (the order they were added; at most 100 per tenant by the
+ * API's limit). Each row's `kind` and `certificatePem` are what wallet verification needs: the
+ * shape of built-in anchors (the sandbox's test issuer), so a caller concatenates them.
  */
-export type TrustAnchorCertificate = Pick<TrustAnchorRow, 'kind' | 'certificatePem'>;
-
-/** The tenant's anchors, oldest first (the order they were added; at most 100 per tenant by the API's limit). */
 export async function listTrustAnchors(db: Executor, tenant: Tenant): Promise<TrustAnchorRow[]> {
   return db.select().from(trustAnchors).where(tenantFilter(trustAnchors, tenant)).orderBy(asc(trustAnchors.createdAt), asc(trustAnchors.id));
 }

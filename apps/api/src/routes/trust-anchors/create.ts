@@ -13,7 +13,7 @@ import { NewTrustAnchorSchema, presentTrustAnchor } from './schemas.ts';
 import { requireAnchorWriter } from './write-permission.ts';
 
 /** Per client and environment: a trusted list of a few dozen issuers fits; more is a mistake or an abuse. */
-export const MAX_TRUST_ANCHORS = 100;
+const MAX_TRUST_ANCHORS = 100;
 
 export function registerCreateTrustAnchor(app: App, ctx: AppContext): void {
   app.post(

@@ -3,7 +3,7 @@ import type { TrustAnchorRow } from '@idv/db';
 import { Timestamp } from '../../schemas/common.ts';
 import { MAX_ANCHOR_PEM_CHARS, readCertificate } from '../../services/trust-anchor-certificate.ts';
 
-export const TrustAnchorKindSchema = Type.Union([Type.Literal('iaca'), Type.Literal('sd_jwt_issuer')], {
+const TrustAnchorKindSchema = Type.Union([Type.Literal('iaca'), Type.Literal('sd_jwt_issuer')], {
   description: 'iaca: an IACA root, for mdoc credentials (mobile driving licence, PID as mdoc); sd_jwt_issuer: a certificate of an SD-JWT VC issuer (a PID provider), CA or leaf',
 });
 
