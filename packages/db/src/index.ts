@@ -17,6 +17,7 @@ export * from './repos/api-usage.ts';
 export * from './repos/webhook-outbox.ts';
 export * from './repos/webhook-endpoints.ts';
 export * from './repos/webhook-endpoint-life.ts';
+export * from './repos/trust-anchors.ts';
 export * from './repos/webhook-deliveries.ts';
 export * from './repos/webhook-dispatch.ts';
 export * from './repos/operators.ts';
