@@ -18,6 +18,8 @@ interface DetFile {
   floor: number;
   every_pair: Point[];
   quality_floor: Point[];
+  /** The same model judged by the distance alone (before the quality-corrected score), above the floor. */
+  distance_alone?: { label: string; points: Point[] };
   /** The engine before this model (face-api + faceres fusion), on the same photos. */
   before?: { label: string; points: Point[] };
 }
@@ -29,8 +31,9 @@ const uplotDir = dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlo
 
 const fmrs = det.every_pair.map((p) => p.fmr);
 const series = [
-  { label: `now, every pair`, points: det.every_pair, colour: '#1f5fbf' },
-  { label: `now, faces above the quality floor ${det.floor}`, points: det.quality_floor, colour: '#0a7d3b' },
+  { label: `now (quality-corrected score), every pair`, points: det.every_pair, colour: '#1f5fbf' },
+  { label: `now (quality-corrected score), faces above the quality floor ${det.floor}`, points: det.quality_floor, colour: '#0a7d3b' },
+  ...(det.distance_alone ? [{ label: det.distance_alone.label, points: det.distance_alone.points, colour: '#c77c00' }] : []),
   ...(det.before ? [{ label: det.before.label, points: det.before.points, colour: '#b3261e' }] : []),
 ];
 // FNMR 0 cannot sit on a log scale: drawn at the axis's floor.

@@ -1,27 +1,26 @@
-import { faceDistance } from '../../packages/engine/src/faces/index.ts';
-
 /**
- * Error rates of a face comparison, in the field's terms: a pair is a match when its distance is
- * at most the threshold; FMR is the share of different-person (impostor) pairs that match, FNMR
- * the share of same-person (genuine) pairs that do not.
+ * Error rates of a face comparison, in the field's terms: a pair is a match when its score (the
+ * distance, or the flow's quality-corrected score: lower is more alike) is at most the threshold;
+ * FMR is the share of different-person (impostor) pairs that match, FNMR the share of same-person
+ * (genuine) pairs that do not.
  */
 
 export interface Pairs {
-  /** Distances of same-person pairs, ascending. */
+  /** Scores of same-person pairs, ascending. */
   genuine: Float64Array;
-  /** Distances of different-person pairs, ascending. */
+  /** Scores of different-person pairs, ascending. */
   impostor: Float64Array;
 }
 
-/** Every pair of the items (i < j), split by whether both are the same person; `keep` leaves pairs out. */
-export function pairDistances<T>(items: T[], person: (t: T) => string, descriptor: (t: T) => number[], keep: (a: T, b: T) => boolean = () => true): Pairs {
+/** Every pair of the items (i < j) scored by `compare`, split by whether both are the same person; `keep` leaves pairs out. */
+export function pairScores<T>(items: T[], person: (t: T) => string, compare: (a: T, b: T) => number, keep: (a: T, b: T) => boolean = () => true): Pairs {
   const genuine: number[] = [];
   const impostor: number[] = [];
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
       const a = items[i]!, b = items[j]!;
       if (!keep(a, b)) continue;
-      (person(a) === person(b) ? genuine : impostor).push(faceDistance(descriptor(a), descriptor(b)));
+      (person(a) === person(b) ? genuine : impostor).push(compare(a, b));
     }
   }
   return { genuine: Float64Array.from(genuine).sort(), impostor: Float64Array.from(impostor).sort() };

@@ -4,20 +4,22 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { STANDARD_FLOW } from '../../packages/domain/src/standard-flow.ts';
-import { analyseFaces, challengeMet, FACE_LIMITS, faceDistance, loadFaceModels, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
+import { analyseFaces, challengeMet, FACE_LIMITS, faceDistance, faceMatchScore, loadFaceModels, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
-import { pairDistances, ratesAt, roundRates, spread, thresholdAtFmr } from './face-rates.ts';
+import { pairScores, ratesAt, roundRates, spread, thresholdAtFmr } from './face-rates.ts';
 
 /**
  * Faces section of bench:checks, on the labelled fixtures (../shared/fixtures/faces):
  *  - every same-person and different-person pair of single-face photos (identical files listed
  *    twice in the manifest counted once): false non-match rate at false match rates of 1% and
- *    0.1% (thresholds taken from the different-person distances), and at the standard flow's;
+ *    0.1% (thresholds taken from the different-person scores), and at the standard flow's (the
+ *    flow's score: the distance corrected for the two faces' quality, faceMatchScore);
  *  - document portrait to selfie: each photo printed on a generated document (small, grey,
  *    JPEG, phone-photo degradation), its largest face against another photo of the same person
- *    (and against one of another person, for the false matches);
+ *    (and against one of another person, for the false matches), by the flow's score and, for
+ *    comparison, by the distance alone (`distance_alone`, what the engine judged before);
  *  - head-pose challenges on turns labelled by eye (and their mirror images), how often a
  *    frontal photo would pass a turn it did not make, and whether a frontal photo tilted ±20° in
  *    its plane (synthetic rotation: roll, no turn) passes one;
@@ -29,6 +31,8 @@ interface Entry { path: string; person: string | null; kind: string }
 const FACES = join(FIXTURES_DIR, 'faces');
 const SINGLE_KINDS = new Set(['portrait', 'tight_crop', 'partial_face', 'small_face', 'face_not_frontal']);
 const FLOW = STANDARD_FLOW.checks;
+/** The standard flow's thresholds when the engine judged the distance alone (before the quality-corrected score). */
+const DISTANCE_THRESHOLDS = { match: 1.068, review: 1.146 };
 
 /** Turns labelled by looking at the photos: `own_left` / `own_right` of the person; region picks a face in a group photo. */
 const TURNED: Array<{ path: string; turn: 'own_left' | 'own_right'; region?: [number, number] }> = [
@@ -67,12 +71,13 @@ export async function measureFaces(): Promise<Record<string, unknown>> {
     else photos.push({ ...e, bytes, face: faces[0]! });
   }
 
-  const pairs = pairDistances(photos, (p) => p.person!, (p) => p.face.descriptor);
+  const score = (a: { face: FaceFinding }, b: { face: FaceFinding }) => faceMatchScore(faceDistance(a.face.descriptor, b.face.descriptor), a.face.quality, b.face.quality);
+  const pairs = pairScores(photos, (p) => p.person!, score);
   const atFmr = (fmr: number) => thresholdAtFmr(pairs, fmr);
   const atFlow = (t: number) => roundRates(ratesAt(pairs, t));
   // The pairs a flow compares: photos under the quality floor are asked for a retake instead.
   const clear = (p: { face: FaceFinding }) => p.face.quality >= FACE_LIMITS.selfieMinQuality;
-  const gated = pairDistances(photos, (p) => p.person!, (p) => p.face.descriptor, (a, b) => clear(a) && clear(b));
+  const gated = pairScores(photos, (p) => p.person!, score, (a, b) => clear(a) && clear(b));
 
   // The document portraits judged at the photo pairs' own operating points as well as at fixed thresholds.
   const documents = await measureDocuments(photos);
@@ -111,6 +116,8 @@ async function measureDocuments(photos: Array<Entry & { bytes: Buffer; face: Fac
   for (const p of photos) byPerson.set(p.person!, [...(byPerson.get(p.person!) ?? []), p]);
   const genuine: number[] = [];
   const impostor: number[] = [];
+  const genuineDistance: number[] = [];
+  const impostorDistance: number[] = [];
   const quality: number[] = [];
   let documents = 0;
   let portraitFound = 0;
@@ -125,20 +132,29 @@ async function measureDocuments(photos: Array<Entry & { bytes: Buffer; face: Fac
       if (!portrait) continue;
       portraitFound++;
       quality.push(portrait.quality);
-      genuine.push(faceDistance(portrait.descriptor, list[(i + 1) % list.length]!.face.descriptor));
-      const other = photos.find((p, k) => p.person !== person && k % 7 === seed % 7) ?? photos.find((p) => p.person !== person)!;
-      impostor.push(faceDistance(portrait.descriptor, other.face.descriptor));
+      const selfie = list[(i + 1) % list.length]!.face;
+      const other = (photos.find((p, k) => p.person !== person && k % 7 === seed % 7) ?? photos.find((p) => p.person !== person)!).face;
+      genuineDistance.push(faceDistance(portrait.descriptor, selfie.descriptor));
+      impostorDistance.push(faceDistance(portrait.descriptor, other.descriptor));
+      genuine.push(faceMatchScore(genuineDistance.at(-1)!, portrait.quality, selfie.quality));
+      impostor.push(faceMatchScore(impostorDistance.at(-1)!, portrait.quality, other.quality));
     }
   }
   const share = (values: number[], t: number) => r4(values.filter((d) => d <= t).length / Math.max(1, values.length));
+  // Of all documents (a portrait not found counts as no match).
+  const matchRate = (values: number[], t: number) => r4(values.filter((d) => d <= t).length / documents);
+  const rates = (g: number[], im: number[], t: { match: number; review: number }) => ({
+    match_rate: { match: matchRate(g, t.match), review: matchRate(g, t.review) },
+    false_match_rate: { match: share(im, t.match), review: share(im, t.review) },
+  });
   return {
     documents,
     portrait_found_rate: r4(portraitFound / documents),
-    // Of all documents (a portrait not found counts as no match).
-    match_rate: { match: r4(genuine.filter((d) => d <= FLOW.face_match_max_distance).length / documents), review: r4(genuine.filter((d) => d <= FLOW.face_review_max_distance).length / documents) },
-    false_match_rate: { match: share(impostor, FLOW.face_match_max_distance), review: share(impostor, FLOW.face_review_max_distance) },
-    distance_genuine: spread(genuine),
-    distance_impostor: spread(impostor),
+    ...rates(genuine, impostor, { match: FLOW.face_match_max_distance, review: FLOW.face_review_max_distance }),
+    score_genuine: spread(genuine),
+    score_impostor: spread(impostor),
+    // The same pairs judged by the distance alone at the thresholds the flow had for it (1.068, 1.146).
+    distance_alone: { ...rates(genuineDistance, impostorDistance, DISTANCE_THRESHOLDS), distance_genuine: spread(genuineDistance), distance_impostor: spread(impostorDistance) },
     portrait_quality: spread(quality),
   };
 }

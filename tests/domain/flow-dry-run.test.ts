@@ -82,10 +82,21 @@ describe('flow dry run', () => {
   });
 
   test('stored verdicts stand while the face thresholds stay: a distance rounded onto the threshold keeps its verdict', () => {
-    // The engine graded 1.0684 as uncertain and stored the distance as 1.068 (three decimals).
-    const stored = face(1.068, ['faces_uncertain'], 'attention');
+    // The engine graded a score of 1.0674 as uncertain and stored it as 1.067 (three decimals).
+    const stored = face(1.067, ['faces_uncertain'], 'attention');
     const r = dryRunFlow(draft((d) => (d.decision.max_resubmissions = 1)), [kase(withReport(stored))], versions);
     assert.deepEqual(r.cells.map((c) => [c.from, c.to]), [['in_review', 'in_review']]);
+  });
+
+  test('a report with a quality-corrected match_score is regraded on it, one made before it on its distance', () => {
+    const t = { face_match_max_distance: 1.067, face_review_max_distance: 1.148 };
+    // Two poor faces: distance 1.09 (uncertain by itself), score 1.05 (a match): graded ok by the engine.
+    const scored: CheckReport = { type: 'face_match', status: 'ok', reasons: [], measures: { distance: 1.09, similarity: 0.406, match_score: 1.05 } };
+    assert.deepEqual(regradeFaceMatch(scored, t), scored);
+    assert.deepEqual(regradeFaceMatch(scored, { ...t, face_match_max_distance: 1.04 }).reasons, ['faces_uncertain']);
+    const older: CheckReport = { type: 'face_match', status: 'attention', reasons: ['faces_uncertain'], measures: { distance: 1.09, similarity: 0.406 } };
+    assert.deepEqual(regradeFaceMatch(older, t), older);
+    assert.equal(regradeFaceMatch(older, { ...t, face_match_max_distance: 1.1 }).status, 'ok');
   });
 
   test('a face report with a capture problem is never regraded on its distance', () => {

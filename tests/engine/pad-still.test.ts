@@ -93,7 +93,7 @@ const face = (descriptor: number[]): FaceFinding => ({
   frame: { width: 640, height: 640 },
   landmarks: [],
 });
-const THRESHOLDS = { face_match_max_distance: 1.068, face_review_max_distance: 1.146 };
+const THRESHOLDS = { face_match_max_distance: 1.067, face_review_max_distance: 1.148 };
 const unit = (k: number, angle: number) => Array.from({ length: 512 }, (_, i) => (i === 0 ? Math.cos(angle) : i === k ? Math.sin(angle) : 0));
 
 test('the face check raises presentation_attack_suspected (attention) when the medium is an attack, and keeps the measures', () => {

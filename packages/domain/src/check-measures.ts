@@ -74,6 +74,7 @@ export const CHECK_MEASURES = {
     selfie_quality: "Selfie face's image quality",
     distance: 'Distance between the faces',
     similarity: 'Similarity of the faces',
+    match_score: "Match score: the distance corrected for both faces' image quality (judged against the flow's face thresholds)",
     selfie_antispoof: "Selfie's anti-spoofing score (human's model)",
     selfie_liveness: "Selfie's liveness score (human's model)",
     medium_spectrum_peaks: 'Selfie: regular patterns in the face (screen grid, moiré, print dots)',

@@ -21,9 +21,11 @@ const DISTANCE_REASONS: ReadonlySet<CheckReason> = new Set(['faces_uncertain', '
  * A stored face_match report graded again under other thresholds. Only a report whose verdict came
  * from the distance alone is regraded (its only reasons, if any, are distance reasons); one with a
  * capture problem (no face, too small…) was never graded on the distance and stays as it is.
+ * The value regraded is the one the engine graded: the quality-corrected `match_score` when the
+ * report has one, the plain `distance` for reports made before it (docs/face-match.md).
  */
 export function regradeFaceMatch(report: CheckReport, t: FaceThresholds): CheckReport {
-  const distance = report.measures.distance;
+  const distance = report.measures.match_score ?? report.measures.distance;
   if (report.type !== 'face_match' || typeof distance !== 'number') return report;
   if (!report.reasons.every((r) => DISTANCE_REASONS.has(r))) return report;
   const { status, reason } = gradeFaceDistance(distance, t);

@@ -2,6 +2,7 @@ import { gradeFaceDistance, type CheckReason, type CheckReport } from '@idv/doma
 import type { FaceAnalysis } from '../types.ts';
 import { analyseFaces, type FaceFinding } from './analyse-face.ts';
 import { faceDistance, faceSimilarity } from './distance.ts';
+import { faceMatchScore } from './match-score.ts';
 import { judgeImageMedium } from './medium/read.ts';
 import type { StillMediumJudgement } from './medium/judge.ts';
 import { SELFIE_IS_PORTRAIT_MAX_DISTANCE } from './medium/model.ts';
@@ -107,14 +108,18 @@ export function judgeFaceMatch<F extends FaceAnalysis>(
   }
 
   // The distance is measured whenever both faces exist, even if a capture reason is raised: an
-  // operator reviewing the case still sees how close they are.
+  // operator reviewing the case still sees how close they are. The flow's thresholds judge the
+  // score, the distance corrected for both faces' quality (match-score.ts); it is stored so that a
+  // dry run regrades what was graded.
   let status: CheckReport['status'] = reasons.length > 0 ? 'attention' : 'ok';
   if (documentFace && selfieFace) {
     const distance = faceDistance(documentFace.descriptor, selfieFace.descriptor);
+    const score = faceMatchScore(distance, documentFace.quality, selfieFace.quality);
     measures.distance = round(distance);
     measures.similarity = faceSimilarity(distance);
+    measures.match_score = round(score);
     if (reasons.length === 0) {
-      const grade = gradeFaceDistance(distance, thresholds);
+      const grade = gradeFaceDistance(score, thresholds);
       status = grade.status;
       if (grade.reason) reasons.push(grade.reason);
     }

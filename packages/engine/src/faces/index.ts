@@ -1,5 +1,6 @@
 export { analyseFaces, type FaceFinding } from './analyse-face.ts';
 export { faceDistance, faceSimilarity } from './distance.ts';
+export { faceMatchScore, MATCH_SCORE } from './match-score.ts';
 export { checkFaceMatch, judgeFaceMatch, FACE_LIMITS } from './face-check.ts';
 export { checkLiveness, judgeLiveness, challengeMet } from './liveness.ts';
 export { loadFaceModels } from './models.ts';

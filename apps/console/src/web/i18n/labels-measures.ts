@@ -73,6 +73,7 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     selfie_quality: 'Qualité d’image du visage du selfie',
     distance: 'Distance entre les visages',
     similarity: 'Ressemblance des visages',
+    match_score: 'Score de correspondance : la distance corrigée selon la qualité d’image des deux visages (comparé aux seuils du parcours)',
     selfie_antispoof: 'Score anti-usurpation du selfie (modèle de human)',
     selfie_liveness: 'Score de vivacité du selfie (modèle de human)',
     medium_spectrum_peaks: 'Selfie : motifs réguliers dans le visage (grille d’écran, moiré, trame d’impression)',
