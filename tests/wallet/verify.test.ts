@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { buildRequest, generateVerifierIdentity, verifyPresentation, type CredentialFormat, type TrustAnchor, type VerifyInput, type WalletClaim } from '@idv/wallet';
-import { TestWallet, createStatusList, createTestIssuer, type Tamper, type TestPerson } from '@idv/wallet/testing';
+import { TestWallet, createStatusList, createTestIssuer, loadTestIssuer, saveTestIssuer, type Tamper, type TestPerson } from '@idv/wallet/testing';
 
 /**
  * @idv/wallet end to end without a service: a request built and signed, the test wallet's answer
@@ -192,5 +192,17 @@ test('verifyPresentation: time per format (printed)', async () => {
     }
     times.sort((a, b) => a - b);
     console.log(`verifyPresentation ${format}: median ${times[5].toFixed(1)} ms, max ${times[9].toFixed(1)} ms over 10`);
+  }
+});
+
+test('a saved test issuer, loaded again (a sandbox across restarts), still issues credentials its anchors trust', async () => {
+  const saved = await saveTestIssuer(issuer);
+  const again = await loadTestIssuer(saved);
+  assert.equal(again.iacaPem, issuer.iacaPem);
+  assert.equal(again.sdJwtIssuerPem, issuer.sdJwtIssuerPem);
+  const wallet = await walletWith(again);
+  for (const format of FORMATS) {
+    const { result } = await run({ format, wallet });
+    assert.ok(result.ok, JSON.stringify(result));
   }
 });
