@@ -206,3 +206,12 @@ test('a saved test issuer, loaded again (a sandbox across restarts), still issue
     assert.ok(result.ok, JSON.stringify(result));
   }
 });
+
+test('the PID as mdoc (eu.europa.ec.eudi.pid.1) is accepted too, its nationality list read as one country', async () => {
+  const wallet = await TestWallet.create();
+  await wallet.addPidMdoc(issuer, person);
+  const { result } = await run({ format: 'mso_mdoc', wallet, claims: ['surname', 'nationality', 'age_over_18'] });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(result.presentation.docType, 'eu.europa.ec.eudi.pid.1');
+  assert.deepEqual(result.presentation.claims, { surname: 'Sklodowska', nationality: 'FR', age_over_18: true });
+});
