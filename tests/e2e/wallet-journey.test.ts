@@ -227,7 +227,7 @@ describe('a wallet presentation through the journey to a decided case', () => {
     const after = await page(token, 'GET', '');
     assert.equal(after.json.step, 'face');
     assert.equal(after.json.wallet.status, 'accepted');
-    const selfie = await fetch(`${base}/v1/sessions/current/pieces/selfie`, { method: 'PUT', headers: { authorization: `Session ${token}`, 'content-type': 'image/jpeg' }, body: fixture(SELFIE) });
+    const selfie = await fetch(`${base}/v1/sessions/current/pieces/selfie`, { method: 'PUT', headers: { authorization: `Session ${token}`, 'content-type': 'image/jpeg' }, body: new Uint8Array(fixture(SELFIE)) });
     assert.equal(selfie.status, 200, await selfie.text());
     assert.equal((await page(token, 'POST', '/finish')).status, 200);
 
