@@ -82,7 +82,7 @@ function progressOf(caseRow: CaseRow, journey: JourneyRow | null, pieces: PieceR
 }
 
 /** The wallet in the journey's current round: accepted, or refused as often as a round allows. */
-export interface WalletRound {
+interface WalletRound {
   status: 'accepted' | 'refused' | null;
   refused: number;
 }

@@ -12,7 +12,7 @@ import { checkEndpointUrl, isNonPublicAddress, publicOnlyLookup, type Destinatio
  * `maxBytes` read. Throws on anything else (the verifier refuses with wallet_status_unavailable).
  */
 
-export const STATUS_LIST_LIMITS = { timeoutMs: 3_000, maxBytes: 256 * 1024 };
+const STATUS_LIST_LIMITS = { timeoutMs: 3_000, maxBytes: 256 * 1024 };
 
 const guardedLookup = publicOnlyLookup();
 

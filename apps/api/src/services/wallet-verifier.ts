@@ -14,7 +14,7 @@ import { generateVerifierIdentity, type VerifierIdentity } from '@idv/wallet';
 const aad = (t: Tenant) => `wallet_verifier:${t.clientId}:${t.environment}`;
 
 /** The public host of the API (no port: a dNSName), from the configured base URL. */
-export function verifierDnsName(apiBaseUrl: string): string {
+function verifierDnsName(apiBaseUrl: string): string {
   return new URL(apiBaseUrl).hostname;
 }
 

@@ -48,7 +48,7 @@ const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 export type WalletMode = 'cross_device' | 'dc_api';
 export type WalletRequestStatus = 'pending' | 'fetched' | 'accepted' | 'refused' | 'expired';
 
-export function walletRequestStatus(row: WalletRequestRow, now: Date): WalletRequestStatus {
+function walletRequestStatus(row: WalletRequestRow, now: Date): WalletRequestStatus {
   if (row.answeredAt) return row.outcome === 'accepted' ? 'accepted' : 'refused';
   if (row.expiresAt <= now) return 'expired';
   return row.fetchedAt ? 'fetched' : 'pending';
@@ -68,7 +68,7 @@ export function presentWalletRequest(row: WalletRequestRow, now: Date) {
 }
 
 /** Where the wallet fetches the request object and posts its answer (the public API host). */
-export const walletUris = (apiBaseUrl: string, id: string) => ({
+const walletUris = (apiBaseUrl: string, id: string) => ({
   requestUri: `${apiBaseUrl.replace(/\/$/, '')}/v1/wallet/requests/${id}`,
   responseUri: `${apiBaseUrl.replace(/\/$/, '')}/v1/wallet/responses/${id}`,
 });

@@ -548,6 +548,7 @@ export const en = {
   'flows.step.questionnaire': 'Questionnaire',
   'flows.step.document': 'Identity document',
   'flows.step.face': 'Selfie',
+  'flows.step.wallet': 'Identity wallet',
   'flows.doc.passport': 'Passport',
   'flows.doc.id_card': 'Identity card',
   'flows.doc.driving_licence': 'Driving licence',

@@ -550,6 +550,7 @@ export const fr: Messages = {
   'flows.step.questionnaire': 'Questionnaire',
   'flows.step.document': 'Pièce d’identité',
   'flows.step.face': 'Selfie',
+  'flows.step.wallet': "Portefeuille d'identité",
   'flows.doc.passport': 'Passeport',
   'flows.doc.id_card': 'Carte d’identité',
   'flows.doc.driving_licence': 'Permis de conduire',
