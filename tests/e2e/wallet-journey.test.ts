@@ -265,7 +265,7 @@ describe('a wallet presentation through the journey to a decided case', () => {
     const state = await page(token, 'GET', '');
     assert.equal(state.json.step, 'wallet');
     assert.ok(!state.json.wallet.claims.includes('portrait'), 'no face step: no portrait asked');
-    const wallet = await walletWith((w) => w.addMdl(sandbox!, PERSON));
+    const wallet = await walletWith((w) => w.addMdl(sandbox!, { ...PERSON, issuing_country: sandbox!.country }));
     const { id, requestJwt } = await crossDeviceRequest(token);
     const { response } = await wallet.respond({ requestJwt, mode: 'cross_device' }, { format: 'mso_mdoc' });
     const answer = await post(id, response);
