@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   };
 
   const one = async (format: 'dc+sd-jwt' | 'mso_mdoc') => {
+    // The test clock follows the wall clock here: the wallet signs with the real time.
+    t.clock.set(new Date());
     const caseId = await openCase(t, { flow_name: FLOW, country: 'FR' }, who.key);
     const token = await newSession(t, caseId, 'en', who.key);
     await page(token, 'POST', '/consent', { accepted: true });

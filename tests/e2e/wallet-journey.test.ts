@@ -143,6 +143,8 @@ async function page(token: string, method: string, path: string, body?: unknown)
 
 /** A case of the flow with a session whose consent (and applicant data) is given; returns its id and token. */
 async function startCase(flow: string, declared?: Record<string, string>): Promise<{ caseId: string; token: string }> {
+  // The service's clock follows the wall clock: the test wallet signs its device binding with the real time.
+  t.clock.set(new Date());
   const caseId = await openCase(t, { flow_name: flow, country: 'FR', ...(declared ? { declared } : {}) }, who.key);
   const token = await newSession(t, caseId, 'en', who.key);
   assert.equal((await page(token, 'POST', '/consent', { accepted: true })).status, 200);
