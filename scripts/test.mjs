@@ -77,6 +77,8 @@ const once = (f) =>
   f.startsWith('tests/config/') ||
   // The journey's on-device rules (automatic capture): pure functions on images made by sharp.
   f.startsWith('tests/journey/') ||
+  // The wallet's verification (@idv/wallet): pure, on credentials its test issuer makes in memory.
+  f.startsWith('tests/wallet/') ||
   // The client libraries (SDK and embed) over real HTTP: their subject is the client, not the
   // database behind the service.
   f.startsWith('tests/sdk/') ||

@@ -15,7 +15,7 @@ export async function generateVerifierIdentity(input: { dnsName: string; organis
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
-    name: [{ CN: [input.organisation], O: [input.organisation] }],
+    name: [{ CN: [input.organisation] }, { O: [input.organisation] }],
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + (input.validDays ?? 365) * DAY),
     keys,

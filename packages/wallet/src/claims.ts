@@ -7,7 +7,7 @@ import type { WalletClaim } from './types.ts';
 export const PID_VCT = 'urn:eudi:pid:1';
 /** The PID's SD-JWT VC types accepted: the rulebook's and its per-country extensions (urn:eudi:pid:de:1 ...). */
 export const isPidVct = (vct: unknown): vct is string => typeof vct === 'string' && /^urn:eudi:pid:([a-z]{2}:)?1$/.test(vct);
-export const PID_DOCTYPE = 'eu.europa.ec.eudi.pid.1';
+const PID_DOCTYPE = 'eu.europa.ec.eudi.pid.1';
 export const MDL_DOCTYPE = 'org.iso.18013.5.1.mDL';
 export const MDL_NAMESPACE = 'org.iso.18013.5.1';
 

@@ -11,7 +11,7 @@ export type {
   VerifiedPresentation,
   VerifyResult,
 } from './types.ts';
-export { WALLET_CLAIMS, WalletInputError } from './types.ts';
+export { WalletInputError } from './types.ts';
 export { generateVerifierIdentity, describeCertificate } from './certificates.ts';
 export { buildRequest } from './request.ts';
 export { verifyPresentation } from './verify.ts';

@@ -9,7 +9,7 @@ import { buildDcqlQuery } from './dcql.ts';
 import { x509 } from './x509.ts';
 import { WALLET_CLAIMS, WalletInputError, type BuiltRequest, type RequestInput } from './types.ts';
 
-export const ENCRYPTION_ENC_VALUES = ['A128GCM', 'A256GCM'];
+const ENCRYPTION_ENC_VALUES = ['A128GCM', 'A256GCM'];
 const B64URL_128 = /^[A-Za-z0-9_-]{22,512}$/;
 
 export async function buildRequest(input: RequestInput): Promise<BuiltRequest> {

@@ -136,4 +136,4 @@ export class WalletInputError extends Error {
 
 // Each refusal is a reason of the `wallet` check: a rename there breaks the build here.
 type Assert<T extends true> = T;
-export type _RefusalsAreCheckReasons = Assert<WalletRefusal extends CheckReason ? true : false>;
+type _RefusalsAreCheckReasons = Assert<WalletRefusal extends CheckReason ? true : false>;

@@ -41,6 +41,14 @@ export async function verifyMdoc(queryId: string, encoded: string, input: Verify
   const document = documents[0];
   if (document.docType !== expected.docType) refuse('wallet_presentation_invalid', `docType is not ${expected.docType}`);
   const issuerAuth = document.issuerSigned.issuerAuth;
+  // The docType the issuer signed, not only the one the wallet wrote beside it.
+  let msoDocType: string;
+  try {
+    msoDocType = issuerAuth.mobileSecurityObject.docType;
+  } catch {
+    return refuse('wallet_presentation_invalid', 'the MSO could not be read');
+  }
+  if (msoDocType !== document.docType) refuse('wallet_presentation_invalid', "the MSO's docType is not the document's");
   const anchors = input.trustAnchors.filter((a) => a.kind === 'iaca').map((a) => a.certificatePem);
   let chain: Awaited<ReturnType<typeof chainToAnchor>>;
   try {

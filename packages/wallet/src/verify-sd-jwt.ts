@@ -19,6 +19,7 @@ const KB_MAX_AGE_S = 300;
 
 export async function verifySdJwt(token: string, input: VerifyInput): Promise<VerifiedPresentation> {
   const nowS = Math.floor(input.now.getTime() / 1000);
+  if (!token.includes('~') || token.length > 1_000_000) refuse('wallet_presentation_invalid', 'the presentation is not an SD-JWT (no ~ separator) or is too large');
   let sdjwt: SDJwt;
   try {
     sdjwt = await SDJwt.fromEncode(token, digest);

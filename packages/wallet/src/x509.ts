@@ -12,7 +12,7 @@ export { x509 };
 
 export const derOf = (cert: x509.X509Certificate) => new Uint8Array(cert.rawData);
 
-export async function fingerprintSha256(cert: x509.X509Certificate): Promise<string> {
+async function fingerprintSha256(cert: x509.X509Certificate): Promise<string> {
   return Buffer.from(await cert.getThumbprint('SHA-256', webcrypto as unknown as Crypto)).toString('hex');
 }
 
@@ -45,4 +45,3 @@ export async function chainToAnchor(chainDer: Uint8Array[], anchorsPem: string[]
   return { leaf, anchor, anchorFingerprint: await fingerprintSha256(anchor) };
 }
 
-export const pemOf = (der: Uint8Array) => new x509.X509Certificate(new Uint8Array(der)).toString('pem');

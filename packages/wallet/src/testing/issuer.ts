@@ -96,3 +96,42 @@ export async function documentSigner(issuer: TestIssuer, country: string): Promi
   issuer.keys.documentSigners.set(country, signer);
   return signer;
 }
+
+interface SavedKey {
+  privateJwk: JsonWebKey;
+  publicJwk: JsonWebKey;
+  certificatePem: string;
+}
+const saveKey = (k: IssuerKey): SavedKey => ({ privateJwk: k.privateJwk, publicJwk: k.publicJwk, certificatePem: k.certificate.toString('pem') });
+const loadKey = (k: SavedKey): IssuerKey => ({ privateJwk: k.privateJwk, publicJwk: k.publicJwk, certificate: new x509.X509Certificate(k.certificatePem) });
+
+/**
+ * The issuer as JSON, private keys included, so that a sandbox keeps one issuer across restarts
+ * (the anchors a client uploaded stay valid). Test material only: seal it like any secret.
+ */
+export async function saveTestIssuer(issuer: TestIssuer): Promise<string> {
+  return JSON.stringify({
+    v: 1,
+    name: issuer.name,
+    country: issuer.country,
+    iaca: { privateJwk: await exportJWK(issuer.keys.iaca.privateKey), publicJwk: await exportJWK(issuer.keys.iaca.publicKey), certificatePem: issuer.iacaPem },
+    sdJwt: saveKey(issuer.keys.sdJwt),
+    documentSigners: [...issuer.keys.documentSigners].map(([country, key]) => [country, saveKey(key)]),
+  });
+}
+
+export async function loadTestIssuer(saved: string): Promise<TestIssuer> {
+  const s = JSON.parse(saved) as { v: number; name: string; country: string; iaca: SavedKey; sdJwt: SavedKey; documentSigners: Array<[string, SavedKey]> };
+  if (s.v !== 1) throw new Error('unknown saved test issuer version');
+  const iaca = {
+    privateKey: await webcrypto.subtle.importKey('jwk', s.iaca.privateJwk, P256, true, ['sign']),
+    publicKey: await webcrypto.subtle.importKey('jwk', s.iaca.publicJwk, P256, true, ['verify']),
+  } as CryptoKeyPair;
+  return {
+    iacaPem: s.iaca.certificatePem,
+    sdJwtIssuerPem: s.sdJwt.certificatePem,
+    name: s.name,
+    country: s.country,
+    keys: { iaca, iacaCertificate: new x509.X509Certificate(s.iaca.certificatePem), sdJwt: loadKey(s.sdJwt), documentSigners: new Map(s.documentSigners.map(([c, k]) => [c, loadKey(k)])) },
+  };
+}

@@ -9,7 +9,7 @@ import { CompactEncrypt, SignJWT, calculateJwkThumbprint, compactVerify, decodeP
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { ES256, digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { CoseKey, DateOnly, DeviceKey, DeviceRequest, DeviceResponse, DocRequest, Issuer, ItemsRequest, SessionTranscript, SignatureAlgorithm, cborDecode, cborEncode } from '@owf/mdoc';
-import { MDL_DOCTYPE, MDL_NAMESPACE, MDOC_ELEMENTS, PID_VCT, SD_JWT_PATHS } from '../claims.ts';
+import { MDL_DOCTYPE, MDL_NAMESPACE, MDOC_DOCTYPES, MDOC_ELEMENTS, PID_VCT, SD_JWT_PATHS } from '../claims.ts';
 import type { DcqlQuery } from '../dcql.ts';
 import { mdocContext } from '../mdoc-context.ts';
 import { x509 } from '../x509.ts';
@@ -51,7 +51,8 @@ async function newKey() {
 
 interface Held {
   sdJwt?: string;
-  mdoc?: { issuerSigned: import('@owf/mdoc').IssuerSigned; person: TestPerson };
+  /** By docType: the mDL, the PID as mdoc. */
+  mdocs: Map<string, { issuerSigned: import('@owf/mdoc').IssuerSigned; person: TestPerson; namespace: string }>;
 }
 
 interface Request {
@@ -64,7 +65,7 @@ interface Request {
 }
 
 export class TestWallet {
-  private held: Held = {};
+  private held: Held = { mdocs: new Map() };
   private constructor(private readonly device: { privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> }) {}
 
   static async create(): Promise<TestWallet> {
@@ -110,8 +111,18 @@ export class TestWallet {
 
   /** mDL as mdoc (org.iso.18013.5.1.mDL), signed by the issuer's document signer for the person's issuing country. */
   async addMdl(issuer: TestIssuer, person: TestPerson, o: TestCredentialOptions = {}): Promise<void> {
+    await this.addMdoc(MDL_DOCTYPE, MDL_NAMESPACE, issuer, person, o);
+  }
+
+  /** PID as mdoc (eu.europa.ec.eudi.pid.1), beside the SD-JWT VC one. */
+  async addPidMdoc(issuer: TestIssuer, person: TestPerson, o: TestCredentialOptions = {}): Promise<void> {
+    const pid = MDOC_DOCTYPES.find((d) => d.id === 'pid_mdoc')!;
+    await this.addMdoc(pid.docType, pid.namespace, issuer, person, o);
+  }
+
+  private async addMdoc(docType: string, namespace: string, issuer: TestIssuer, person: TestPerson, o: TestCredentialOptions): Promise<void> {
     const signer = await documentSigner(issuer, person.issuing_country.toUpperCase());
-    const mdoc = new Issuer(MDL_DOCTYPE, mdocContext);
+    const mdoc = new Issuer(docType, mdocContext);
     const values: Record<string, unknown> = {
       given_name: person.given_names,
       family_name: person.surname,
@@ -123,11 +134,12 @@ export class TestWallet {
       document_number: person.document_number,
       nationality: person.nationality,
       age_over_18: ageOver18(person.birth_date),
-      un_distinguishing_sign: person.issuing_country.toUpperCase(),
-      driving_privileges: [{ vehicle_category_code: 'B' }],
     };
+    if (docType === MDL_DOCTYPE) Object.assign(values, { un_distinguishing_sign: person.issuing_country.toUpperCase(), driving_privileges: [{ vehicle_category_code: 'B' }] });
+    // The PID rulebook's nationality is a list of alpha-2 codes.
+    else values.nationality = [person.nationality];
     if (person.portrait) values.portrait = person.portrait;
-    mdoc.addIssuerNamespace(MDL_NAMESPACE, values);
+    mdoc.addIssuerNamespace(namespace, values);
     const now = new Date();
     const issuerSigned = await mdoc.sign({
       signingKey: CoseKey.fromJwk({ ...signer.privateJwk, alg: 'ES256' } as Record<string, unknown>),
@@ -137,7 +149,7 @@ export class TestWallet {
       deviceKeyInfo: { deviceKey: DeviceKey.fromJwk(this.device.publicJwk) },
       validityInfo: { signed: now, validFrom: o.validFrom ?? now, validUntil: o.validUntil ?? new Date(Date.now() + 365 * DAY) },
     });
-    this.held.mdoc = { issuerSigned, person };
+    this.held.mdocs.set(docType, { issuerSigned, person, namespace });
   }
 
   /** Answers a signed request (cross_device: the request JWT fetched from request_uri; dc_api: the dcApiRequest) with the compact JWE to post. */
@@ -146,7 +158,7 @@ export class TestWallet {
     o: { format?: CredentialFormat; tamper?: Tamper } = {},
   ): Promise<{ response: string }> {
     const req = await readRequest(request.requestJwt);
-    const wanted = req.dcql_query.credentials.filter((c) => (o.format ? c.format === o.format : true) && (c.format === 'dc+sd-jwt' ? this.held.sdJwt : this.held.mdoc && c.meta.doctype_value === MDL_DOCTYPE));
+    const wanted = req.dcql_query.credentials.filter((c) => (o.format ? c.format === o.format : true) && (c.format === 'dc+sd-jwt' ? this.held.sdJwt : this.held.mdocs.has(c.meta.doctype_value as string)));
     const query = wanted[0];
     if (!query) throw new Error('the test wallet holds no credential this request asks for');
     const encKey = req.client_metadata.jwks.keys[0];
@@ -165,7 +177,7 @@ export class TestWallet {
         request.mode === 'dc_api'
           ? await SessionTranscript.forOid4VpDcApi({ origin: otherAud ? 'https://another-verifier.example' : request.origin!, nonce, jwkThumbprint: Buffer.from(thumbprint, 'base64url') }, mdocContext)
           : await SessionTranscript.forOid4Vp({ clientId: otherAud ? 'x509_san_dns:another-verifier.example' : req.client_id, nonce, jwkThumbprint: Buffer.from(thumbprint, 'base64url'), responseUri: req.response_uri! }, mdocContext);
-      presentation = await this.presentMdoc(disclose, transcript, o.tamper);
+      presentation = await this.presentMdoc(query.meta.doctype_value as string, disclose, transcript, o.tamper);
     }
     const payload = { vp_token: { [query.id]: [presentation] }, ...(req.state ? { state: req.state } : {}) };
     const enc = req.client_metadata.encrypted_response_enc_values_supported?.[0] ?? 'A128GCM';
@@ -201,10 +213,10 @@ export class TestWallet {
     return presented + kb;
   }
 
-  private async presentMdoc(claims: WalletClaim[], transcript: SessionTranscript, tamper?: Tamper): Promise<string> {
-    const held = this.held.mdoc!;
-    const nameSpaces = new Map([[MDL_NAMESPACE, new Map(claims.map((c) => [MDOC_ELEMENTS[c], true] as [string, boolean]))]]);
-    const deviceRequest = DeviceRequest.create({ docRequests: [DocRequest.create({ itemsRequest: ItemsRequest.create({ docType: MDL_DOCTYPE, namespaces: nameSpaces }) })] });
+  private async presentMdoc(docType: string, claims: WalletClaim[], transcript: SessionTranscript, tamper?: Tamper): Promise<string> {
+    const held = this.held.mdocs.get(docType)!;
+    const nameSpaces = new Map([[held.namespace, new Map(claims.map((c) => [MDOC_ELEMENTS[c], true] as [string, boolean]))]]);
+    const deviceRequest = DeviceRequest.create({ docRequests: [DocRequest.create({ itemsRequest: ItemsRequest.create({ docType, namespaces: nameSpaces }) })] });
     const signingJwk = tamper === 'device_signature' ? (await newKey()).privateJwk : this.device.privateJwk;
     const response = await DeviceResponse.createWithDeviceRequest(
       { deviceRequest, sessionTranscript: transcript, issuerSigned: [held.issuerSigned], signature: { signingKey: CoseKey.fromJwk({ ...signingJwk, alg: 'ES256' } as Record<string, unknown>) } },
