@@ -99,7 +99,7 @@ export function referenceSamples(doc: Document, sdkMethods: ReadonlySet<string>)
 
 function callerOf(op: Operation): Caller {
   if (op.security?.some((s) => 'sessionToken' in s)) return 'journey';
-  if (op.security && op.security.length === 0) return op.tags?.includes('wallet') ? 'wallet' : 'journey-open';
+  if (op.security && op.security.length === 0) return op.tags?.includes('wallet-protocol') ? 'wallet' : 'journey-open';
   const ext = op['x-console'];
   if (ext && !ext.api_key) return ext.operator ? 'operator' : 'console';
   return 'integrator';

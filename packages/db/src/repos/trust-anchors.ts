@@ -1,17 +1,15 @@
-import { and, asc, count, eq } from 'drizzle-orm';
-import type { Executor } from '../connect.ts';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../connect.ts';
 import { trustAnchors } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 
 export type TrustAnchorRow = typeof trustAnchors.$inferSelect;
 
 /**
- * What wallet verification needs of an anchor: its kind and certificate. Built-in anchors (the
- * sandbox test issuer) have the same shape, so a caller can concatenate them with a client's own.
+ * The tenant's anchors, oldest first (the order they were added; at most 100 per tenant by the
+ * API's limit). Each row's `kind` and `certificatePem` are what wallet verification needs: the
+ * shape of built-in anchors (the sandbox's test issuer), so a caller concatenates them.
  */
-export type TrustAnchorCertificate = Pick<TrustAnchorRow, 'kind' | 'certificatePem'>;
-
-/** The tenant's anchors, oldest first (the order they were added; at most 100 per tenant by the API's limit). */
 export async function listTrustAnchors(db: Executor, tenant: Tenant): Promise<TrustAnchorRow[]> {
   return db.select().from(trustAnchors).where(tenantFilter(trustAnchors, tenant)).orderBy(asc(trustAnchors.createdAt), asc(trustAnchors.id));
 }
@@ -26,6 +24,15 @@ export async function findTrustAnchor(db: Executor, tenant: Tenant, id: string):
 export async function findTrustAnchorByFingerprint(db: Executor, tenant: Tenant, fingerprint: string): Promise<TrustAnchorRow | null> {
   const [row] = await db.select().from(trustAnchors).where(and(tenantFilter(trustAnchors, tenant), eq(trustAnchors.fingerprint, fingerprint)));
   return row ?? null;
+}
+
+/**
+ * Serialises the tenant's anchor additions until the transaction ends (a transaction-level
+ * advisory lock), so that the count read before an insert stays true: two concurrent uploads
+ * cannot both pass the limit.
+ */
+export async function lockTrustAnchors(tx: Executor, tenant: Tenant): Promise<void> {
+  await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trust_anchors:${tenant.clientId}:${tenant.environment}`}, 0))::text AS locked`);
 }
 
 export async function countTrustAnchors(db: Executor, tenant: Tenant): Promise<number> {

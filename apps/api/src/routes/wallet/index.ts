@@ -30,7 +30,7 @@ export function registerWalletRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none' },
       schema: {
         operationId: 'getWalletRequestObject',
-        tags: ['wallet'],
+        tags: ['wallet-protocol'],
         summary: 'Fetch the request object',
         description:
           'The signed request object (typ oauth-authz-req+jwt, signed by the client’s verifier certificate, x509_san_dns) the wallet fetches from request_uri; ' +
@@ -62,7 +62,7 @@ export function registerWalletRoutes(app: App, ctx: AppContext): void {
         bodyLimit: FORM_LIMIT,
         schema: {
           operationId: 'postWalletResponse',
-          tags: ['wallet'],
+          tags: ['wallet-protocol'],
           summary: 'Answer a request (direct_post.jwt)',
           description:
             'The wallet’s encrypted answer (response_mode direct_post.jwt): the form field response holds the compact JWE. Judged at once and answered once: ' +
