@@ -79,6 +79,11 @@ export const EXAMPLES: Record<string, OperationExample> = {
   chooseJourneyDocument: { body: { country: 'FR', type: 'passport' } },
   uploadJourneyPiece: { path: { kind: 'document_front' }, file: { name: 'passport.jpg', contentType: 'image/jpeg' } },
   openJourneyHandoff: { body: { code: ref('HANDOFF_CODE') } },
+  // The wallet (docs/wallet.md): the page's request, the same-device answer the Digital Credentials
+  // API returned, and the wallet's own form answer (response=<JWE>, direct_post.jwt) from a file.
+  createWalletRequest: { body: { mode: 'cross_device' } },
+  answerWalletRequest: { body: { response: ref('WALLET_RESPONSE') } },
+  postWalletResponse: { file: { name: 'wallet-response.txt', contentType: 'application/x-www-form-urlencoded' } },
   // The frames the capture made (JSON: [{ "t": ms, "image": base64 JPEG }, …]), answering the challenge drawn just before.
   uploadFaceSequence: {
     body: {

@@ -16,7 +16,7 @@ export const SHELL_SIGN = `idv_sign() { printf '%s' "$1.$2.$3.$4" | openssl dgst
 export const SAMPLE_API = 'http://localhost:8080';
 
 /** Who calls an operation, with which credential. */
-type Caller = 'integrator' | 'journey' | 'journey-open' | 'console' | 'operator';
+type Caller = 'integrator' | 'journey' | 'journey-open' | 'wallet' | 'console' | 'operator';
 
 export interface CodeSample {
   lang: 'Shell' | 'JavaScript';
@@ -45,6 +45,7 @@ interface Parameter {
   required?: boolean;
 }
 interface Operation {
+  tags?: string[];
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, unknown> };
@@ -98,7 +99,7 @@ export function referenceSamples(doc: Document, sdkMethods: ReadonlySet<string>)
 
 function callerOf(op: Operation): Caller {
   if (op.security?.some((s) => 'sessionToken' in s)) return 'journey';
-  if (op.security && op.security.length === 0) return 'journey-open';
+  if (op.security && op.security.length === 0) return op.tags?.includes('wallet-protocol') ? 'wallet' : 'journey-open';
   const ext = op['x-console'];
   if (ext && !ext.api_key) return ext.operator ? 'operator' : 'console';
   return 'integrator';
@@ -160,6 +161,7 @@ const LABEL_SUFFIX: Record<Caller, string> = {
   integrator: '',
   journey: ' (journey session)',
   'journey-open': ' (journey, no credential)',
+  wallet: ' (identity wallet, no credential)',
   console: ' (console credential)',
   operator: ' (console credential)',
 };
@@ -168,6 +170,7 @@ const LABEL_SUFFIX: Record<Caller, string> = {
 const WHO: Record<Exclude<Caller, 'integrator'>, string> = {
   journey: 'Called by the hosted journey, not by integrators: the credential is the session token of the journey link (its fragment).',
   'journey-open': 'Called by the hosted journey on a second device, not by integrators: no credential, the code shown on the first device.',
+  wallet: "Called by the person's identity wallet (OpenID4VP), not by integrators: no credential, the wallet request's id.",
   console: "Called by the console server, not by integrators: the console credential (DATA_DIR/console-credential), no operator.",
   operator:
     'Called by the console server, not by integrators: the console credential (DATA_DIR/console-credential), acting for the operator named in X-Service-Operator.',
@@ -181,6 +184,7 @@ function credentialVariables(s: Shape): string[] {
     case 'journey':
       return ['IDV_SESSION_TOKEN'];
     case 'journey-open':
+    case 'wallet':
       return [];
     case 'console':
       return ['IDV_CONSOLE_KEY'];
@@ -252,6 +256,7 @@ function curlSample(s: Shape): string {
       args.push(`-H "Authorization: Session $IDV_SESSION_TOKEN"`);
       break;
     case 'journey-open':
+    case 'wallet':
       break;
     case 'console':
       args.push(`-H "Authorization: Bearer $IDV_CONSOLE_KEY"`);

@@ -29,6 +29,7 @@ export * from './repos/sealed-values.ts';
 export * from './repos/journeys.ts';
 export * from './repos/handoffs.ts';
 export * from './repos/face-challenges.ts';
+export * from './repos/wallet.ts';
 export * from './repos/appearance.ts';
 export * from './repos/embedding.ts';
 export * from './repos/personal-data.ts';

@@ -1616,6 +1616,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/current/wallet/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the wallet
+         * @description A signed OpenID4VP request for what the flow needs (wallet.claims of the journey state), bound to a fresh nonce and answered once within 5 minutes: cross_device gives the request_uri and the openid4vp:// link for a QR code; dc_api gives what the page passes to navigator.credentials.get. At most 30 per case; journaled as journey.wallet_requested
+         */
+        post: operations["createWalletRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current/wallet/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a wallet request
+         * @description Where a request stands (the page polls it while the wallet on the other device answers): no data, the refusal’s reason only
+         */
+        get: operations["getWalletRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current/wallet/requests/{id}/response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the same-device presentation
+         * @description The Digital Credentials API’s answer to a dc_api request (the credential’s data.response, an encrypted presentation), judged at once: accepted (journey.wallet_presented) or refused with its reason (journey.wallet_refused, nothing of the credential kept). A request is answered once
+         */
+        post: operations["answerWalletRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallet/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch the request object
+         * @description The signed request object (typ oauth-authz-req+jwt, signed by the client’s verifier certificate, x509_san_dns) the wallet fetches from request_uri; the page following the request then shows it fetched. 404 once answered or expired
+         */
+        get: operations["getWalletRequestObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/current/pieces/{kind}": {
         parameters: {
             query?: never;
@@ -1630,6 +1710,26 @@ export interface paths {
          */
         put: operations["uploadJourneyPiece"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallet/responses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a request (direct_post.jwt)
+         * @description The wallet’s encrypted answer (response_mode direct_post.jwt): the form field response holds the compact JWE. Judged at once and answered once: 200 {} when accepted; 400 invalid_request when refused (the reason reaches the page, journaled as journey.wallet_refused, nothing of the credential kept), already answered or expired. At most 1052672 bytes
+         */
+        post: operations["postWalletResponse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3095,9 +3195,9 @@ export interface components {
             /** @description Each resubmission decision opens a new round */
             round: number;
             /** @description Steps of this round, in the flow order */
-            steps: ("consent" | "applicant" | "questionnaire" | "document" | "face")[];
+            steps: ("consent" | "applicant" | "questionnaire" | "wallet" | "document" | "face")[];
             /** @description Where to resume; check once everything has arrived; null when not open */
-            step: ("consent" | "applicant" | "questionnaire" | "document" | "face") | "check" | null;
+            step: ("consent" | "applicant" | "questionnaire" | "wallet" | "document" | "face") | "check" | null;
             /** @description Steps and piece kinds still missing before finishing */
             missing: string[];
             consent: {
@@ -3134,16 +3234,28 @@ export interface components {
                     /** @enum {string} */
                     type: "passport" | "id_card" | "driving_licence" | "residence_permit" | "visa";
                 } | null;
-                sides: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame")[];
+                sides: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame" | "wallet_portrait")[];
             };
             face: {
                 challenges: ("turn_left" | "turn_right" | "look_up" | "look_down")[];
             };
-            required_pieces: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame")[];
+            /** @description The wallet step (docs/wallet.md); null when this round does not offer it */
+            wallet: {
+                formats: ("dc+sd-jwt" | "mso_mdoc")[];
+                /** @description The person may choose the document instead (POST /v1/sessions/current/document) */
+                document_fallback: boolean;
+                /** @description What a request of this journey asks the wallet for */
+                claims: ("given_names" | "surname" | "birth_date" | "nationality" | "issuing_country" | "document_number" | "expiry_date" | "portrait" | "age_over_18")[];
+                /** @description accepted: a presentation was accepted this round; refused: as many were refused as a round allows (the step is over); null: none yet */
+                status: ("accepted" | "refused") | null;
+                /** @description Presentations that may still be refused this round before the step ends */
+                refusals_left: number;
+            } | null;
+            required_pieces: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame" | "wallet_portrait")[];
             pieces: {
                 id: string;
                 /** @enum {string} */
-                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame";
+                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame" | "wallet_portrait";
                 /** Format: date-time */
                 received_at: string;
             }[];
@@ -3197,7 +3309,7 @@ export interface components {
                 /** @enum {string} */
                 status: "open" | "completed" | "declined" | "expired";
                 /** @description The step the person is at; null when not open */
-                step: ("consent" | "applicant" | "questionnaire" | "document" | "face") | "check" | null;
+                step: ("consent" | "applicant" | "questionnaire" | "wallet" | "document" | "face") | "check" | null;
             };
         };
         HandoffCreated: {
@@ -3220,7 +3332,7 @@ export interface components {
                 /** @enum {string} */
                 status: "open" | "completed" | "declined" | "expired";
                 /** @description The step the person is at; null when not open */
-                step: ("consent" | "applicant" | "questionnaire" | "document" | "face") | "check" | null;
+                step: ("consent" | "applicant" | "questionnaire" | "wallet" | "document" | "face") | "check" | null;
             };
             /** @description The short code (ten characters in two groups), returned once; only its hash is stored */
             code: string;
@@ -3269,6 +3381,58 @@ export interface components {
             url: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        /** @description A wallet request of the journey as the page follows it: no data */
+        WalletRequest: {
+            /** @enum {string} */
+            object: "wallet_request";
+            id: string;
+            /** @enum {string} */
+            mode: "cross_device" | "dc_api";
+            /**
+             * @description pending: issued; fetched: a wallet fetched the request object (cross_device); accepted or refused: answered (once); expired: not answered in time
+             * @enum {string}
+             */
+            status: "pending" | "fetched" | "accepted" | "refused" | "expired";
+            /**
+             * @description Why the presentation was refused (the wallet check reasons, docs/checks.md)
+             * @enum {string}
+             */
+            reason?: "wallet_issuer_untrusted" | "wallet_credential_expired" | "wallet_credential_revoked" | "wallet_device_binding_invalid" | "wallet_presentation_invalid" | "wallet_claims_not_requested" | "wallet_status_unavailable";
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** @description A new wallet request: the QR link (cross_device) or the Digital Credentials API request (dc_api) */
+        WalletRequestCreated: {
+            /** @enum {string} */
+            object: "wallet_request";
+            id: string;
+            /** @enum {string} */
+            mode: "cross_device" | "dc_api";
+            /** @enum {string} */
+            status: "pending";
+            /** Format: date-time */
+            expires_at: string;
+            /** @description What the request asks for (the flow decides) */
+            claims: ("given_names" | "surname" | "birth_date" | "nationality" | "issuing_country" | "document_number" | "expiry_date" | "portrait" | "age_over_18")[];
+            cross_device?: {
+                /**
+                 * Format: uri
+                 * @description Where the wallet fetches the signed request object (GET, no session)
+                 */
+                request_uri: string;
+                /** @description openid4vp://?client_id=…&request_uri=… for the QR code or a link on the phone */
+                wallet_link: string;
+            };
+            /** @description What the page passes to navigator.credentials.get({ digital: { requests: [{ protocol, data }] } }) */
+            dc_api?: {
+                /** @enum {string} */
+                protocol: "openid4vp-v1-signed";
+                data: {
+                    /** @description The signed request object */
+                    request: string;
+                };
+            };
         };
         /** @description The personal data of a case: what the client declared, what the person entered, the questionnaire answers, the identity read from the document and its agreement with the machine-readable zone. Every read is journaled as a consultation. */
         CaseData: {
@@ -3423,7 +3587,7 @@ export interface components {
             next_cursor: string | null;
         };
         FlowDefinition: {
-            steps: ("consent" | "applicant" | "questionnaire" | "document" | "face")[];
+            steps: ("consent" | "applicant" | "questionnaire" | "wallet" | "document" | "face")[];
             applicant: {
                 fields: {
                     name: "given_names" | "surname" | "birth_date" | "email" | "phone" | "nationality" | "address";
@@ -3519,6 +3683,13 @@ export interface components {
             };
             capture: {
                 allow_file_upload: boolean;
+            };
+            /** @description The wallet step (docs/flows.md#the-wallet): absent, a flow with the wallet step accepts both formats without the document fallback */
+            wallet?: {
+                /** @description Credential formats accepted: dc+sd-jwt (PID as SD-JWT VC), mso_mdoc (PID or mobile driving licence as ISO mdoc) */
+                formats: ("dc+sd-jwt" | "mso_mdoc")[];
+                /** @description The person may choose the document instead of the wallet (the flow then lists the document step after the wallet step) */
+                document_fallback: boolean;
             };
         };
         FlowVersion: {
@@ -12712,12 +12883,358 @@ export interface operations {
             };
         };
     };
+    createWalletRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mode: "cross_device" | "dc_api";
+                };
+            };
+        };
+        responses: {
+            /** @description A new wallet request: the QR link (cross_device) or the Digital Credentials API request (dc_api) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletRequestCreated"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed, journey_step_blocked, journey_step_not_asked, wallet_step_done, wallet_request_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A wallet request of the journey as the page follows it: no data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletRequest"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerWalletRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The compact JWE the wallet returned */
+                    response: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A wallet request of the journey as the page follows it: no data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletRequest"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed, wallet_request_answered, wallet_request_expired, wallet_step_done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletRequestObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request object (compact JWS) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/oauth-authz-req+jwt": string;
+                };
+            };
+            /** @description OpenID4VP error (RFC 6749 §5.2 shape); the page that follows the request learns the refusal’s reason */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request */
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
     uploadJourneyPiece: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame";
+                kind: "document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame" | "wallet_portrait";
             };
             cookie?: never;
         };
@@ -12820,6 +13337,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWalletResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The compact JWE */
+                    response: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description OpenID4VP error (RFC 6749 §5.2 shape); the page that follows the request learns the refusal’s reason */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request */
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description OpenID4VP error (RFC 6749 §5.2 shape); the page that follows the request learns the refusal’s reason */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request */
+                        error: string;
+                        error_description: string;
+                    };
                 };
             };
         };

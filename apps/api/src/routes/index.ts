@@ -40,6 +40,7 @@ import { registerFlowRoutes } from './flows/index.ts';
 import { registerListTrustAnchors } from './trust-anchors/list.ts';
 import { registerCreateTrustAnchor } from './trust-anchors/create.ts';
 import { registerDeleteTrustAnchor } from './trust-anchors/delete.ts';
+import { registerWalletRoutes } from './wallet/index.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -83,4 +84,5 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateTrustAnchor(app, ctx);
   registerDeleteTrustAnchor(app, ctx);
   registerJourneyRoutes(app, ctx);
+  registerWalletRoutes(app, ctx);
 }

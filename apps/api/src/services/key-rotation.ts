@@ -37,7 +37,7 @@ interface RotationCounts {
 }
 
 export type RotationReport = Record<
-  'case_keys' | 'face_index_keys' | 'api_key_signing_secrets' | 'webhook_secrets' | 'idempotent_responses' | 'legacy_personal_data',
+  'case_keys' | 'face_index_keys' | 'api_key_signing_secrets' | 'webhook_secrets' | 'wallet_secrets' | 'idempotent_responses' | 'legacy_personal_data',
   RotationCounts
 > & { current_key_id: string; dry_run: boolean };
 
@@ -125,6 +125,13 @@ export async function rotateMasterKey(db: Db, keyring: MasterKeyring, wrapper: K
   // A rotation's previous secret, while its overlap lasts, is a webhook secret like the current one.
   const previous = await masterSealed('webhook_previous_secret', (id) => `webhook_endpoint:${id}:previous_secret`);
   const webhooks = { stale: current.stale + previous.stale, rewritten: current.rewritten + previous.rewritten };
+  // The wallet's: requests' ephemeral keys, verifier keys, the sandbox test issuer (aads as sealed in apps/api/src/services/wallet*.ts).
+  const walletParts = [
+    await masterSealed('wallet_request_key', (id) => `wallet_request:${id}:key`),
+    await masterSealed('wallet_verifier_key', (id) => `wallet_verifier:${id}`),
+    await masterSealed('wallet_sandbox_issuer', (id) => `wallet_sandbox_issuer:${id}`),
+  ];
+  const wallet = { stale: walletParts.reduce((n, c) => n + c.stale, 0), rewritten: walletParts.reduce((n, c) => n + c.rewritten, 0) };
 
   // Stored idempotent responses: `{sealed}` in response_body (aad `idempotency:<api key>:<key>`).
   const responses = await walk(
@@ -169,6 +176,7 @@ export async function rotateMasterKey(db: Db, keyring: MasterKeyring, wrapper: K
     face_index_keys: faceKeyCounts,
     api_key_signing_secrets: signing,
     webhook_secrets: webhooks,
+    wallet_secrets: wallet,
     idempotent_responses: responses,
     legacy_personal_data: legacy,
   };

@@ -1,7 +1,20 @@
 import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../connect.ts';
-import { apiKeys, caseKeys, caseRevisions, cases, faceIndexKeys, idempotencyKeys, reviewCorrections, reviewDecisions, webhookEndpoints } from '../schema.ts';
+import {
+  apiKeys,
+  caseKeys,
+  caseRevisions,
+  cases,
+  faceIndexKeys,
+  idempotencyKeys,
+  reviewCorrections,
+  reviewDecisions,
+  walletRequests,
+  walletSandboxIssuer,
+  walletVerifiers,
+  webhookEndpoints,
+} from '../schema.ts';
 
 /**
  * The values sealed under the master key or a case key, walked in primary-key order and replaced
@@ -13,7 +26,8 @@ const afterKey = (column: SQL | PgColumn, after: string | null) => (after === nu
 
 interface SealedColumn {
   table: PgTable;
-  id: PgColumn;
+  /** The row's key: a column, or an expression for a table keyed by several (`client:environment`). */
+  id: PgColumn | SQL;
   value: PgColumn;
   /** The value's field name in the table's rows. */
   field: string;
@@ -36,6 +50,17 @@ const SEALED = {
   decision_comment: { table: reviewDecisions, id: reviewDecisions.id, value: reviewDecisions.commentSealed, field: 'commentSealed', caseId: reviewDecisions.caseId },
   revision_comment: { table: caseRevisions, id: caseRevisions.id, value: caseRevisions.commentSealed, field: 'commentSealed', caseId: caseRevisions.caseId },
   correction: { table: reviewCorrections, id: reviewCorrections.id, value: reviewCorrections.sealed, field: 'sealed', caseId: reviewCorrections.caseId, deleteWhenErased: true },
+  // The wallet's secrets under the master key (docs/wallet.md): a request's ephemeral key, a
+  // client's verifier key (keyed `client:environment`), the sandbox test issuer.
+  wallet_request_key: { table: walletRequests, id: walletRequests.id, value: walletRequests.encryptionKeySealed, field: 'encryptionKeySealed', caseId: null },
+  wallet_verifier_key: {
+    table: walletVerifiers,
+    id: sql`${walletVerifiers.clientId} || ':' || ${walletVerifiers.environment}`,
+    value: walletVerifiers.privateKeySealed,
+    field: 'privateKeySealed',
+    caseId: null,
+  },
+  wallet_sandbox_issuer: { table: walletSandboxIssuer, id: walletSandboxIssuer.id, value: walletSandboxIssuer.issuerSealed, field: 'issuerSealed', caseId: null },
 } satisfies Record<string, SealedColumn>;
 
 export type SealedValueKind = keyof typeof SEALED;
@@ -64,7 +89,7 @@ export async function sealedValuesPage(db: Executor, kind: SealedValueKind, afte
 /** Replaces a sealed value if it is still `old` (null erases it); whether it was replaced. */
 export async function replaceSealedValue(db: Executor, kind: SealedValueKind, id: string, old: string, next: string | null): Promise<boolean> {
   const c: SealedColumn = SEALED[kind];
-  const match = and(eq(c.id, id), eq(c.value, old));
+  const match = and(eq(c.id as SQL, id), eq(c.value, old));
   if (next === null && c.deleteWhenErased) return (await db.delete(c.table).where(match).returning({ id: c.id })).length > 0;
   return (await db.update(c.table).set({ [c.field]: next } as never).where(match).returning({ id: c.id })).length > 0;
 }

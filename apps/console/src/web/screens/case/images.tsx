@@ -5,7 +5,8 @@ import type { MessageKey } from '../../i18n/en.ts';
 
 const SIDES = ['document_front', 'document_back'];
 /** The challenge frames (`liveness_*`) have their own strip (attack-evidence.tsx): there may be dozens. */
-const FACES = ['selfie'];
+/** A wallet credential's portrait stands beside the selfie as the document's portrait would (docs/wallet.md). */
+const FACES = ['wallet_portrait', 'selfie'];
 
 const pieceLabel = (kind: string): MessageKey => `images.${kind}` as MessageKey;
 

@@ -15,7 +15,7 @@ export type Outcome = DryRun['matrix'][number]['from'];
 type Complete<List extends readonly string[], All extends string> = [Exclude<All, List[number]>] extends [never] ? List : never;
 const complete = <All extends string>() => <const List extends readonly All[]>(list: Complete<List, All>) => list;
 
-export const STEPS = complete<FlowDefinition['steps'][number]>()(['consent', 'applicant', 'questionnaire', 'document', 'face']);
+export const STEPS = complete<FlowDefinition['steps'][number]>()(['consent', 'applicant', 'questionnaire', 'wallet', 'document', 'face']);
 export const DOCUMENT_TYPES = complete<FlowDefinition['documents'][number]['types'][number]>()(['passport', 'id_card', 'driving_licence', 'residence_permit', 'visa']);
 export const CHALLENGES = complete<FlowDefinition['liveness']['challenges'][number]>()(['turn_left', 'turn_right', 'look_up', 'look_down']);
 export const OUTCOMES = complete<Outcome>()(['approved', 'in_review', 'resubmission_requested', 'rejected']);
