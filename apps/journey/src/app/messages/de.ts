@@ -162,6 +162,7 @@ const de: Messages = {
   wallet_intro: 'Wenn Sie eine digitale Identitäts-Wallet haben, etwa die EU-Brieftasche für die Digitale Identität oder einen mobilen Führerschein, können Sie Ihre Identität daraus teilen, statt ein Ausweisdokument zu fotografieren.',
   wallet_consent: 'Ihre Wallet zeigt Ihnen, was angefragt wird, bevor etwas geteilt wird, und Sie bestätigen es dort.',
   wallet_open: 'Meine Wallet öffnen',
+  wallet_browser: 'Die Wallet verwenden, die dieser Browser anbietet',
   wallet_other_device: 'Eine Wallet auf einem anderen Gerät verwenden',
   wallet_continue: 'Mit meiner Wallet fortfahren',
   wallet_use_document: 'Stattdessen mein Ausweisdokument verwenden',

@@ -161,6 +161,7 @@ const en = {
   wallet_intro: 'If you have a digital identity wallet, such as the EU Digital Identity Wallet or a mobile driving licence, you can share your identity from it instead of photographing a document.',
   wallet_consent: 'Your wallet shows you what is asked before anything is shared, and you confirm it there.',
   wallet_open: 'Open my wallet',
+  wallet_browser: 'Use the wallet this browser offers',
   wallet_other_device: 'Use a wallet on another device',
   wallet_continue: 'Continue with my wallet',
   wallet_use_document: 'Use my identity document instead',

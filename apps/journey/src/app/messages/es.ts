@@ -162,6 +162,7 @@ const es: Messages = {
   wallet_intro: 'Si tiene una cartera de identidad digital, como la Cartera Europea de Identidad Digital o un permiso de conducir móvil, puede compartir su identidad desde ella en lugar de fotografiar un documento.',
   wallet_consent: 'Su cartera le muestra lo que se pide antes de compartir nada, y usted lo confirma en ella.',
   wallet_open: 'Abrir mi cartera',
+  wallet_browser: 'Usar la cartera que ofrece este navegador',
   wallet_other_device: 'Usar una cartera en otro dispositivo',
   wallet_continue: 'Continuar con mi cartera',
   wallet_use_document: 'Usar mi documento de identidad en su lugar',

@@ -162,6 +162,7 @@ const fr: Messages = {
   wallet_intro: 'Si vous avez un portefeuille d’identité numérique, comme le portefeuille européen d’identité numérique ou un permis de conduire mobile, vous pouvez partager votre identité depuis celui-ci au lieu de photographier une pièce d’identité.',
   wallet_consent: 'Votre portefeuille vous montre ce qui est demandé avant tout partage, et vous confirmez dans le portefeuille.',
   wallet_open: 'Ouvrir mon portefeuille',
+  wallet_browser: 'Utiliser le portefeuille proposé par ce navigateur',
   wallet_other_device: 'Utiliser un portefeuille sur un autre appareil',
   wallet_continue: 'Continuer avec mon portefeuille',
   wallet_use_document: 'Utiliser plutôt ma pièce d’identité',

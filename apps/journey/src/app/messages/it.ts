@@ -162,6 +162,7 @@ const it: Messages = {
   wallet_intro: 'Se hai un portafoglio di identità digitale, come il Portafoglio europeo di identità digitale o una patente di guida mobile, puoi condividere la tua identità da lì invece di fotografare un documento.',
   wallet_consent: 'Il portafoglio ti mostra cosa viene richiesto prima di condividere qualsiasi cosa, e confermi lì.',
   wallet_open: 'Apri il mio portafoglio',
+  wallet_browser: 'Usa il portafoglio offerto da questo browser',
   wallet_other_device: 'Usa un portafoglio su un altro dispositivo',
   wallet_continue: 'Continua con il mio portafoglio',
   wallet_use_document: 'Usa invece il mio documento d’identità',

@@ -162,6 +162,7 @@ const nl: Messages = {
   wallet_intro: 'Hebt u een digitale identiteitswallet, zoals de Europese digitale identiteitswallet of een mobiel rijbewijs, dan kunt u uw identiteit daaruit delen in plaats van een document te fotograferen.',
   wallet_consent: 'Uw wallet laat zien wat er wordt gevraagd voordat er iets wordt gedeeld, en u bevestigt het daar.',
   wallet_open: 'Mijn wallet openen',
+  wallet_browser: 'De wallet gebruiken die deze browser aanbiedt',
   wallet_other_device: 'Een wallet op een ander apparaat gebruiken',
   wallet_continue: 'Doorgaan met mijn wallet',
   wallet_use_document: 'Toch mijn identiteitsbewijs gebruiken',

@@ -162,6 +162,7 @@ const pl: Messages = {
   wallet_intro: 'Jeśli masz portfel tożsamości cyfrowej, na przykład Europejski Portfel Tożsamości Cyfrowej lub mobilne prawo jazdy, możesz udostępnić z niego swoją tożsamość zamiast fotografować dokument.',
   wallet_consent: 'Portfel pokaże Ci, o co jest prośba, zanim cokolwiek zostanie udostępnione, a Ty potwierdzisz to w portfelu.',
   wallet_open: 'Otwórz mój portfel',
+  wallet_browser: 'Użyj portfela oferowanego przez tę przeglądarkę',
   wallet_other_device: 'Użyj portfela na innym urządzeniu',
   wallet_continue: 'Kontynuuj z moim portfelem',
   wallet_use_document: 'Użyj zamiast tego dokumentu tożsamości',

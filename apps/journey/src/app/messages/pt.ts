@@ -163,6 +163,7 @@ const pt: Messages = {
   wallet_intro: 'Se tiver uma carteira de identidade digital, como a Carteira Europeia de Identidade Digital ou uma carta de condução móvel, pode partilhar a sua identidade a partir dela em vez de fotografar um documento.',
   wallet_consent: 'A sua carteira mostra-lhe o que é pedido antes de partilhar seja o que for, e confirma lá.',
   wallet_open: 'Abrir a minha carteira',
+  wallet_browser: 'Usar a carteira que este navegador oferece',
   wallet_other_device: 'Usar uma carteira noutro dispositivo',
   wallet_continue: 'Continuar com a minha carteira',
   wallet_use_document: 'Usar antes o meu documento de identificação',

@@ -162,6 +162,7 @@ const ro: Messages = {
   wallet_intro: 'Dacă aveți un portofel de identitate digitală, cum ar fi Portofelul european pentru identitate digitală sau un permis de conducere mobil, vă puteți partaja identitatea din el în loc să fotografiați un document.',
   wallet_consent: 'Portofelul vă arată ce se cere înainte de a partaja ceva, iar dumneavoastră confirmați acolo.',
   wallet_open: 'Deschide portofelul meu',
+  wallet_browser: 'Folosește portofelul oferit de acest browser',
   wallet_other_device: 'Folosește un portofel de pe alt dispozitiv',
   wallet_continue: 'Continuă cu portofelul meu',
   wallet_use_document: 'Folosește în schimb actul meu de identitate',

@@ -162,6 +162,7 @@ const tr: Messages = {
   wallet_intro: 'AB Dijital Kimlik Cüzdanı veya mobil sürücü belgesi gibi bir dijital kimlik cüzdanınız varsa, belge fotoğrafı çekmek yerine kimliğinizi oradan paylaşabilirsiniz.',
   wallet_consent: 'Cüzdanınız, bir şey paylaşılmadan önce neyin istendiğini gösterir ve onayı orada verirsiniz.',
   wallet_open: 'Cüzdanımı aç',
+  wallet_browser: 'Bu tarayıcının sunduğu cüzdanı kullan',
   wallet_other_device: 'Başka bir cihazdaki cüzdanı kullan',
   wallet_continue: 'Cüzdanımla devam et',
   wallet_use_document: 'Bunun yerine kimlik belgemi kullan',

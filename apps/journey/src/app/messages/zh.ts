@@ -163,6 +163,7 @@ const zh: Messages = {
   wallet_intro: '如果您有数字身份钱包（例如欧盟数字身份钱包或移动驾驶证），可以直接从钱包分享您的身份，无需拍摄证件。',
   wallet_consent: '在分享任何内容之前，钱包会向您显示所请求的信息，并由您在钱包中确认。',
   wallet_open: '打开我的钱包',
+  wallet_browser: '使用此浏览器提供的钱包',
   wallet_other_device: '使用其他设备上的钱包',
   wallet_continue: '使用我的钱包继续',
   wallet_use_document: '改用我的身份证件',

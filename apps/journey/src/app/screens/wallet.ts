@@ -31,29 +31,38 @@ const REFUSALS: Record<WalletRefusal, MessageKey> = {
   wallet_status_unavailable: 'wallet_refused_status_unavailable',
 };
 
-/** The browser can ask a wallet itself (W3C Digital Credentials API). */
-export const hasDigitalCredentials = (): boolean =>
-  'DigitalCredential' in window && typeof navigator.credentials?.get === 'function';
+/** The protocol of the requests the service builds for the browser (docs/wallet.md). */
+const PROTOCOL = 'openid4vp-v1-signed';
 
-/** A phone (its pointer is a finger): the wallet app may be on this very device, so its link is offered. */
+/** The browser can ask a wallet itself (W3C Digital Credentials API), with the protocol the service speaks. */
+export function hasDigitalCredentials(): boolean {
+  const api = (window as unknown as { DigitalCredential?: { userAgentAllowsProtocol?: (protocol: string) => boolean } }).DigitalCredential;
+  if (!api || typeof navigator.credentials?.get !== 'function') return false;
+  return typeof api.userAgentAllowsProtocol === 'function' ? api.userAgentAllowsProtocol(PROTOCOL) : true;
+}
+
+/** A phone (its pointer is a finger): the wallet is likely on this very device. */
 const onPhone = () => window.matchMedia('(pointer: coarse)').matches;
 
-/** The wallet step's first screen: what a wallet is for here, and the ways to use it. */
+/**
+ * The wallet step's first screen: what a wallet is for here, and the ways to use it. On a phone
+ * whose browser has the API, the browser first (the wallet is on the phone); on a computer, the
+ * QR code first (any wallet on a phone reads it), the browser's own way second.
+ */
 export function walletScreen(j: JourneyView): void {
   const dc = hasDigitalCredentials();
-  const actions: HTMLElement[] = dc
-    ? [
-        h('button', { type: 'button', class: 'primary', onclick: () => sameDevice(j) }, t('wallet_open')),
-        h('button', { type: 'button', class: 'secondary', onclick: () => crossDevice(j) }, t('wallet_other_device')),
-      ]
-    : [h('button', { type: 'button', class: 'primary', onclick: () => crossDevice(j) }, t('wallet_continue'))];
-  j.show(
-    {
-      step: 'wallet',
-      title: t('wallet_title'),
-      body: [h('p', null, t('wallet_intro')), h('p', null, t('wallet_consent'))],
-      actions: [...actions, documentInstead(j)],
-    },
+  const phone = onPhone();
+  const browserFirst = dc && phone;
+  const viaBrowser = h('button', { type: 'button', class: browserFirst ? 'primary' : 'secondary', onclick: () => sameDevice(j) }, t(phone ? 'wallet_open' : 'wallet_browser'));
+  const viaCode = h(
+    'button',
+    { type: 'button', class: browserFirst ? 'secondary' : 'primary', onclick: () => crossDevice(j) },
+    t(browserFirst ? 'wallet_other_device' : 'wallet_continue'),
+  );
+  stage(
+    j,
+    [h('p', null, t('wallet_intro')), h('p', null, t('wallet_consent'))],
+    [...(dc ? (browserFirst ? [viaBrowser, viaCode] : [viaCode, viaBrowser]) : [viaCode]), documentInstead(j)],
     () => walletScreen(j),
   );
 }
@@ -75,9 +84,11 @@ function documentInstead(j: JourneyView): HTMLButtonElement | null {
   );
 }
 
-/** A screen of the wallet step with a status line screen readers announce. */
+/** A screen of the wallet step; three ways on or more are stacked on a wide screen too (side by side they would be squeezed). */
 function stage(j: JourneyView, body: (Node | null)[], actions: (Node | null)[], redraw: () => void, title: MessageKey = 'wallet_title'): void {
-  j.show({ step: 'wallet', title: t(title), body, actions }, redraw);
+  const ways = actions.filter((a): a is Node => a !== null);
+  if (ways.length < 3) return j.show({ step: 'wallet', title: t(title), body, actions: ways }, redraw);
+  j.show({ step: 'wallet', title: t(title), body: [...body, h('div', { class: 'actions stacked' }, ...ways)] }, redraw);
 }
 
 /** The same device, through the browser: create a `dc_api` request, ask the browser, post the answer. */
@@ -234,7 +245,7 @@ function cancelledScreen(j: JourneyView): void {
     j,
     [h('p', { role: 'status' }, t('wallet_cancelled_body'))],
     [
-      h('button', { type: 'button', class: 'primary', onclick: () => sameDevice(j) }, t('wallet_open')),
+      h('button', { type: 'button', class: 'primary', onclick: () => sameDevice(j) }, t(onPhone() ? 'wallet_open' : 'wallet_browser')),
       h('button', { type: 'button', class: 'secondary', onclick: () => crossDevice(j) }, t('wallet_other_device')),
       documentInstead(j),
     ],
