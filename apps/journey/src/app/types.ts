@@ -95,7 +95,7 @@ export interface FaceSequence {
   camera: { label?: string; width?: number; height?: number; frame_rate?: number; facing_mode?: string; video_inputs?: number };
 }
 
-export type WalletFormat = 'dc+sd-jwt' | 'mso_mdoc';
+type WalletFormat = 'dc+sd-jwt' | 'mso_mdoc';
 /** Why the service refused a presentation (packages/domain/src/check-reasons.ts, the `wallet_` ones). */
 export type WalletRefusal =
   | 'wallet_issuer_untrusted'

@@ -35,7 +35,7 @@ const REFUSALS: Record<WalletRefusal, MessageKey> = {
 const PROTOCOL = 'openid4vp-v1-signed';
 
 /** The browser can ask a wallet itself (W3C Digital Credentials API), with the protocol the service speaks. */
-export function hasDigitalCredentials(): boolean {
+function hasDigitalCredentials(): boolean {
   const api = (window as unknown as { DigitalCredential?: { userAgentAllowsProtocol?: (protocol: string) => boolean } }).DigitalCredential;
   if (!api || typeof navigator.credentials?.get !== 'function') return false;
   return typeof api.userAgentAllowsProtocol === 'function' ? api.userAgentAllowsProtocol(PROTOCOL) : true;
