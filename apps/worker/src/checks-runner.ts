@@ -10,6 +10,7 @@ import {
   findJourney,
   finishCheckJob,
   isDatabaseUnavailable,
+  answeredWalletRequests,
   latestAnsweredChallenge,
   listPieces,
   setPieceFaceBox,
@@ -35,19 +36,21 @@ import {
   FailureStreak,
   isPieceKind,
   sandboxForce,
+  walletSettings,
   withSandboxAttack,
   type CameraReport,
   type CheckReason,
   type CheckReport,
   type DocumentType,
   type LivenessChallenge,
+  type FlowDefinition,
   type PieceKind,
   type PolicyDecision,
 } from '@idv/domain';
-import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, type CaseAnalysis, type CaseInput, type SequenceCapture } from '@idv/engine';
+import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION, type CaseAnalysis, type CaseInput, type SequenceCapture, type WalletInput } from '@idv/engine';
 import { checkJobDuration, countLoopFailure, observeCheckTasks } from '@idv/metrics';
 import { LocalKeyWrapper, type MasterKeyring } from '@idv/vault';
-import { FaceSearchIndex, readIdentities, type CaseVault, type PieceBlobs } from '@idv/case-data';
+import { FaceSearchIndex, readIdentities, walletPresentationPurpose, type CaseVault, type PieceBlobs, type StoredWalletPresentation } from '@idv/case-data';
 import type { WorkerLog } from './dispatcher.ts';
 import { findDuplicates, type DuplicateSettings } from './duplicates.ts';
 import { Wakeup } from './wakeup.ts';
@@ -291,6 +294,7 @@ export class ChecksRunner {
     const front = pieceRows.find((p) => p.kind === 'document_front');
     const document =
       journey.documentCountry && journey.documentType ? { country: journey.documentCountry, type: journey.documentType as DocumentType } : null;
+    const wallet = await this.openWallet(db, caseRow.id, job.round, flow, document !== null);
     // The analysis judges the document as of the moment it starts (its expiry, the person's age)...
     const analysedAt = this.now();
     const analysis = await this.o.analyser.analyse({
@@ -303,6 +307,7 @@ export class ChecksRunner {
       environment: job.environment,
       now: analysedAt,
       sequence,
+      wallet,
     });
     observeCheckTasks(analysis.timings.tasks);
 
@@ -385,6 +390,44 @@ export class ChecksRunner {
   }
 
   /**
+   * The wallet step's outcome up to this round (docs/wallet.md#the-wallet-in-a-case): the newest
+   * accepted presentation, opened under the case's data key, with its portrait piece; or the
+   * refusals when none was accepted. Null when the flow has no wallet step.
+   */
+  private async openWallet(db: Executor, caseId: string, round: number, flow: FlowDefinition, documentChosen: boolean): Promise<WalletInput | null> {
+    if (!flow.steps.includes('wallet')) return null;
+    const answered = await answeredWalletRequests(db, caseId, round);
+    const acceptedAt = answered.findIndex((r) => r.outcome === 'accepted');
+    const row = acceptedAt >= 0 ? answered[acceptedAt]! : null;
+    // Refusals of the accepted one's round before it; without one, those of the latest round answered.
+    const refusalRound = row?.round ?? answered[0]?.round;
+    const refusals = answered.slice(acceptedAt >= 0 ? acceptedAt + 1 : 0).filter((r) => r.round === refusalRound && r.outcome !== 'accepted');
+    const reasons = refusals.map((r) => r.outcome as CheckReason);
+    if (!row?.presentationSealed) {
+      return { accepted: null, refusals: reasons, fellBack: walletSettings(flow).document_fallback && documentChosen };
+    }
+    const stored = await this.o.vault.openJson<StoredWalletPresentation>(db, caseId, 'data', walletPresentationPurpose(row.id), row.presentationSealed);
+    if (!stored) throw new Error('wallet_presentation_erased');
+    let portrait: Uint8Array | null = null;
+    if (stored.portrait_piece_id) {
+      const piece = (await listPieces(db, caseId)).find((p) => p.id === stored.portrait_piece_id);
+      portrait = piece ? await this.o.pieces.read(db, piece) : null;
+    }
+    return {
+      accepted: {
+        format: stored.format,
+        claims: stored.claims,
+        validUntil: new Date(stored.valid_until),
+        statusChecked: stored.status_checked,
+        claimsDisclosed: stored.claims_disclosed,
+        portrait,
+      },
+      refusals: reasons,
+      fellBack: false,
+    };
+  }
+
+  /**
    * The live sequence of the round: its frames (in capture order, the order of their ids) and the
    * challenge they answered, whose metadata lists the same pieces. Frames without their challenge
    * (or a challenge listing other frames) are not judged as a sequence.
@@ -453,7 +496,8 @@ export class ChecksRunner {
  * count (the person may have chosen another document, without a back).
  */
 export function currentPieces(all: readonly PieceRow[], round: number): PieceRow[] {
-  const live = all.filter((p) => p.round <= round && !p.supersededAt && !p.deletedAt);
+  // The wallet's portrait is read with its presentation (openWallet), not as a photo of a step.
+  const live = all.filter((p) => p.round <= round && !p.supersededAt && !p.deletedAt && p.kind !== 'wallet_portrait');
   const latestRound = (prefix: string) => Math.max(0, ...live.filter((p) => p.kind.startsWith(prefix)).map((p) => p.round));
   const docRound = latestRound('document_');
   const faceRound = Math.max(0, ...live.filter((p) => !p.kind.startsWith('document_')).map((p) => p.round));

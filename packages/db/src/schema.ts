@@ -669,6 +669,11 @@ export const walletRequests = pgTable(
     /** The OpenID4VP `state` (cross-device), high-entropy, the response's key to this row. */
     state: text('state').notNull(),
     encryptionKeySealed: text('encryption_key_sealed').notNull(),
+    /**
+     * The signed request object (public: a wallet fetches it by the request's id), kept as signed at
+     * issue since it carries the public part of this request's encryption key.
+     */
+    requestJwt: text('request_jwt'),
     issuedAt: ts('issued_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     /** When a wallet fetched the request object (cross-device). */
@@ -677,9 +682,29 @@ export const walletRequests = pgTable(
     answeredAt: ts('answered_at'),
     /** `accepted`, or the refusal's reason (a `wallet_*` check reason). */
     outcome: text('outcome'),
+    /**
+     * An accepted presentation's verified claims and facts (format, issuer, validity), sealed under
+     * the case's data key (purpose `wallet_presentation:<id>`): erased with the case's keys. Its
+     * portrait is a `wallet_portrait` piece. Null for a refusal: nothing of it is stored.
+     */
+    presentationSealed: text('presentation_sealed'),
   },
   (t) => [uniqueIndex('wallet_requests_state').on(t.state), index('wallet_requests_case').on(t.caseId, t.round, t.issuedAt)],
 );
+
+/**
+ * The sandbox's test wallet issuer (docs/wallet.md#the-wallet-in-a-case), one per installation:
+ * generated on first use with `@idv/wallet/testing` and kept, its private material sealed with the
+ * master keyring (aad `wallet_sandbox_issuer:<id>`), so every instance trusts the same issuer in the
+ * sandbox environment (never in production) and an integrator's tests can be issued credentials by it.
+ */
+export const walletSandboxIssuer = pgTable('wallet_sandbox_issuer', {
+  id: text('id').primaryKey(),
+  iacaPem: text('iaca_pem').notNull(),
+  sdJwtIssuerPem: text('sd_jwt_issuer_pem').notNull(),
+  issuerSealed: text('issuer_sealed').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
 
 /** Origins allowed to frame the journey, per client and environment (empty: none). */
 export const embeddingSettings = pgTable(

@@ -83,6 +83,14 @@ const REJECTION: Partial<Record<CheckReason, ReasonCode>> = {
   duplicate_face: 'duplicate_identity',
   subject_mismatch: 'data_mismatch',
   subject_missing: 'data_mismatch',
+  // The wallet's refusals, as a failed document check would be named (docs/wallet.md).
+  wallet_issuer_untrusted: 'document_not_accepted',
+  wallet_credential_expired: 'document_expired',
+  wallet_credential_revoked: 'document_not_accepted',
+  wallet_device_binding_invalid: 'document_tampered',
+  wallet_presentation_invalid: 'document_tampered',
+  wallet_claims_not_requested: 'document_not_accepted',
+  wallet_status_unavailable: 'document_not_accepted',
 };
 
 /**

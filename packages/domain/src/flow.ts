@@ -8,7 +8,10 @@ import { ATTACK_ACTIONS, ATTACK_REASONS, PRESENTATION_ATTACKS } from './presenta
  * decided. Only an activated version accepts new cases; a case keeps the version it was opened
  * with, so editing a flow never changes the rules of cases already running.
  */
-export const JOURNEY_STEPS = ['consent', 'applicant', 'questionnaire', 'document', 'face'] as const;
+export const JOURNEY_STEPS = ['consent', 'applicant', 'questionnaire', 'wallet', 'document', 'face'] as const;
+/** Credential formats a wallet presentation may use (docs/wallet.md): SD-JWT VC (PID), ISO mdoc (PID, mDL). */
+export const WALLET_FORMATS = ['dc+sd-jwt', 'mso_mdoc'] as const;
+export type WalletFormat = (typeof WALLET_FORMATS)[number];
 export const DOCUMENT_TYPES = ['passport', 'id_card', 'driving_licence', 'residence_permit', 'visa'] as const;
 export const APPLICANT_FIELDS = ['given_names', 'surname', 'birth_date', 'email', 'phone', 'nationality', 'address'] as const;
 export const LIVENESS_CHALLENGES = ['turn_left', 'turn_right', 'look_up', 'look_down'] as const;
@@ -125,6 +128,24 @@ export const FlowDefinitionSchema = Type.Object(
       { additionalProperties: false },
     ),
     capture: Type.Object({ allow_file_upload: Type.Boolean() }, { additionalProperties: false }),
+    wallet: Type.Optional(
+      Type.Object(
+        {
+          formats: Type.Array(Type.Union(WALLET_FORMATS.map((f) => Type.Literal(f))), {
+            minItems: 1,
+            uniqueItems: true,
+            description: 'Credential formats accepted: dc+sd-jwt (PID as SD-JWT VC), mso_mdoc (PID or mobile driving licence as ISO mdoc)',
+          }),
+          document_fallback: Type.Boolean({
+            description: 'The person may choose the document instead of the wallet (the flow then lists the document step after the wallet step)',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description: 'The wallet step (docs/flows.md#the-wallet): absent, a flow with the wallet step accepts both formats without the document fallback',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -149,7 +170,12 @@ export function flowDefinitionProblems(def: unknown): FlowProblem[] {
   const needs = (step: (typeof JOURNEY_STEPS)[number]) => steps.includes(step);
   if (needs('questionnaire') && def.questionnaire.questions.length === 0) at('/questionnaire/questions', 'the questionnaire step needs questions');
   if (needs('applicant') && def.applicant.fields.length === 0) at('/applicant/fields', 'the applicant step needs fields');
-  if (needs('face') && !needs('document')) at('/steps', 'the face step compares with the document and needs the document step');
+  if (needs('face') && !needs('document') && !needs('wallet')) at('/steps', 'the face step compares with the document or the wallet portrait and needs the document or the wallet step');
+  if (def.wallet && !needs('wallet')) at('/wallet', 'the wallet setting needs the wallet step');
+  const fallback = walletSettings(def).document_fallback;
+  if (needs('wallet') && needs('document') && !fallback) at('/wallet/document_fallback', 'with both the wallet and the document steps, set document_fallback: the person presents one of them');
+  if (needs('wallet') && fallback && !needs('document')) at('/steps', 'document_fallback needs the document step (after the wallet step)');
+  if (needs('wallet') && needs('document') && steps.indexOf('document') < steps.indexOf('wallet')) at(`/steps/${steps.indexOf('document')}`, 'the document step, a fallback, comes after the wallet step');
   if (steps.indexOf('consent') > 0) at(`/steps/${steps.indexOf('consent')}`, 'consent must come first');
   if (def.checks.face_match_max_distance > def.checks.face_review_max_distance) {
     at('/checks/face_match_max_distance', 'face_match_max_distance must not exceed face_review_max_distance');
@@ -181,4 +207,9 @@ export function acceptedDocumentTypes(def: FlowDefinition, country: string): rea
 
 export function acceptsCountry(def: FlowDefinition, country: string): boolean {
   return acceptedDocumentTypes(def, country).length > 0;
+}
+
+/** The flow's wallet setting, with its defaults where the flow has the wallet step but no setting. */
+export function walletSettings(def: FlowDefinition): { formats: WalletFormat[]; document_fallback: boolean } {
+  return def.wallet ? { formats: [...def.wallet.formats], document_fallback: def.wallet.document_fallback } : { formats: [...WALLET_FORMATS], document_fallback: false };
 }

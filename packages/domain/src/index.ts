@@ -3,6 +3,7 @@ export * from './countries.ts';
 export * from './case-state.ts';
 export * from './locales.ts';
 export * from './flow.ts';
+export * from './wallet-claims.ts';
 export * from './face-sequence.ts';
 export * from './standard-flow.ts';
 export * from './flow-templates.ts';

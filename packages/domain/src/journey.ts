@@ -3,6 +3,7 @@ import {
   APPLICANT_FIELDS,
   LIVENESS_CHALLENGES,
   acceptedDocumentTypes,
+  walletSettings,
   type DocumentType,
   type FlowDefinition,
   type LocalisedText,
@@ -28,6 +29,8 @@ export const PIECE_KINDS = [
   'liveness_look_down',
   // One frame of the live sequence (face-sequence.ts): many per round, in capture order.
   'liveness_frame',
+  // The portrait a wallet credential disclosed (docs/wallet.md): stored by the wallet routes, never uploaded.
+  'wallet_portrait',
 ] as const;
 export type PieceKind = (typeof PIECE_KINDS)[number];
 
@@ -114,6 +117,22 @@ export interface JourneyProgress {
   pieces: readonly PieceKind[];
   /** Steps asked again after a resubmission decision; null on the first round. */
   resubmission: readonly ('document' | 'face')[] | null;
+  /**
+   * The wallet in this round: `accepted` (a presentation was accepted), `refused` (as many were
+   * refused as a round allows: the check reports the last refusal); absent or null: none yet.
+   */
+  wallet?: 'accepted' | 'refused' | null;
+}
+
+/** Presentations a round may have refused before the wallet step counts as done (and its check as failed). */
+export const WALLET_REFUSALS_PER_ROUND = 3;
+
+/** With the document fallback, the document chosen stands for the wallet and the wallet's answer for the document. */
+function walletAnswered(def: FlowDefinition, p: JourneyProgress): boolean {
+  return Boolean(p.wallet) && roundSteps(def, p.resubmission).includes('wallet');
+}
+function fellBack(def: FlowDefinition, p: JourneyProgress): boolean {
+  return walletSettings(def).document_fallback && p.document !== null;
 }
 
 /** The flow's steps this round asks for: all of them, or only those a resubmission names. */
@@ -123,10 +142,10 @@ export function roundSteps(def: FlowDefinition, resubmission: JourneyProgress['r
 }
 
 /** Every piece this round needs, in capture order; document sides only once the type is chosen. */
-export function requiredPieces(def: FlowDefinition, p: Pick<JourneyProgress, 'document' | 'resubmission'>): PieceKind[] {
+export function requiredPieces(def: FlowDefinition, p: Pick<JourneyProgress, 'document' | 'resubmission' | 'wallet'>): PieceKind[] {
   const steps = roundSteps(def, p.resubmission);
   const kinds: PieceKind[] = [];
-  if (steps.includes('document') && p.document) kinds.push(...documentSides(p.document.type));
+  if (steps.includes('document') && p.document && !walletAnswered(def, p as JourneyProgress)) kinds.push(...documentSides(p.document.type));
   if (steps.includes('face')) kinds.push('selfie', ...(def.liveness.challenges.length > 0 ? ['liveness_frame' as const] : []));
   return kinds;
 }
@@ -140,7 +159,10 @@ function stepDone(def: FlowDefinition, p: JourneyProgress, step: FlowStep): bool
       return p.applicantDone;
     case 'questionnaire':
       return p.questionnaireDone;
+    case 'wallet':
+      return walletAnswered(def, p) || fellBack(def, p);
     case 'document':
+      if (walletAnswered(def, p)) return true;
       return p.document !== null && documentSides(p.document.type).every(has);
     case 'face':
       return has('selfie') && (def.liveness.challenges.length === 0 || has('liveness_frame') || def.liveness.challenges.map(challengeKind).every(has));
@@ -156,6 +178,9 @@ export function nextStep(def: FlowDefinition, p: JourneyProgress): FlowStep | 'c
 export function missingItems(def: FlowDefinition, p: JourneyProgress): string[] {
   const missing: string[] = [];
   for (const step of roundSteps(def, p.resubmission)) {
+    // With the fallback, an unanswered wallet step is what is missing, not also a document.
+    if (step === 'document' && stepDone(def, p, step)) continue;
+    if (step === 'document' && !p.document && walletSettings(def).document_fallback && roundSteps(def, p.resubmission).includes('wallet')) continue;
     if (step === 'document' && !p.document) missing.push('document_choice');
     else if (step === 'document' || step === 'face') {
       for (const kind of requiredPieces(def, p)) {
@@ -182,7 +207,9 @@ export function pieceExpectation(
   kind: PieceKind,
 ): { ok: true } | { ok: false; code: 'piece_not_expected' | 'document_not_chosen'; message: string } {
   const steps = roundSteps(def, p.resubmission);
+  if (kind === 'wallet_portrait') return { ok: false, code: 'piece_not_expected', message: 'The wallet portrait comes with the wallet presentation, never as an upload.' };
   const step: FlowStep = kind.startsWith('document_') ? 'document' : 'face';
+  if (step === 'document' && walletAnswered(def, p)) return { ok: false, code: 'piece_not_expected', message: 'A wallet presentation was accepted: this journey asks for no document photo.' };
   if (!steps.includes(step)) return { ok: false, code: 'piece_not_expected', message: `This journey does not ask for ${kind}.` };
   if (step === 'document' && !p.document) {
     return { ok: false, code: 'document_not_chosen', message: 'Choose the country and type of the document before sending its photos.' };

@@ -11,6 +11,7 @@ import { judgeLiveness } from './faces/liveness.ts';
 import { judgeSequence, type SequenceFrameReading } from './faces/sequence.ts';
 import { MRZ_ACCEPT_CONFIDENCE } from './mrz/read.ts';
 import { mrzReport, mrzVouched } from './mrz-report.ts';
+import { walletPart, wantsWallet } from './wallet-check.ts';
 import type { DocumentFields, RelativeBox } from './types.ts';
 
 /**
@@ -29,9 +30,17 @@ export function wantsPrintedZone(input: CaseInput): boolean {
   return wantsDocument(input) && input.document!.type !== 'driving_licence' && input.pieces.document_front !== undefined;
 }
 
+/**
+ * The portrait the selfie is compared with: the document's front (its face is found there), or the
+ * wallet credential's portrait when the identity came from the wallet.
+ */
+export function comparedPortrait(input: CaseInput): Uint8Array | undefined {
+  return input.pieces.document_front ?? (wantsWallet(input) ? (input.wallet!.accepted?.portrait ?? undefined) : undefined);
+}
+
 /** Both faces are read only when both images are there; the challenges only with a selfie to compare to. */
 export function wantsFaces(input: CaseInput): boolean {
-  return input.flow.steps.includes('face') && input.pieces.selfie !== undefined && input.pieces.document_front !== undefined;
+  return input.flow.steps.includes('face') && input.pieces.selfie !== undefined && comparedPortrait(input) !== undefined;
 }
 
 /**
@@ -102,7 +111,7 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
   const reports: CheckReport[] = [];
   if (!input.pieces.selfie) {
     reports.push({ type: 'face_match', status: 'attention', reasons: ['selfie_face_not_found'], measures: { selfie_faces: 0 } });
-  } else if (!input.pieces.document_front || !readings) {
+  } else if (!comparedPortrait(input) || !readings) {
     reports.push({ type: 'face_match', status: 'attention', reasons: ['document_face_not_found'], measures: { document_faces: 0 } });
   } else {
     const match = judgeFaceMatch(readings.portrait, readings.selfie, input.flow.checks, readings.selfieMedium);
@@ -150,14 +159,17 @@ export function relativeBox(face: Pick<FaceFinding, 'box' | 'frame'>): RelativeB
 
 /** Reports of both parts plus the checks that need no image. */
 export function combineParts(input: CaseInput, doc: DocumentPart, face: FacePart, totalMs: number, tasks?: CaseAnalysis['timings']['tasks']): CaseAnalysis {
-  const checks: CheckReport[] = [...doc.reports, ...face.reports];
-  const data = wantsDocument(input) ? compareData(input.declared, input.entered, doc.read) : null;
+  const wallet = walletPart(input);
+  const checks: CheckReport[] = [...wallet.reports, ...doc.reports, ...face.reports];
+  // The identity read: the document's, or the wallet's claims when it was the wallet's turn.
+  const read = doc.read ?? wallet.read;
+  const data = wantsDocument(input) || wantsWallet(input) ? compareData(input.declared, input.entered, read) : null;
   if (data) checks.push(data);
   const q = questionnaireReport(input.questionnaire, input.flow);
   if (q) checks.push(q);
   return {
     checks,
-    reading: { fields: doc.read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates, portraitBox: face.portraitBox },
+    reading: { fields: read, zoneAgreement: doc.zoneAgreement, faceTemplates: face.templates, portraitBox: face.portraitBox },
     timings: { document: doc.ms, face: face.ms, total: totalMs, ...(tasks ? { tasks } : {}) },
   };
 }

@@ -1,4 +1,4 @@
-import type { CameraReport, CheckReport, DocumentType, FlowDefinition, IdentityValues, LivenessChallenge, PieceKind } from '@idv/domain';
+import type { CameraReport, CheckReason, CheckReport, DocumentType, FlowDefinition, IdentityValues, LivenessChallenge, PieceKind } from '@idv/domain';
 import type { ReadIdentity } from './case-data.ts';
 import type { DecodedImage } from './document/decode.ts';
 import type { OcrPass } from './document/printed-zone.ts';
@@ -23,6 +23,28 @@ export interface CaseInput {
   now: Date;
   /** The live sequence answering the round's face challenge (docs/liveness.md#the-live-sequence); absent: none was sent. */
   sequence?: SequenceCapture | null;
+  /** The wallet presentation of the case (docs/wallet.md); absent or null when the flow has no wallet step. */
+  wallet?: WalletInput | null;
+}
+
+/**
+ * What the wallet step left for the checks: the accepted presentation (its verified claims, the
+ * facts its report measures, the portrait the selfie is matched with), or the refusals when none
+ * was accepted; `fellBack`: the person chose the document instead (no wallet report then).
+ */
+export interface WalletInput {
+  accepted: {
+    format: 'dc+sd-jwt' | 'mso_mdoc';
+    claims: Partial<Record<'given_names' | 'surname' | 'birth_date' | 'nationality' | 'issuing_country' | 'document_number' | 'expiry_date', string>> & { age_over_18?: boolean };
+    validUntil: Date;
+    statusChecked: boolean;
+    claimsDisclosed: number;
+    /** The credential's portrait (decrypted piece bytes), when the request asked for it. */
+    portrait: Uint8Array | null;
+  } | null;
+  /** Refusals before the accepted one, or all of them; the latest refusal's reason first. */
+  refusals: CheckReason[];
+  fellBack: boolean;
 }
 
 /** The live sequence as stored: its challenge, the frames in capture order and what the browser said about its camera. */

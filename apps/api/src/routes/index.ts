@@ -37,6 +37,7 @@ import { registerUpdateJourneyAppearance } from './journey-appearance/update.ts'
 import { registerGetJourneyEmbedding } from './journey-embedding/get.ts';
 import { registerUpdateJourneyEmbedding } from './journey-embedding/update.ts';
 import { registerFlowRoutes } from './flows/index.ts';
+import { registerWalletRoutes } from './wallet/index.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -77,4 +78,5 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerUpdateJourneyAppearance(app, ctx);
   registerFlowRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);
+  registerWalletRoutes(app, ctx);
 }

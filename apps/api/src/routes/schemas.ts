@@ -17,7 +17,7 @@ import {
 import { ErrorSchema } from '../schemas/common.ts';
 import { AccessLogEntrySchema, AccessLogSchema, CaseDataSchema, ErasureSchema, UnmaskedSchema } from './personal-data/schemas.ts';
 import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema } from './support-access/schemas.ts';
-import { FaceChallengeSchema, HandoffCreatedSchema, HandoffSchema, HandoffSessionSchema, JourneyFrameSchema, JourneySchema } from './journey/schemas.ts';
+import { FaceChallengeSchema, HandoffCreatedSchema, HandoffSchema, HandoffSessionSchema, JourneyFrameSchema, JourneySchema, WalletRequestCreatedSchema, WalletRequestSchema } from './journey/schemas.ts';
 import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from './journey-appearance/schemas.ts';
 import { JourneyEmbeddingSchema } from './journey-embedding/schemas.ts';
 import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from './flows/schemas.ts';
@@ -146,6 +146,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   HandoffCreatedSchema,
   FaceChallengeSchema,
   HandoffSessionSchema,
+  WalletRequestSchema,
+  WalletRequestCreatedSchema,
   CaseDataSchema,
   UnmaskedSchema,
   AccessLogEntrySchema,

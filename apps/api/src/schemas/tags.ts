@@ -15,6 +15,7 @@ const TAGS = [
   { name: 'api keys', 'x-displayName': 'API keys', description: 'The integration keys of a client and environment.' },
   { name: 'usage', 'x-displayName': 'Usage and contract', description: 'What was measured, per month and per day, against what is subscribed.' },
   { name: 'journey', 'x-displayName': 'Hosted journey', description: 'Called by the hosted journey with the session token (`Authorization: Session <token>`), never by your back end.' },
+  { name: 'wallet', 'x-displayName': 'Identity wallet (OpenID4VP)', description: 'Called by the person\'s identity wallet (OpenID4VP, cross-device): no key, no session, the wallet request\'s unguessable id is the handle. Never by your back end.' },
   { name: 'reviews', 'x-displayName': 'Console: reviews', description: 'The operator console\'s review queue: tasks, locks, decisions, unmasking and images, within the operator\'s clearance.' },
   { name: 'operators', 'x-displayName': 'Console: operators', description: 'The console\'s operators and their clearance (administrators).' },
   { name: 'support-access', 'x-displayName': 'Console: support access', description: 'Grants that open one case in review to the provider\'s support staff for a few hours.' },

@@ -54,6 +54,18 @@ const FRAME_RULES: ImageRules = {
 
 export const inspectFrame = (bytes: Buffer) => inspect(bytes, FRAME_RULES);
 
+/** A wallet credential's portrait (docs/wallet.md): small by nature, JPEG or PNG, from the issuer. */
+const WALLET_PORTRAIT_RULES: ImageRules = {
+  maxBytes: 1024 * 1024,
+  types: ['image/jpeg', 'image/png'],
+  typesText: 'a JPEG or PNG portrait',
+  maxPixels: 4096 * 4096,
+  dimensionProblem: (width, height) =>
+    Math.max(width, height) > 4096 || Math.min(width, height) < 64 ? `A portrait is ${width}×${height} pixels; 64 to 4096 pixels a side are accepted.` : null,
+};
+
+export const inspectWalletPortrait = (bytes: Buffer) => inspect(bytes, WALLET_PORTRAIT_RULES);
+
 /** A photo of the journey (a document side, a selfie). */
 export const inspectImage = (bytes: Buffer) => inspect(bytes, PIECE_RULES);
 

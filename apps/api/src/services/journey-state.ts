@@ -1,4 +1,5 @@
 import {
+  answeredWalletRequests,
   appendJournal,
   applyCaseTrigger,
   ensureJourney,
@@ -29,6 +30,9 @@ import {
   requiredPieces,
   resolveLocale,
   roundSteps,
+  walletClaimsFor,
+  walletSettings,
+  WALLET_REFUSALS_PER_ROUND,
   type DocumentType,
   type FlowDefinition,
   type FlowStep,
@@ -50,6 +54,7 @@ export interface OpenedJourney {
   status: JourneyStatus;
   /** Current pieces (not superseded) of the current round. */
   pieces: PieceRow[];
+  wallet: WalletRound;
   progress: JourneyProgress;
 }
 
@@ -62,10 +67,11 @@ function statusOf(caseRow: CaseRow, journey: JourneyRow | null, now: Date): Jour
   return 'completed';
 }
 
-function progressOf(caseRow: CaseRow, journey: JourneyRow | null, pieces: PieceRow[]): JourneyProgress {
+function progressOf(caseRow: CaseRow, journey: JourneyRow | null, pieces: PieceRow[], wallet: WalletRound): JourneyProgress {
   const resubmission =
     caseRow.state === 'resubmission_requested' && caseRow.resubmission ? (caseRow.resubmission.steps as ('document' | 'face')[]) : null;
   return {
+    wallet: wallet.status,
     consented: Boolean(journey?.consentedAt),
     applicantDone: Boolean(journey?.applicantSealed),
     questionnaireDone: Boolean(journey?.answersSealed),
@@ -73,6 +79,22 @@ function progressOf(caseRow: CaseRow, journey: JourneyRow | null, pieces: PieceR
     pieces: pieces.map((p) => p.kind).filter(isPieceKind),
     resubmission,
   };
+}
+
+/** The wallet in the journey's current round: accepted, or refused as often as a round allows. */
+export interface WalletRound {
+  status: 'accepted' | 'refused' | null;
+  refused: number;
+}
+
+const NO_WALLET: WalletRound = { status: null, refused: 0 };
+
+async function walletRound(db: Executor, flow: FlowDefinition, caseId: string, journey: JourneyRow | null): Promise<WalletRound> {
+  if (!journey || !flow.steps.includes('wallet')) return NO_WALLET;
+  const answered = (await answeredWalletRequests(db, caseId, journey.round)).filter((r) => r.round === journey.round);
+  const refused = answered.filter((r) => r.outcome !== 'accepted').length;
+  if (answered.some((r) => r.outcome === 'accepted')) return { status: 'accepted', refused };
+  return { status: refused >= WALLET_REFUSALS_PER_ROUND ? 'refused' : null, refused };
 }
 
 /**
@@ -106,7 +128,8 @@ export async function openJourney(tx: Executor, session: SessionByToken, now: Da
     }
   }
   const pieces = await currentPieces(tx, caseRow.id, journey);
-  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, progress: progressOf(caseRow, journey, pieces) };
+  const wallet = await walletRound(tx, flowRow.definition, caseRow.id, journey);
+  return { session, tenant, caseRow, flow: flowRow.definition, journey, status, pieces, wallet, progress: progressOf(caseRow, journey, pieces, wallet) };
 }
 
 /** The pieces of the journey's current round that no retake replaced. */
@@ -135,7 +158,8 @@ export async function journeyPosition(db: Executor, session: SessionByToken, now
   if (status !== 'open') return { status, step: null };
   const flowRow = await findFlowById(db, caseRow.flowId);
   if (!flowRow) throw new Error(`flow ${caseRow.flowId} of case ${caseRow.id} is missing`);
-  return { status, step: nextStep(flowRow.definition, progressOf(caseRow, journey, await currentPieces(db, caseRow.id, journey))) };
+  const wallet = await walletRound(db, flowRow.definition, caseRow.id, journey);
+  return { status, step: nextStep(flowRow.definition, progressOf(caseRow, journey, await currentPieces(db, caseRow.id, journey), wallet)) };
 }
 
 /** Refuses any write unless the journey is open (the case waits for the person and has not expired). */
@@ -191,6 +215,14 @@ function presentJourney(j: OpenedJourney, allowFileUpload: boolean, appearance: 
       sides: p.document ? documentSides(p.document.type) : [],
     },
     face: { challenges: [...flow.liveness.challenges] },
+    wallet: roundSteps(flow, p.resubmission).includes('wallet')
+      ? {
+          ...walletSettings(flow),
+          claims: walletClaimsFor(flow),
+          status: j.wallet.status,
+          refusals_left: Math.max(0, WALLET_REFUSALS_PER_ROUND - j.wallet.refused),
+        }
+      : null,
     required_pieces: requiredPieces(flow, p),
     pieces: j.pieces.map((piece) => ({ id: piece.id, kind: piece.kind as PieceKind, received_at: piece.receivedAt.toISOString() })),
     capture: { allow_file_upload: allowFileUpload },

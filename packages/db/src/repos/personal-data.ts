@@ -12,6 +12,7 @@ import {
   reviewCorrections,
   reviewDecisions,
   supportGrants,
+  walletRequests,
 } from '../schema.ts';
 import { caseEventObject } from './case-outcomes.ts';
 import { caseKeysDestroyed, destroyCaseKeys } from './case-keys.ts';
@@ -224,6 +225,8 @@ async function erasePersonalRows(tx: Executor, tenant: Tenant, caseId: string, n
   }
   // The face search index holds the templates rotated, not sealed: its rows go, whatever the round.
   await deleteCaseFaces(tx, caseId);
+  // A wallet presentation's claims (sealed under the keys destroyed next; cleared all the same).
+  await tx.update(walletRequests).set({ presentationSealed: null }).where(and(eq(walletRequests.caseId, caseId), isNotNull(walletRequests.presentationSealed)));
   const decisionComments = await tx
     .update(reviewDecisions)
     .set({ commentSealed: null })

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { challengeImages, PORTRAIT_MAX_SIDE } from '../analyse-case.ts';
-import { combineParts, finishDocumentPart, finishFacePart, wantsFaces, type FaceReadings } from '../case-finish.ts';
+import { combineParts, comparedPortrait, finishDocumentPart, finishFacePart, wantsFaces, type FaceReadings } from '../case-finish.ts';
 import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, TaskTiming } from '../case-types.ts';
 import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
 import { framesToRead, type FrameThumbs } from '../faces/sequence-read.ts';
@@ -80,7 +80,7 @@ export class ChecksPool {
     const reading = run<DocumentReading | null>('document', { task: 'document', input: { ...input, pieces: { document_front, document_back } } });
     const ocr = run<PrintedOcr | null>('printed_zone', { task: 'printed_zone', input: { ...input, pieces: { document_front } } });
     const faces = wantsFaces(input);
-    const portrait = faces ? run<FacesFound>('face_portrait', { task: 'faces', image: document_front!, maxSide: PORTRAIT_MAX_SIDE }) : null;
+    const portrait = faces ? run<FacesFound>('face_portrait', { task: 'faces', image: comparedPortrait(input)!, maxSide: PORTRAIT_MAX_SIDE }) : null;
     const selfieFaces = faces ? run<FacesFound>('face_selfie', { task: 'faces', image: selfie!, medium: true }) : null;
     // Challenge images are read beside the selfie rather than after it; they are judged only if it has one usable face.
     const sequence = input.sequence && faces ? input.sequence : null;

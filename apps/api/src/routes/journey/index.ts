@@ -6,6 +6,7 @@ import { registerJourneyHandoffs } from './handoffs.ts';
 import { registerJourneyPieces } from './pieces.ts';
 import { registerJourneyState } from './state.ts';
 import { registerJourneySteps } from './steps.ts';
+import { registerJourneyWallet } from './wallet.ts';
 
 /** The hosted journey's own routes, under /v1/sessions/current, authenticated by the session token only (and the phone's opening of a handoff code). */
 export function registerJourneyRoutes(app: App, ctx: AppContext): void {
@@ -16,4 +17,5 @@ export function registerJourneyRoutes(app: App, ctx: AppContext): void {
   registerJourneyFinish(app, ctx);
   registerJourneyFrame(app, ctx);
   registerJourneyHandoffs(app, ctx);
+  registerJourneyWallet(app, ctx);
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, LOCALES, PIECE_KINDS, type ErrorCode, type HandoffStatus } from '@idv/domain';
+import { CHECK_REASON_LIST, DOCUMENT_TYPES, JOURNEY_STEPS, LIVENESS_CHALLENGES, LOCALES, PIECE_KINDS, WALLET_CLAIMS, WALLET_FORMATS, type ErrorCode, type HandoffStatus } from '@idv/domain';
 import { literals } from '../../schemas/case.ts';
 import { Timestamp, publicErrorResponses } from '../../schemas/common.ts';
 
@@ -40,6 +40,21 @@ export const JourneySchema = Type.Object(
       sides: Type.Array(PieceKindSchema),
     }),
     face: Type.Object({ challenges: Type.Array(literals(LIVENESS_CHALLENGES)) }),
+    wallet: Type.Union(
+      [
+        Type.Object({
+          formats: Type.Array(literals(WALLET_FORMATS)),
+          document_fallback: Type.Boolean({ description: 'The person may choose the document instead (POST /v1/sessions/current/document)' }),
+          claims: Type.Array(literals(WALLET_CLAIMS), { description: 'What a request of this journey asks the wallet for' }),
+          status: Type.Union([literals(['accepted', 'refused'] as const), Type.Null()], {
+            description: 'accepted: a presentation was accepted this round; refused: as many were refused as a round allows (the step is over); null: none yet',
+          }),
+          refusals_left: Type.Integer({ minimum: 0, description: 'Presentations that may still be refused this round before the step ends' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The wallet step (docs/wallet.md); null when this round does not offer it' },
+    ),
     required_pieces: Type.Array(PieceKindSchema),
     pieces: Type.Array(Type.Object({ id: Type.String(), kind: PieceKindSchema, received_at: Timestamp })),
     capture: Type.Object({ allow_file_upload: Type.Boolean({ description: 'A file input may replace live capture' }) }),
@@ -128,6 +143,52 @@ export const FaceChallengeSchema = Type.Object(
     min_short_side: Type.Integer({ description: 'A frame’s shorter side at least (pixels)' }),
   },
   { $id: 'FaceChallenge', description: 'A challenge of the live sequence (docs/liveness.md#the-live-sequence)' },
+);
+
+const WalletRequestStatus = literals(['pending', 'fetched', 'accepted', 'refused', 'expired'] as const, {
+  description: 'pending: issued; fetched: a wallet fetched the request object (cross_device); accepted or refused: answered (once); expired: not answered in time',
+});
+const WalletRefusalSchema = literals(CHECK_REASON_LIST.filter((r) => r.startsWith('wallet_')), {
+  description: 'Why the presentation was refused (the wallet check reasons, docs/checks.md)',
+});
+
+export const WalletRequestSchema = Type.Object(
+  {
+    object: Type.Literal('wallet_request'),
+    id: Type.String(),
+    mode: literals(['cross_device', 'dc_api'] as const),
+    status: WalletRequestStatus,
+    reason: Type.Optional(WalletRefusalSchema),
+    expires_at: Timestamp,
+  },
+  { $id: 'WalletRequest', description: 'A wallet request of the journey as the page follows it: no data' },
+);
+
+export const WalletRequestCreatedSchema = Type.Object(
+  {
+    object: Type.Literal('wallet_request'),
+    id: Type.String(),
+    mode: literals(['cross_device', 'dc_api'] as const),
+    status: Type.Literal('pending'),
+    expires_at: Timestamp,
+    claims: Type.Array(literals(WALLET_CLAIMS), { description: 'What the request asks for (the flow decides)' }),
+    cross_device: Type.Optional(
+      Type.Object({
+        request_uri: Type.String({ format: 'uri', description: 'Where the wallet fetches the signed request object (GET, no session)' }),
+        wallet_link: Type.String({ description: 'openid4vp://?client_id=…&request_uri=… for the QR code or a link on the phone' }),
+      }),
+    ),
+    dc_api: Type.Optional(
+      Type.Object(
+        {
+          protocol: Type.Literal('openid4vp-v1-signed'),
+          data: Type.Object({ request: Type.String({ description: 'The signed request object' }) }),
+        },
+        { description: 'What the page passes to navigator.credentials.get({ digital: { requests: [{ protocol, data }] } })' },
+      ),
+    ),
+  },
+  { $id: 'WalletRequestCreated', description: 'A new wallet request: the QR link (cross_device) or the Digital Credentials API request (dc_api)' },
 );
 
 export const HandoffSessionSchema = Type.Object(

@@ -159,6 +159,7 @@ export const en = {
   'attack.why.document_screen_replay_suspected': "The document photo shows the signs of a screen: moiré, a pixel grid, a screen's glow or its frame around the document. Look for them on the document's sides.",
   'attack.why.document_photocopy_suspected': "The document photo shows the signs of a copy or a print: flat colours or grey where the original is printed in colour, toner texture, missing security print. Look for them on the document's sides.",
   'images.liveness_frame': 'Liveness: frame of the live sequence',
+  'images.wallet_portrait': 'Portrait from the identity wallet',
   'images.unavailable': 'This image is no longer available (erased or past its retention).',
   'images.none': 'No image was received.',
   'images.zoomIn': 'Zoom in',

@@ -161,6 +161,7 @@ export const fr: Messages = {
   'attack.why.document_screen_replay_suspected': 'La photo du document montre les signes d’un écran : moiré, trame de pixels, lueur d’un écran ou son cadre autour du document. Cherchez-les sur les faces du document.',
   'attack.why.document_photocopy_suspected': 'La photo du document montre les signes d’une copie ou d’un tirage : couleurs plates ou gris là où l’original est imprimé en couleur, texture de toner, impressions de sécurité absentes. Cherchez-les sur les faces du document.',
   'images.liveness_frame': 'Vivacité : image de la séquence en direct',
+  'images.wallet_portrait': "Portrait du portefeuille d'identité",
   'images.unavailable': "Cette image n'est plus disponible (effacée ou durée de conservation passée).",
   'images.none': "Aucune image n'a été reçue.",
   'images.zoomIn': 'Agrandir',
