@@ -35,6 +35,7 @@ COPY packages/engine/package.json packages/engine/
 COPY packages/metrics/package.json packages/metrics/
 COPY packages/sdk/package.json packages/sdk/
 COPY packages/vault/package.json packages/vault/
+COPY packages/wallet/package.json packages/wallet/
 COPY packages/webhooks/package.json packages/webhooks/
 # An optional build secret `ca` (a PEM bundle) for a registry reached through a TLS-inspecting
 # proxy; never stored in a layer.
