@@ -112,12 +112,15 @@ export class Journey implements JourneyView {
         return s.applicant.done ? null : () => applicantScreen(this);
       case 'questionnaire':
         return s.questionnaire.done ? null : () => questionnaireScreen(this);
-      case 'wallet':
+      case 'wallet': {
+        // Done when answered (accepted, or refused as often as a round allows), or when the person chose the document instead.
+        const done = !s.wallet || s.wallet.status !== null || (s.wallet.document_fallback && s.document.chosen !== null) || this.walletDeclined;
         // Its own chunk, downloaded only by a journey whose flow offers the wallet.
-        return s.wallet?.done || this.walletDeclined ? null : () => this.lazy(() => import('./screens/wallet.ts'), (m) => m.walletScreen(this));
+        return done ? null : () => this.lazy(() => import('./screens/wallet.ts'), (m) => m.walletScreen(this));
+      }
       case 'document': {
-        // The wallet's presentation stands for the document.
-        if (s.wallet?.done) return null;
+        // The wallet's answer stands for the document (as the service counts it: docs/wallet.md).
+        if (s.wallet?.status) return null;
         if (!s.document.chosen) return () => documentScreen(this);
         const side = s.document.sides.find((k) => !this.has(k));
         return side ? capture(side) : null;

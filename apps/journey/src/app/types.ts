@@ -36,8 +36,16 @@ export interface JourneyState {
     sides: PieceKind[];
   };
   face: { challenges: string[] };
-  /** The flow offers the wallet (docs/journey.md#the-digital-identity-wallet); absent when it does not. */
-  wallet?: { formats: WalletFormat[]; document_fallback: boolean; done: boolean };
+  /** The wallet step (docs/wallet.md, docs/journey.md#the-digital-identity-wallet); null when this round does not offer it. */
+  wallet: {
+    formats: WalletFormat[];
+    /** The person may choose the document instead: choosing it (POST /document) ends the wallet step. */
+    document_fallback: boolean;
+    claims: string[];
+    /** accepted: a presentation was accepted this round; refused: as many were refused as a round allows (the step is over). */
+    status: 'accepted' | 'refused' | null;
+    refusals_left: number;
+  } | null;
   required_pieces: PieceKind[];
   pieces: { id: string; kind: PieceKind; received_at: string }[];
   capture: { allow_file_upload: boolean };
@@ -108,6 +116,7 @@ export type WalletRefusal =
 
 /** A wallet request as the page follows it (GET /v1/sessions/current/wallet/requests/{id}). */
 export interface WalletRequest {
+  object: 'wallet_request';
   id: string;
   mode: 'cross_device' | 'dc_api';
   status: 'pending' | 'fetched' | 'accepted' | 'refused' | 'expired';

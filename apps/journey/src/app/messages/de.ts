@@ -190,6 +190,8 @@ const de: Messages = {
   wallet_refused_status_unavailable: 'Wir konnten nicht prüfen, ob Ihr Nachweis noch gültig ist. Versuchen Sie es in einigen Minuten erneut.',
   wallet_cancelled_title: 'Nichts wurde geteilt',
   wallet_cancelled_body: 'Sie haben Ihre Wallet geschlossen, ohne etwas zu teilen. Öffnen Sie sie erneut, wenn Sie bereit sind, oder wählen Sie einen anderen Weg.',
+  wallet_limit: 'Mit diesem Link können keine weiteren Wallet-Anfragen gestellt werden. Verwenden Sie Ihr Ausweisdokument oder wenden Sie sich an die Organisation, die Ihnen den Link gesendet hat.',
+  wallet_tries_over: 'Sie haben es so oft versucht, wie diese Prüfung erlaubt. Fahren Sie fort: Die Organisation wird informiert.',
   wallet_unavailable: 'Dieser Browser konnte keine Wallet öffnen. Verwenden Sie stattdessen eine Wallet auf einem anderen Gerät.',
 };
 

@@ -189,6 +189,8 @@ const en = {
   wallet_refused_status_unavailable: 'We could not check that your credential is still valid. Try again in a few minutes.',
   wallet_cancelled_title: 'Nothing was shared',
   wallet_cancelled_body: 'You closed your wallet without sharing anything. Open it again when you are ready, or choose another way.',
+  wallet_limit: 'No more wallet requests can be made for this link. Use your identity document, or contact the organisation that sent you the link.',
+  wallet_tries_over: 'You have tried as many times as this verification allows. Continue: the organisation will be told.',
   wallet_unavailable: 'This browser could not open a wallet. Use a wallet on another device instead.',
 };
 

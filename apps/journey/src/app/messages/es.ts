@@ -190,6 +190,8 @@ const es: Messages = {
   wallet_refused_status_unavailable: 'No hemos podido comprobar que su credencial siga siendo válida. Vuelva a intentarlo en unos minutos.',
   wallet_cancelled_title: 'No se ha compartido nada',
   wallet_cancelled_body: 'Ha cerrado su cartera sin compartir nada. Vuelva a abrirla cuando esté listo o elija otra forma.',
+  wallet_limit: 'No se pueden hacer más solicitudes a la cartera con este enlace. Use su documento de identidad o contacte con la organización que le envió el enlace.',
+  wallet_tries_over: 'Lo ha intentado tantas veces como permite esta verificación. Continúe: se informará a la organización.',
   wallet_unavailable: 'Este navegador no ha podido abrir una cartera. Use una cartera en otro dispositivo.',
 };
 

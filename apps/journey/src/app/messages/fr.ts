@@ -190,6 +190,8 @@ const fr: Messages = {
   wallet_refused_status_unavailable: 'Nous n’avons pas pu vérifier que votre attestation est toujours valable. Réessayez dans quelques minutes.',
   wallet_cancelled_title: 'Rien n’a été partagé',
   wallet_cancelled_body: 'Vous avez fermé votre portefeuille sans rien partager. Ouvrez-le de nouveau quand vous êtes prêt, ou choisissez un autre moyen.',
+  wallet_limit: 'Plus aucune demande de portefeuille ne peut être faite avec ce lien. Utilisez votre pièce d’identité, ou contactez l’organisme qui vous a envoyé le lien.',
+  wallet_tries_over: 'Vous avez essayé autant de fois que cette vérification le permet. Continuez : l’organisme en sera informé.',
   wallet_unavailable: 'Ce navigateur n’a pas pu ouvrir de portefeuille. Utilisez plutôt un portefeuille sur un autre appareil.',
 };
 

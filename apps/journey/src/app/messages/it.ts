@@ -190,6 +190,8 @@ const it: Messages = {
   wallet_refused_status_unavailable: 'Non è stato possibile verificare che la tua credenziale sia ancora valida. Riprova tra qualche minuto.',
   wallet_cancelled_title: 'Non è stato condiviso nulla',
   wallet_cancelled_body: 'Hai chiuso il portafoglio senza condividere nulla. Riaprilo quando sei pronto o scegli un altro modo.',
+  wallet_limit: 'Non è possibile fare altre richieste al portafoglio con questo link. Usa il tuo documento d’identità o contatta l’organizzazione che ti ha inviato il link.',
+  wallet_tries_over: 'Hai provato tutte le volte consentite da questa verifica. Continua: l’organizzazione ne sarà informata.',
   wallet_unavailable: 'Questo browser non è riuscito ad aprire un portafoglio. Usa invece un portafoglio su un altro dispositivo.',
 };
 

@@ -190,6 +190,8 @@ const nl: Messages = {
   wallet_refused_status_unavailable: 'We konden niet controleren of uw bewijs nog geldig is. Probeer het over een paar minuten opnieuw.',
   wallet_cancelled_title: 'Er is niets gedeeld',
   wallet_cancelled_body: 'U hebt uw wallet gesloten zonder iets te delen. Open hem opnieuw wanneer u klaar bent, of kies een andere manier.',
+  wallet_limit: 'Met deze link kunnen geen wallet-verzoeken meer worden gedaan. Gebruik uw identiteitsbewijs, of neem contact op met de organisatie die u de link stuurde.',
+  wallet_tries_over: 'U hebt het zo vaak geprobeerd als deze verificatie toestaat. Ga verder: de organisatie wordt op de hoogte gebracht.',
   wallet_unavailable: 'Deze browser kon geen wallet openen. Gebruik in plaats daarvan een wallet op een ander apparaat.',
 };
 

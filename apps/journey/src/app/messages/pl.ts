@@ -190,6 +190,8 @@ const pl: Messages = {
   wallet_refused_status_unavailable: 'Nie udało się sprawdzić, czy Twoje poświadczenie jest nadal ważne. Spróbuj ponownie za kilka minut.',
   wallet_cancelled_title: 'Nic nie zostało udostępnione',
   wallet_cancelled_body: 'Zamknięto portfel bez udostępnienia czegokolwiek. Otwórz go ponownie, gdy będziesz gotowy, lub wybierz inny sposób.',
+  wallet_limit: 'Z tym linkiem nie można już wysłać kolejnych próśb do portfela. Użyj dokumentu tożsamości lub skontaktuj się z organizacją, która wysłała Ci link.',
+  wallet_tries_over: 'Wykorzystano wszystkie próby, na które pozwala ta weryfikacja. Kontynuuj: organizacja zostanie o tym poinformowana.',
   wallet_unavailable: 'Ta przeglądarka nie mogła otworzyć portfela. Użyj zamiast tego portfela na innym urządzeniu.',
 };
 

@@ -191,6 +191,8 @@ const pt: Messages = {
   wallet_refused_status_unavailable: 'Não foi possível verificar se a sua credencial ainda é válida. Tente novamente dentro de alguns minutos.',
   wallet_cancelled_title: 'Nada foi partilhado',
   wallet_cancelled_body: 'Fechou a sua carteira sem partilhar nada. Abra-a novamente quando estiver pronto ou escolha outra forma.',
+  wallet_limit: 'Não é possível fazer mais pedidos à carteira com esta ligação. Use o seu documento de identificação ou contacte a organização que lhe enviou a ligação.',
+  wallet_tries_over: 'Tentou tantas vezes quantas esta verificação permite. Continue: a organização será informada.',
   wallet_unavailable: 'Este navegador não conseguiu abrir uma carteira. Use antes uma carteira noutro dispositivo.',
 };
 

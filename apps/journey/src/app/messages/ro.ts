@@ -190,6 +190,8 @@ const ro: Messages = {
   wallet_refused_status_unavailable: 'Nu am putut verifica dacă atestarea este încă valabilă. Încercați din nou peste câteva minute.',
   wallet_cancelled_title: 'Nu s-a partajat nimic',
   wallet_cancelled_body: 'Ați închis portofelul fără să partajați nimic. Deschideți-l din nou când sunteți gata sau alegeți altă cale.',
+  wallet_limit: 'Nu se mai pot face cereri către portofel cu acest link. Folosiți actul de identitate sau contactați organizația care v-a trimis linkul.',
+  wallet_tries_over: 'Ați încercat de câte ori permite această verificare. Continuați: organizația va fi informată.',
   wallet_unavailable: 'Acest browser nu a putut deschide un portofel. Folosiți în schimb un portofel de pe alt dispozitiv.',
 };
 

@@ -190,6 +190,8 @@ const tr: Messages = {
   wallet_refused_status_unavailable: 'Belgenizin hâlâ geçerli olduğunu kontrol edemedik. Birkaç dakika sonra tekrar deneyin.',
   wallet_cancelled_title: 'Hiçbir şey paylaşılmadı',
   wallet_cancelled_body: 'Cüzdanınızı hiçbir şey paylaşmadan kapattınız. Hazır olduğunuzda yeniden açın veya başka bir yol seçin.',
+  wallet_limit: 'Bu bağlantıyla artık cüzdan isteği yapılamaz. Kimlik belgenizi kullanın veya size bağlantıyı gönderen kuruluşla iletişime geçin.',
+  wallet_tries_over: 'Bu doğrulamanın izin verdiği kadar denediniz. Devam edin: kuruluş bilgilendirilecek.',
   wallet_unavailable: 'Bu tarayıcı bir cüzdan açamadı. Bunun yerine başka bir cihazdaki cüzdanı kullanın.',
 };
 

@@ -191,6 +191,8 @@ const zh: Messages = {
   wallet_refused_status_unavailable: '我们无法确认您的凭证是否仍然有效。请过几分钟再试。',
   wallet_cancelled_title: '未分享任何内容',
   wallet_cancelled_body: '您关闭了钱包，未分享任何内容。准备好后请再次打开，或选择其他方式。',
+  wallet_limit: '此链接无法再发起钱包请求。请使用您的身份证件，或联系向您发送链接的机构。',
+  wallet_tries_over: '您已达到本次验证允许的尝试次数。请继续：相关机构将收到通知。',
   wallet_unavailable: '此浏览器无法打开钱包。请改用其他设备上的钱包。',
 };
 

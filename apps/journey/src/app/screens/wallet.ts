@@ -151,6 +151,7 @@ function crossDevice(j: JourneyView): void {
       codeScreen(j, created, created.cross_device.wallet_link);
     },
     (err: unknown) => {
+      if (err instanceof ApiFailure && err.code.startsWith('wallet_')) return failed(j, err);
       error.textContent = j.failure(err);
       retry.hidden = !error.textContent;
     },
@@ -215,9 +216,8 @@ function acceptedScreen(j: JourneyView): void {
   const error = errorLine();
   const next = h('button', { type: 'button', class: 'primary', disabled: true, 'aria-busy': 'true' }, t('continue'));
   stage(j, [h('p', { role: 'status' }, t('wallet_accepted_body')), error], [next], () => acceptedScreen(j), 'wallet_accepted_title');
-  j.api.state().then(
-    (state) => {
-      j.state = state;
+  refresh(j).then(
+    () => {
       next.disabled = false;
       next.removeAttribute('aria-busy');
       next.onclick = () => j.next();
@@ -228,14 +228,23 @@ function acceptedScreen(j: JourneyView): void {
   );
 }
 
-/** Refused: the reason in plain words, and the ways on (another try, another device, the document). */
+/**
+ * Refused: the reason in plain words, and the ways on (another try, another device, the
+ * document). When the round allows no more tries the wallet step is over: the journey goes on
+ * (the service decides what the refusal means for the case).
+ */
 function refusedScreen(j: JourneyView, reason: WalletRefusal | undefined): void {
-  stage(
-    j,
-    [h('p', { class: 'reason', role: 'alert' }, t(reason && reason in REFUSALS ? REFUSALS[reason] : 'wallet_refused_presentation_invalid'))],
-    [h('button', { type: 'button', class: 'primary', onclick: () => walletScreen(j) }, t('retry')), documentInstead(j)],
-    () => refusedScreen(j, reason),
-    'wallet_refused_title',
+  const words = h('p', { class: 'reason', role: 'alert' }, t(reason && reason in REFUSALS ? REFUSALS[reason] : 'wallet_refused_presentation_invalid'));
+  const again = h('button', { type: 'button', class: 'primary', onclick: () => walletScreen(j) }, t('retry'));
+  stage(j, [words], [again, documentInstead(j)], () => refusedScreen(j, reason), 'wallet_refused_title');
+  refresh(j).then(
+    () => {
+      if (!again.isConnected || j.state.wallet?.status !== 'refused') return;
+      words.after(h('p', null, t('wallet_tries_over')));
+      again.textContent = t('continue');
+      again.onclick = () => j.next();
+    },
+    () => {},
   );
 }
 
@@ -273,14 +282,21 @@ function expiredScreen(j: JourneyView): void {
   );
 }
 
-/** A call that failed: the journey's own screens for an ended link, otherwise the message and a way back. */
+/** A call that failed: the journey's own screens for an ended link, the step already over, otherwise the message and a way back. */
 function failed(j: JourneyView, err: unknown): void {
-  const text = j.failure(err);
+  const code = err instanceof ApiFailure ? err.code : '';
+  if (code === 'wallet_step_done') return void refresh(j).then(() => j.next(), (e: unknown) => failed(j, e));
+  const text = code === 'wallet_request_limit_reached' ? t('wallet_limit') : j.failure(err);
   if (!text) return;
   stage(
     j,
     [h('p', { class: 'error', role: 'alert' }, text)],
-    [h('button', { type: 'button', class: 'primary', onclick: () => walletScreen(j) }, t('retry')), documentInstead(j)],
+    [code === 'wallet_request_limit_reached' ? null : h('button', { type: 'button', class: 'primary', onclick: () => walletScreen(j) }, t('retry')), documentInstead(j)],
     () => failed(j, err),
   );
+}
+
+/** The journey as the service now says (a presentation answered moves the wallet step on). */
+async function refresh(j: JourneyView): Promise<void> {
+  j.state = await j.api.state();
 }
