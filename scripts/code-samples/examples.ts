@@ -55,6 +55,10 @@ export const EXAMPLES: Record<string, OperationExample> = {
   updateJourneyEmbedding: { body: { origins: ['https://shop.example.com'] } },
   updateJourneyAppearance: { body: { display_name: 'Example Shop', primary_color: '#1d4ed8', background_color: '#ffffff' } },
 
+  // Wallet trust anchors: the certificate as a JSON string (CERTIFICATE_PEM_JSON=$(jq -Rs . < iaca.pem)),
+  // since a PEM's line breaks cannot stand in JSON as they are.
+  createTrustAnchor: { body: { kind: 'iaca', certificate_pem: ref('CERTIFICATE_PEM_JSON', 'json'), label: 'France IACA' } },
+
   // Flows: the standard flow's definition, as the service ships it.
   getFlow: { path: { name: 'standard' } },
   createFlowVersion: { path: { name: 'standard' }, body: { definition: STANDARD_FLOW as unknown as { [k: string]: ExampleValue } } },

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { IdvClient } from '@idv/sdk';
 import { referenceSamples, SAMPLE_API, SHELL_SIGN, type CodeSample, type OperationSamples } from '../../scripts/code-samples/generate.ts';
+import { selfSigned } from '../helpers/certificates.ts';
 import { FIXTURES, IMAGES, completeStandardJourney, fixture, journeyCaller } from '../helpers/journey.ts';
 import { ROOT, childEnv } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -223,6 +224,12 @@ async function lane(language: Language): Promise<void> {
   vars.FLOW_VERSION = String((await run('createFlowVersion')).version);
   await run('dryRunFlow');
   await run('activateFlowVersion');
+
+  // A wallet trust anchor's life, with a certificate of this lane's own (the lanes run at once).
+  vars.CERTIFICATE_PEM_JSON = JSON.stringify(selfSigned(`/C=FR/O=Reference Samples/CN=IACA ${language}`).pem);
+  vars.ANCHOR_ID = String((await run('createTrustAnchor')).id);
+  await run('listTrustAnchors');
+  await run('deleteTrustAnchor');
 
   // A webhook endpoint's life, with a test delivery to read and replay.
   vars.ENDPOINT_ID = String((await run('createWebhookEndpoint')).id);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiRequestError, IdvClient } from '@idv/sdk';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { selfSigned } from '../helpers/certificates.ts';
 import { ROOT, freePort } from '../helpers/processes.ts';
 
 /**
@@ -103,6 +104,18 @@ describe('SDK typed methods', () => {
     assert.equal(gone.code, 'resource_not_found');
   });
 
+  test('trust anchors: added, listed and removed through the SDK, each write signed', async () => {
+    const root = selfSigned('/C=FR/O=SDK Authority/CN=SDK IACA');
+    const added = await client.createTrustAnchor({ kind: 'iaca', certificate_pem: root.pem, label: 'from the sdk' });
+    assert.deepEqual([added.kind, added.label, added.subject], ['iaca', 'from the sdk', 'C=FR, O=SDK Authority, CN=SDK IACA']);
+    assert.ok((await client.listTrustAnchors()).data.some((a) => a.id === added.id));
+    const twice = await client.createTrustAnchor({ kind: 'sd_jwt_issuer', certificate_pem: root.pem }).catch((e: unknown) => e);
+    assert.ok(twice instanceof ApiRequestError);
+    assert.equal(twice.code, 'trust_anchor_exists');
+    assert.equal(await client.deleteTrustAnchor(added.id), undefined, '204: nothing');
+    assert.ok(!(await client.listTrustAnchors()).data.some((a) => a.id === added.id));
+  });
+
   test('a refusal is an ApiRequestError with its status, code, type, field and request id', async () => {
     const err = await client.updateJourneyAppearance({ display_name: null, primary_color: '#ffcc00', background_color: '#ffffff' }).catch((e: unknown) => e);
     assert.ok(err instanceof ApiRequestError);
@@ -122,6 +135,8 @@ function typeChecks(c: IdvClient): void {
   void c.getUsage({});
   // @ts-expect-error the overlap is a number of seconds
   void c.rotateWebhookEndpointSecret('whe_x', { overlap_seconds: '1h' });
+  // @ts-expect-error trust anchor kinds are a closed list
+  void c.createTrustAnchor({ kind: 'x509', certificate_pem: '' });
   // @ts-expect-error the secret is never set by the client
   void c.updateWebhookEndpoint('whe_x', { secret: 'mine' });
   void c.getCase('case_x').then((read) => {

@@ -140,6 +140,12 @@ export const ERROR_CATALOGUE = {
   webhook_endpoint_suspended: e(409, 'conflict_error', 'The webhook endpoint is suspended after eight failed attempts of a delivery; nothing is sent to it.', 'Fix the receiver, then POST /v1/webhook-endpoints/{endpoint_id}/resume: deliveries that waited are sent at once.'),
   webhook_endpoint_disabled: e(409, 'conflict_error', 'The webhook endpoint is disabled: it receives no delivery, tests and replays included.', 'POST /v1/webhook-endpoints/{endpoint_id}/enable first: deliveries scheduled before it was disabled are then sent at once.'),
   webhook_delivery_scheduled: e(409, 'conflict_error', 'The delivery is still scheduled for another attempt, so a replay would send it twice.', 'Wait for its next attempt (next_attempt_at), or replay it once it has succeeded or failed.'),
+  // Wallet trust anchors (docs/wallet.md#trust-anchors)
+  trust_anchor_certificate_invalid: e(422, 'validation_error', 'certificate_pem is not exactly one PEM certificate that can be read.', 'Send one X.509 certificate, PEM-encoded (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----), alone: no private key, no chain, no other text; the message says what was found.'),
+  trust_anchor_certificate_expired: e(422, 'validation_error', 'The certificate has expired: its not_after is past.', 'Upload the issuer\'s current certificate; an expired one could not anchor any credential.'),
+  trust_anchor_not_ca: e(422, 'validation_error', 'An iaca anchor must be a CA certificate (basic constraints CA:TRUE).', 'Upload the issuing authority\'s IACA root, not a document signer; an SD-JWT VC issuer\'s own certificate is declared with kind sd_jwt_issuer.'),
+  trust_anchor_exists: e(409, 'conflict_error', 'This certificate is already a trust anchor of this client and environment.', 'Nothing to add: the message names the anchor that holds it (remove it first to change its kind or label).'),
+  trust_anchor_limit_reached: e(409, 'conflict_error', 'This environment already has the maximum number of trust anchors (100).', 'Remove anchors no longer needed (expired ones first), then add the new one.'),
   // Operator console (answered by the console server, not the service)
   session_required: e(401, 'authentication_error', 'No console session, or it has expired.', 'Sign in again at the console (/auth/login).'),
   session_ended: e(401, 'authentication_error', 'The console session was ended because the operator is revoked or no longer known.', 'Ask an administrator of your organisation.'),

@@ -6,7 +6,7 @@ import { randomFillSync } from 'node:crypto';
  * lets an id serve as the pagination cursor.
  */
 const ID_PREFIXES = [
-  'cli', 'case', 'ses', 'key', 'whe', 'dlv', 'evt', 'op', 'tsk', 'grt', 'pc', 'req', 'flw', 'jrn', 'job', 'dec', 'cor', 'rev', 'sub', 'hof', 'fch',
+  'cli', 'case', 'ses', 'key', 'whe', 'dlv', 'evt', 'op', 'tsk', 'grt', 'pc', 'req', 'flw', 'jrn', 'job', 'dec', 'cor', 'rev', 'sub', 'hof', 'fch', 'tan',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

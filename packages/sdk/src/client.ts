@@ -261,6 +261,20 @@ export class IdvClient {
     return this.call('updateJourneyAppearance', 'POST', '/v1/journey-appearance', { body, signed: true, ...opts });
   }
 
+  // Wallet trust anchors
+  /** Every trust anchor of this client and environment (at most 100), oldest first. */
+  listTrustAnchors() {
+    return this.call('listTrustAnchors', 'GET', '/v1/trust-anchors');
+  }
+  /** Trust a certificate (one PEM certificate: an IACA root, or an SD-JWT VC issuer's certificate); the key needs the permission decisions. */
+  createTrustAnchor(body: Body<'createTrustAnchor'>, opts?: CallOptions) {
+    return this.call('createTrustAnchor', 'POST', '/v1/trust-anchors', { body, signed: true, ...opts });
+  }
+  /** Stop trusting it (204: resolves to undefined); the key needs the permission decisions. */
+  deleteTrustAnchor(anchorId: string, opts?: CallOptions) {
+    return this.call('deleteTrustAnchor', 'DELETE', `/v1/trust-anchors/${seg(anchorId)}`, { signed: true, ...opts });
+  }
+
   // Flows
   listFlows() {
     return this.call('listFlows', 'GET', '/v1/flows');

@@ -1332,6 +1332,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trust-anchors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trust anchors
+         * @description The certificates wallet credentials of this client and environment must chain to, oldest first (all of them: at most 100)
+         */
+        get: operations["listTrustAnchors"];
+        put?: never;
+        /**
+         * Add a trust anchor
+         * @description Trust a certificate as the root of wallet credentials: an IACA (mdoc) or an SD-JWT VC issuer's certificate (signed, idempotent, journaled; an integration key needs the permission decisions)
+         */
+        post: operations["createTrustAnchor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust-anchors/{anchor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a trust anchor
+         * @description Stop trusting a certificate: presentations verified from now on no longer chain to it (signed, idempotent, journaled; an integration key needs the permission decisions)
+         */
+        delete: operations["deleteTrustAnchor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/current": {
         parameters: {
             query?: never;
@@ -2603,7 +2647,7 @@ export interface components {
             /** @description Comments are personal data and are not returned here */
             has_comment: boolean;
             /** @description The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing */
-            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire")[];
+            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire" | "wallet")[];
             /** @description Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
             justification: string | null;
             /** Format: date-time */
@@ -2870,7 +2914,7 @@ export interface components {
             previous_outcome: "approved" | "rejected";
             previous_reason_code: string | null;
             /** @description The checks an approval went against (failed or attention, as the case’s checks stood); empty when it overrode nothing */
-            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire")[];
+            overridden_checks: ("document_quality" | "mrz" | "barcode" | "printed_zone" | "document_validity" | "face_match" | "liveness" | "duplicates" | "data_comparison" | "questionnaire" | "wallet")[];
             /** @description Why the approval went against those checks, as written; null when it overrode nothing, or once the case’s personal data was erased */
             justification: string | null;
             /** Format: date-time */
@@ -2976,6 +3020,35 @@ export interface components {
             /** @description Origins allowed to frame the journey; empty means none */
             origins: string[];
             updated_at: string | null;
+        };
+        /** @description A certificate the client trusts as the root of wallet credentials (docs/wallet.md#trust-anchors) */
+        TrustAnchor: {
+            /** @description tan_… */
+            id: string;
+            /** @enum {string} */
+            object: "trust_anchor";
+            /** @description iaca: an IACA root, for mdoc credentials (mobile driving licence, PID as mdoc); sd_jwt_issuer: a certificate of an SD-JWT VC issuer (a PID provider), CA or leaf */
+            kind: "iaca" | "sd_jwt_issuer";
+            /** @description Your own name for it */
+            label: string | null;
+            /** @description The certificate's subject, one line, attributes in certificate order */
+            subject: string;
+            /** @description The certificate's issuer (its subject again for a root) */
+            issuer: string;
+            /** Format: date-time */
+            not_before: string;
+            /** Format: date-time */
+            not_after: string;
+            /** @description SHA-256 of the certificate's DER, lower-case hex */
+            fingerprint_sha256: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TrustAnchorList: {
+            /** @enum {string} */
+            object: "list";
+            /** @description Every anchor of this client and environment (at most 100), oldest first */
+            data: components["schemas"]["TrustAnchor"][];
         };
         JourneyAppearance: {
             /** @enum {string} */
@@ -11110,6 +11183,344 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, flow_definition_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTrustAnchors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustAnchorList"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTrustAnchor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description iaca: an IACA root, for mdoc credentials (mobile driving licence, PID as mdoc); sd_jwt_issuer: a certificate of an SD-JWT VC issuer (a PID provider), CA or leaf */
+                    kind: "iaca" | "sd_jwt_issuer";
+                    /** @description One X.509 certificate, PEM (-----BEGIN CERTIFICATE----- …), alone: no chain, no key; not expired; for iaca a CA certificate */
+                    certificate_pem: string;
+                    /** @description Your own name for it, shown in the console */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A certificate the client trusts as the root of wallet credentials (docs/wallet.md#trust-anchors) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustAnchor"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient, permission_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress, trust_anchor_exists, trust_anchor_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused, trust_anchor_certificate_invalid, trust_anchor_certificate_expired, trust_anchor_not_ca */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTrustAnchor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per intention (UUID recommended); reuse it to retry */
+                "idempotency-key": string;
+                /** @description Unix time in seconds; required with an integration key */
+                "x-service-timestamp"?: string;
+                /** @description v2=<hex HMAC-SHA256> over timestamp.METHOD.target.body; required with an integration key */
+                "x-service-signature"?: string;
+            };
+            path: {
+                /** @description A trust anchor id (tan_…) */
+                anchor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_required, operator_unknown, signature_missing, signature_invalid, signature_expired, signature_replayed, api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: operator_revoked, operator_role_insufficient, permission_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: idempotency_request_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, idempotency_key_missing, idempotency_key_invalid, idempotency_key_reused */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -38,6 +38,9 @@ import { registerGetJourneyEmbedding } from './journey-embedding/get.ts';
 import { registerUpdateJourneyEmbedding } from './journey-embedding/update.ts';
 import { registerFlowRoutes } from './flows/index.ts';
 import { registerWalletRoutes } from './wallet/index.ts';
+import { registerListTrustAnchors } from './trust-anchors/list.ts';
+import { registerCreateTrustAnchor } from './trust-anchors/create.ts';
+import { registerDeleteTrustAnchor } from './trust-anchors/delete.ts';
 
 export function registerRoutes(app: App, ctx: AppContext): void {
   registerCreateApiKey(app, ctx);
@@ -77,6 +80,9 @@ export function registerRoutes(app: App, ctx: AppContext): void {
   registerGetJourneyAppearance(app, ctx);
   registerUpdateJourneyAppearance(app, ctx);
   registerFlowRoutes(app, ctx);
+  registerListTrustAnchors(app, ctx);
+  registerCreateTrustAnchor(app, ctx);
+  registerDeleteTrustAnchor(app, ctx);
   registerJourneyRoutes(app, ctx);
   registerWalletRoutes(app, ctx);
 }

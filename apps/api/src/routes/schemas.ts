@@ -20,6 +20,7 @@ import { SupportAccessRequestSchema, SupportGrantListSchema, SupportGrantSchema 
 import { FaceChallengeSchema, HandoffCreatedSchema, HandoffSchema, HandoffSessionSchema, JourneyFrameSchema, JourneySchema, WalletRequestCreatedSchema, WalletRequestSchema } from './journey/schemas.ts';
 import { JourneyAppearanceSchema, JourneyAppearanceUpdateSchema } from './journey-appearance/schemas.ts';
 import { JourneyEmbeddingSchema } from './journey-embedding/schemas.ts';
+import { TrustAnchorListSchema, TrustAnchorSchema } from './trust-anchors/schemas.ts';
 import { FlowDefinitionRefSchema, FlowDryRunSchema, FlowListSchema, FlowSchema, FlowSummarySchema, FlowVersionSchema } from './flows/schemas.ts';
 import {
   NewOperatorSchema,
@@ -138,6 +139,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ReviewCaseSchema,
   CaseRecordSchema,
   JourneyEmbeddingSchema,
+  TrustAnchorSchema,
+  TrustAnchorListSchema,
   JourneyAppearanceSchema,
   JourneyAppearanceUpdateSchema,
   JourneySchema,

@@ -11,6 +11,7 @@ const TAGS = [
   { name: 'webhooks', 'x-displayName': 'Webhook endpoints', description: 'Where the service posts events: declare an endpoint, change, disable or delete it, rotate its secret, and read or replay its deliveries.' },
   { name: 'webhook events', 'x-displayName': 'Webhook events', description: 'What the service sends to your endpoints: one signed POST per event type.' },
   { name: 'embedding', 'x-displayName': 'Journey embedding and appearance', description: 'Frame the journey in your own pages, and give it your name, logo and colours.' },
+  { name: 'wallet', 'x-displayName': 'Digital identity wallets', description: 'The certificates (trust anchors) that wallet credentials must chain to: IACA roots for mdoc, SD-JWT VC issuers\' certificates.' },
   { name: 'flows', 'x-displayName': 'Flows', description: 'What a case asks of the person and how it is decided: versioned, activated, tried on past cases.' },
   { name: 'api keys', 'x-displayName': 'API keys', description: 'The integration keys of a client and environment.' },
   { name: 'usage', 'x-displayName': 'Usage and contract', description: 'What was measured, per month and per day, against what is subscribed.' },

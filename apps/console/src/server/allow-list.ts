@@ -65,6 +65,9 @@ const ROUTES: ReadonlyArray<readonly [method: string, pattern: string]> = [
   ['POST', `/webhook-deliveries/${ID}/replay`],
   ['GET', '/journey-embedding'],
   ['POST', '/journey-embedding'],
+  ['GET', '/trust-anchors'],
+  ['POST', '/trust-anchors'],
+  ['DELETE', `/trust-anchors/${ID}`],
   // Usage and contract screen (ability readUsage: the service checks the operator's role).
   ['GET', '/usage'],
   ['GET', '/usage/daily'],

@@ -146,7 +146,7 @@ const caseRoute = createRoute({
   },
 });
 
-// The client's integration settings (administrator): API keys, webhooks and their log, embedding origins.
+// The client's integration settings (administrator): API keys, webhooks and their log, embedding origins, wallet trust anchors.
 const ApiKeysScreen = lazyRouteComponent(() => import('./screens/integration/api-keys.tsx'), 'ApiKeysScreen');
 const apiKeysRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -202,6 +202,16 @@ const originsRoute = createRoute({
   component: () => (
     <RoleGate screen="/settings/origins">
       <OriginsScreen />
+    </RoleGate>
+  ),
+});
+const TrustAnchorsScreen = lazyRouteComponent(() => import('./screens/integration/trust-anchors.tsx'), 'TrustAnchorsScreen');
+const trustAnchorsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/trust-anchors',
+  component: () => (
+    <RoleGate screen="/settings/trust-anchors">
+      <TrustAnchorsScreen />
     </RoleGate>
   ),
 });
@@ -303,6 +313,7 @@ const routeTree = rootRoute.addChildren([
     deliveriesRoute,
     deliveryRoute,
     originsRoute,
+    trustAnchorsRoute,
   ]),
 ]);
 

@@ -1,5 +1,5 @@
-import { and, asc, count, eq } from 'drizzle-orm';
-import type { Executor } from '../connect.ts';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../connect.ts';
 import { trustAnchors } from '../schema.ts';
 import { tenantFilter, type Tenant } from './tenant.ts';
 
@@ -26,6 +26,15 @@ export async function findTrustAnchor(db: Executor, tenant: Tenant, id: string):
 export async function findTrustAnchorByFingerprint(db: Executor, tenant: Tenant, fingerprint: string): Promise<TrustAnchorRow | null> {
   const [row] = await db.select().from(trustAnchors).where(and(tenantFilter(trustAnchors, tenant), eq(trustAnchors.fingerprint, fingerprint)));
   return row ?? null;
+}
+
+/**
+ * Serialises the tenant's anchor additions until the transaction ends (a transaction-level
+ * advisory lock), so that the count read before an insert stays true: two concurrent uploads
+ * cannot both pass the limit.
+ */
+export async function lockTrustAnchors(tx: Executor, tenant: Tenant): Promise<void> {
+  await queryRows(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trust_anchors:${tenant.clientId}:${tenant.environment}`}, 0))::text AS locked`);
 }
 
 export async function countTrustAnchors(db: Executor, tenant: Tenant): Promise<number> {

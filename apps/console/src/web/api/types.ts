@@ -19,6 +19,7 @@ export type CorrectionItem = ReviewCase['corrections'][number];
 export type ApiKey = S['ApiKey'];
 export type WebhookEndpointListed = S['WebhookEndpointListed'];
 export type WebhookDelivery = S['WebhookDelivery'];
+export type TrustAnchor = S['TrustAnchor'];
 // Oversight screens.
 export type Operator = S['Operator'];
 export type OperatorInvited = S['OperatorInvited'];

@@ -16,7 +16,8 @@ export interface NavItem {
     | '/appearance'
     | '/settings/api-keys'
     | '/settings/webhooks'
-    | '/settings/origins';
+    | '/settings/origins'
+    | '/settings/trust-anchors';
   label: MessageKey;
   /** The roles the service allows on the screen's routes: the others neither see the line nor get the screen. */
   roles: readonly OperatorRole[];
@@ -43,6 +44,7 @@ export const NAVIGATION: readonly NavItem[] = [
   { to: '/settings/api-keys', label: 'nav.apiKeys', roles: ADMINISTRATOR, group: 'settings' },
   { to: '/settings/webhooks', label: 'nav.webhooks', roles: ADMINISTRATOR, group: 'settings' },
   { to: '/settings/origins', label: 'nav.origins', roles: ADMINISTRATOR, group: 'settings' },
+  { to: '/settings/trust-anchors', label: 'nav.trustAnchors', roles: ADMINISTRATOR, group: 'settings' },
 ];
 
 const GROUP_LABELS: Record<NavGroup, MessageKey> = { work: 'nav.group.work', oversight: 'nav.group.oversight', settings: 'nav.group.settings' };
