@@ -163,7 +163,7 @@ function codeScreen(j: JourneyView, created: WalletRequest, link: string): void 
   const status = h('p', { class: 'hint', 'aria-live': 'polite' }, t('wallet_waiting'));
   const until = new Intl.DateTimeFormat(document.documentElement.lang, { timeStyle: 'short' }).format(new Date(created.expires_at));
   const phone = onPhone();
-  const qr = [h('p', null, t(phone ? 'wallet_scan_other' : 'wallet_scan')), h('div', { class: 'qr-box' }, qrCode(link, t('wallet_qr_label')))];
+  const qr = [h('p', null, t(phone ? 'wallet_scan_other' : 'wallet_scan')), h('div', { class: 'qr-box dense' }, qrCode(link, t('wallet_qr_label')))];
   stage(
     j,
     [
@@ -236,10 +236,13 @@ function acceptedScreen(j: JourneyView): void {
 function refusedScreen(j: JourneyView, reason: WalletRefusal | undefined): void {
   const words = h('p', { class: 'reason', role: 'alert' }, t(reason && reason in REFUSALS ? REFUSALS[reason] : 'wallet_refused_presentation_invalid'));
   const again = h('button', { type: 'button', class: 'primary', onclick: () => walletScreen(j) }, t('retry'));
-  stage(j, [words], [again, documentInstead(j)], () => refusedScreen(j, reason), 'wallet_refused_title');
+  const instead = documentInstead(j);
+  stage(j, [words], [again, instead], () => refusedScreen(j, reason), 'wallet_refused_title');
   refresh(j).then(
     () => {
       if (!again.isConnected || j.state.wallet?.status !== 'refused') return;
+      // The step is over: the service counts it as answered, the document too (docs/wallet.md).
+      instead?.remove();
       words.after(h('p', null, t('wallet_tries_over')));
       again.textContent = t('continue');
       again.onclick = () => j.next();
