@@ -46,18 +46,21 @@ before(async () => {
   service = await startWholeService({ RUN_WORKER: 'false' });
   client = new IdvClient({ baseUrl: service.api, apiKey: service.creds.api_key.secret, signingSecret: service.creds.api_key.signing_secret, maxAttempts: 1 });
   browser = await launchChromium();
-  // The client trusts the test issuer (its IACA root for mdoc, its key's certificate for SD-JWT VC).
+  // A flow that offers the wallet, or the document and selfie instead.
+  const definition = { ...STANDARD_FLOW, steps: ['consent', 'wallet', 'document', 'face'], wallet: { formats: ['dc+sd-jwt', 'mso_mdoc'], document_fallback: true } };
+  const version = await client.request<{ version: number }>('POST', `/v1/flows/${FLOW}/versions`, { definition }, { signed: true });
+  await client.request('POST', `/v1/flows/${FLOW}/versions/${version.version}/activate`, undefined, { signed: true });
+});
+
+/** The test issuer, trusted by the client (its IACA root for mdoc, its key's certificate for SD-JWT VC), and a wallet holding a PID and an mDL from it. */
+async function trustedWallet(): Promise<void> {
   issuer = await createTestIssuer({ name: 'Test PID Provider', country: 'FR' });
   await client.request('POST', '/v1/trust-anchors', { kind: 'iaca', certificate_pem: issuer.iacaPem, label: 'test IACA' }, { signed: true });
   await client.request('POST', '/v1/trust-anchors', { kind: 'sd_jwt_issuer', certificate_pem: issuer.sdJwtIssuerPem, label: 'test PID issuer' }, { signed: true });
   wallet = await TestWallet.create();
   await wallet.addPid(issuer, PERSON);
   await wallet.addMdl(issuer, PERSON);
-  // A flow that offers the wallet, or the document and selfie instead.
-  const definition = { ...STANDARD_FLOW, steps: ['consent', 'wallet', 'document', 'face'], wallet: { formats: ['dc+sd-jwt', 'mso_mdoc'], document_fallback: true } };
-  const version = await client.request<{ version: number }>('POST', `/v1/flows/${FLOW}/versions`, { definition }, { signed: true });
-  await client.request('POST', `/v1/flows/${FLOW}/versions/${version.version}/activate`, undefined, { signed: true });
-});
+}
 
 after(async () => {
   await browser?.close();
@@ -141,85 +144,110 @@ async function scanAndAnswer(page: Page, w: TestWallet): Promise<{ link: string;
 }
 
 describe(`the journey's wallet screens in Chromium (${TEST_DB})`, () => {
-  test('same device: the browser asks the test wallet through the Digital Credentials API, the answer is posted and accepted, and the journey ends', async () => {
-    const context = await browser.newContext(PHONE);
-    try {
-      const origins = await browserWithWallet(context, 'share');
-      const { page, token } = await journey(context);
-      await shoot(page, 'offer-same-device', 'phone');
-      await page.getByRole('button', { name: en.wallet_open }).click();
-      await heading(page).filter({ hasText: en.wallet_accepted_title }).waitFor();
-      assert.deepEqual(origins, [new URL(service.journeyUrl).origin], 'the wallet was asked once, for the journey\'s origin');
-      await shoot(page, 'accepted', 'phone');
-      await page.getByRole('button', { name: en.continue }).click();
-      // The presentation stands for the document: the selfie the flow asks comes next.
-      await heading(page).filter({ hasText: en.face_title }).waitFor();
-      const state = (await (await fetch(`${service.api}/v1/sessions/current`, { headers: { authorization: `Session ${token}` } })).json()) as { wallet: { status: string } };
-      assert.equal(state.wallet.status, 'accepted', 'the service counts the wallet step as answered');
-    } finally {
-      await context.close();
-    }
-  });
-
-  test('same device, the person closes the wallet: nothing shared, and the ways on (again, another device, the document)', async () => {
-    const context = await browser.newContext(PHONE);
-    try {
-      await browserWithWallet(context, 'cancel');
-      const { page } = await journey(context);
-      await page.getByRole('button', { name: en.wallet_open }).click();
-      await heading(page).filter({ hasText: en.wallet_cancelled_title }).waitFor();
-      await shoot(page, 'cancelled', 'phone');
-      await page.getByRole('button', { name: en.wallet_use_document }).click();
-      await heading(page).filter({ hasText: en.document_title }).waitFor();
-      await shoot(page, 'document-instead', 'phone');
-    } finally {
-      await context.close();
-    }
-  });
-
-  test('another device: the QR code holds the request by reference; the test as the wallet fetches and answers it while the page follows to the end', async () => {
+  test('the offer without the API on a computer, and the document instead: the document choice ends the wallet step for the service too', async () => {
     const context = await browser.newContext(DESKTOP);
     try {
       await browserWithoutWallet(context);
-      const { page } = await journey(context);
+      const { page, token } = await journey(context);
       await shoot(page, 'offer-other-device', 'desktop');
-      await page.getByRole('button', { name: en.wallet_continue }).click();
-      await page.getByText(en.wallet_waiting).waitFor();
-      await shoot(page, 'waiting', 'desktop');
-      const { status } = await scanAndAnswer(page, wallet);
-      assert.equal(status, 200);
-      await heading(page).filter({ hasText: en.wallet_accepted_title }).waitFor();
-      assert.equal(await page.locator('[role="status"]').textContent(), en.wallet_accepted_body);
-      await page.getByRole('button', { name: en.continue }).click();
-      await heading(page).filter({ hasText: en.face_title }).waitFor();
+      assert.equal(await page.getByRole('button', { name: en.wallet_browser }).count(), 0, 'no browser wallet offered without the API');
+      await page.getByRole('button', { name: en.wallet_use_document }).click();
+      await heading(page).filter({ hasText: en.document_title }).waitFor();
+      await shoot(page, 'document-instead', 'desktop');
+      await page.getByRole('radio', { name: en.doc_passport }).check();
+      await page.getByRole('button', { name: en.continue, exact: true }).click();
+      await heading(page).filter({ hasText: en.handoff_title }).or(heading(page).filter({ hasText: en.piece_document_front })).waitFor();
+      const state = (await (await fetch(`${service.api}/v1/sessions/current`, { headers: { authorization: `Session ${token}` } })).json()) as { step: string; document: { chosen: unknown } };
+      assert.equal(state.step, 'document', 'past the wallet: the document photo is next');
+      await page.reload();
+      await heading(page).filter({ hasNotText: en.wallet_title }).waitFor();
+      assert.notEqual(await heading(page).textContent(), en.wallet_title, 'a reload does not offer the wallet again');
     } finally {
       await context.close();
     }
   });
 
-  test('a phone without the API: the wallet link and the QR code; a credential from an untrusted issuer is refused, in words', async () => {
-    const context = await browser.newContext(PHONE);
-    try {
-      await browserWithoutWallet(context);
-      const stranger = await TestWallet.create();
-      await stranger.addPid(await createTestIssuer({ name: 'Unknown Issuer', country: 'FR' }), PERSON);
-      const { page } = await journey(context);
-      await page.getByRole('button', { name: en.wallet_continue }).click();
-      const link = page.getByRole('link', { name: en.wallet_link });
-      await link.waitFor();
-      await shoot(page, 'waiting-phone-link', 'phone');
-      const answered = await scanAndAnswer(page, stranger);
-      assert.equal(await link.getAttribute('href'), answered.link, 'the link is the QR code\'s request');
-      assert.equal(answered.status, 400, 'the wallet is told its answer was refused');
-      await heading(page).filter({ hasText: en.wallet_refused_title }).waitFor();
-      await page.getByText(en.wallet_refused_issuer_untrusted).waitFor();
-      await shoot(page, 'refused', 'phone');
-      // Another try with a trusted credential is a new request.
-      await page.getByRole('button', { name: en.retry }).click();
-      await heading(page).filter({ hasText: en.wallet_title }).waitFor();
-    } finally {
-      await context.close();
-    }
+  describe('with the test wallet (@idv/wallet/testing)', () => {
+    before(trustedWallet);
+
+    test('same device: the browser asks the test wallet through the Digital Credentials API, the answer is posted and accepted, and the journey goes on to the selfie', async () => {
+      const context = await browser.newContext(PHONE);
+      try {
+        const origins = await browserWithWallet(context, 'share');
+        const { page, token } = await journey(context);
+        await shoot(page, 'offer-same-device', 'phone');
+        await page.getByRole('button', { name: en.wallet_open }).click();
+        await heading(page).filter({ hasText: en.wallet_accepted_title }).waitFor();
+        assert.deepEqual(origins, [new URL(service.journeyUrl).origin], 'the wallet was asked once, for the journey\'s origin');
+        await shoot(page, 'accepted', 'phone');
+        await page.getByRole('button', { name: en.continue }).click();
+        // The presentation stands for the document: the selfie the flow asks comes next.
+        await heading(page).filter({ hasText: en.face_title }).waitFor();
+        const state = (await (await fetch(`${service.api}/v1/sessions/current`, { headers: { authorization: `Session ${token}` } })).json()) as { wallet: { status: string } };
+        assert.equal(state.wallet.status, 'accepted', 'the service counts the wallet step as answered');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('same device, the person closes the wallet: nothing shared, and the ways on (again, another device, the document)', async () => {
+      const context = await browser.newContext(PHONE);
+      try {
+        await browserWithWallet(context, 'cancel');
+        const { page } = await journey(context);
+        await page.getByRole('button', { name: en.wallet_open }).click();
+        await heading(page).filter({ hasText: en.wallet_cancelled_title }).waitFor();
+        await shoot(page, 'cancelled', 'phone');
+        await page.getByRole('button', { name: en.wallet_use_document }).click();
+        await heading(page).filter({ hasText: en.document_title }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('another device: the QR code holds the request by reference; the test as the wallet fetches and answers it while the page follows to the end', async () => {
+      const context = await browser.newContext(DESKTOP);
+      try {
+        await browserWithoutWallet(context);
+        const { page } = await journey(context);
+        await page.getByRole('button', { name: en.wallet_continue }).click();
+        await page.getByText(en.wallet_waiting).waitFor();
+        await shoot(page, 'waiting', 'desktop');
+        const { status } = await scanAndAnswer(page, wallet);
+        assert.equal(status, 200);
+        await heading(page).filter({ hasText: en.wallet_accepted_title }).waitFor();
+        assert.equal(await page.locator('[role="status"]').textContent(), en.wallet_accepted_body);
+        await page.getByRole('button', { name: en.continue }).click();
+        await heading(page).filter({ hasText: en.face_title }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('a phone without the API: the wallet link and the QR code; a credential from an untrusted issuer is refused, in words', async () => {
+      const context = await browser.newContext(PHONE);
+      try {
+        await browserWithoutWallet(context);
+        const stranger = await TestWallet.create();
+        await stranger.addPid(await createTestIssuer({ name: 'Unknown Issuer', country: 'FR' }), PERSON);
+        const { page } = await journey(context);
+        await page.getByRole('button', { name: en.wallet_continue }).click();
+        const link = page.getByRole('link', { name: en.wallet_link });
+        await link.waitFor();
+        await shoot(page, 'waiting-phone-link', 'phone');
+        const answered = await scanAndAnswer(page, stranger);
+        assert.equal(await link.getAttribute('href'), answered.link, 'the link is the QR code\'s request');
+        assert.equal(answered.status, 400, 'the wallet is told its answer was refused');
+        await heading(page).filter({ hasText: en.wallet_refused_title }).waitFor();
+        await page.getByText(en.wallet_refused_issuer_untrusted).waitFor();
+        await shoot(page, 'refused', 'phone');
+        // Another try with a trusted credential is a new request.
+        await page.getByRole('button', { name: en.retry }).click();
+        await heading(page).filter({ hasText: en.wallet_title }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
   });
 
   test('every wallet screen passed the axe audit (no serious or critical violation)', () => {
