@@ -102,7 +102,8 @@ async function browserWithWallet(context: BrowserContext, answer: 'share' | 'can
   });
   await context.addInitScript((mode) => {
     const w = window as unknown as Record<string, unknown> & { __testWallet(request: string, origin: string): Promise<string> };
-    w.DigitalCredential = class DigitalCredential {
+    // An anonymous class: a named one gets tsx's __name helper, which the page does not have.
+    w.DigitalCredential = class {
       static userAgentAllowsProtocol(protocol: string) {
         return protocol === 'openid4vp-v1-signed';
       }
@@ -235,8 +236,10 @@ describe(`the journey's wallet screens in Chromium (${TEST_DB})`, () => {
         const link = page.getByRole('link', { name: en.wallet_link });
         await link.waitFor();
         await shoot(page, 'waiting-phone-link', 'phone');
+        // Read before answering: the page moves on as soon as it hears the refusal.
+        const href = await link.getAttribute('href');
         const answered = await scanAndAnswer(page, stranger);
-        assert.equal(await link.getAttribute('href'), answered.link, 'the link is the QR code\'s request');
+        assert.equal(href, answered.link, 'the link is the QR code\'s request');
         assert.equal(answered.status, 400, 'the wallet is told its answer was refused');
         await heading(page).filter({ hasText: en.wallet_refused_title }).waitFor();
         await page.getByText(en.wallet_refused_issuer_untrusted).waitFor();
