@@ -44,6 +44,7 @@ const BROWSER_SUITES = [
   'tests/e2e/journey-browser.test.ts',
   'tests/e2e/journey-handoff-browser.test.ts',
   'tests/e2e/journey-languages.test.ts',
+  'tests/e2e/journey-wallet-browser.test.ts',
   'tests/console-ui/console-browser.test.ts',
   'tests/console-ui/console-proof.test.ts',
   'tests/console-ui/console-plain-words.test.ts',

@@ -8,7 +8,7 @@
 export const PROTOCOL_VERSION = 1;
 
 /** The screens the journey reports as `step`, in the order a full flow shows them (help is reachable from any). */
-export const JOURNEY_STEPS = ['consent', 'applicant', 'questionnaire', 'document', 'face', 'check', 'uploading', 'help'] as const;
+export const JOURNEY_STEPS = ['consent', 'applicant', 'questionnaire', 'wallet', 'document', 'face', 'check', 'uploading', 'help'] as const;
 export type JourneyStep = (typeof JOURNEY_STEPS)[number];
 
 /** Why the journey ended without the person finishing it (`completed` is its own event). */

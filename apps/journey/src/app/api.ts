@@ -1,4 +1,4 @@
-import type { FaceChallenge, FaceSequence, Handoff, HandoffCreated, JourneyFrame, JourneyState, PieceKind } from './types.ts';
+import type { FaceChallenge, FaceSequence, Handoff, HandoffCreated, JourneyFrame, JourneyState, PieceKind, WalletRequest, WalletRequestCreated } from './types.ts';
 
 /** A refusal of the service (its error code), or `network` when no answer came. */
 export class ApiFailure extends Error {
@@ -67,6 +67,10 @@ export class Api {
   createHandoff = () => this.call<HandoffCreated>('POST', '/handoffs');
   handoff = (id: string) => this.call<Handoff>('GET', `/handoffs/${encodeURIComponent(id)}`);
   faceChallenge = () => this.call<FaceChallenge>('POST', '/face/challenge');
+  createWalletRequest = (mode: WalletRequest['mode']) => this.call<WalletRequestCreated>('POST', '/wallet/requests', { mode });
+  walletRequest = (id: string) => this.call<WalletRequest>('GET', `/wallet/requests/${encodeURIComponent(id)}`);
+  /** The same-device answer: what the browser's Digital Credentials API returned, for the service to verify. */
+  walletResponse = (id: string, response: string) => this.call<WalletRequest>('POST', `/wallet/requests/${encodeURIComponent(id)}/response`, { response });
 
   /** The live sequence in one JSON upload, with its progress (docs/liveness.md#the-live-sequence). */
   uploadSequence(sequence: FaceSequence, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {

@@ -19,6 +19,7 @@ export class Journey implements JourneyView {
   /** A phone's pointer is a finger: no handoff offered there (it is where the journey is handed to). */
   readonly offersHandoff = !window.matchMedia('(pointer: coarse)').matches;
   handoffDeclined = false;
+  walletDeclined = false;
   private lastStep: Screen | null = null;
   private current: () => void = () => this.next();
 
@@ -111,7 +112,15 @@ export class Journey implements JourneyView {
         return s.applicant.done ? null : () => applicantScreen(this);
       case 'questionnaire':
         return s.questionnaire.done ? null : () => questionnaireScreen(this);
+      case 'wallet': {
+        // Done when answered (accepted, or refused as often as a round allows), or when the person chose the document instead.
+        const done = !s.wallet || s.wallet.status !== null || (s.wallet.document_fallback && s.document.chosen !== null) || this.walletDeclined;
+        // Its own chunk, downloaded only by a journey whose flow offers the wallet.
+        return done ? null : () => this.lazy(() => import('./screens/wallet.ts'), (m) => m.walletScreen(this));
+      }
       case 'document': {
+        // The wallet's answer stands for the document (as the service counts it: docs/wallet.md).
+        if (s.wallet?.status) return null;
         if (!s.document.chosen) return () => documentScreen(this);
         const side = s.document.sides.find((k) => !this.has(k));
         return side ? capture(side) : null;
@@ -148,6 +157,7 @@ export class Journey implements JourneyView {
   prefetch(): void {
     void import('./screens/capture.ts').catch(() => {});
     void import('./screens/finish.ts').catch(() => {});
+    if (this.state.steps.includes('wallet')) void import('./screens/wallet.ts').catch(() => {});
   }
 
   help(): void {

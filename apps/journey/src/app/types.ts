@@ -1,7 +1,7 @@
 import type { JourneyStep } from '@idv/embed/protocol';
 
 /** The journey state the service returns (GET /v1/sessions/current and every write). */
-export type FlowStep = 'consent' | 'applicant' | 'questionnaire' | 'document' | 'face';
+export type FlowStep = 'consent' | 'applicant' | 'questionnaire' | 'wallet' | 'document' | 'face';
 /** The screens reported to an embedding page as `step` (one list, packages/embed/src/protocol.ts); every flow step is one. */
 export type Screen = JourneyStep;
 export type { EndReason } from '@idv/embed/protocol';
@@ -36,6 +36,16 @@ export interface JourneyState {
     sides: PieceKind[];
   };
   face: { challenges: string[] };
+  /** The wallet step (docs/wallet.md, docs/journey.md#the-digital-identity-wallet); null when this round does not offer it. */
+  wallet: {
+    formats: WalletFormat[];
+    /** The person may choose the document instead: choosing it (POST /document) ends the wallet step. */
+    document_fallback: boolean;
+    claims: string[];
+    /** accepted: a presentation was accepted this round; refused: as many were refused as a round allows (the step is over). */
+    status: 'accepted' | 'refused' | null;
+    refusals_left: number;
+  } | null;
   required_pieces: PieceKind[];
   pieces: { id: string; kind: PieceKind; received_at: string }[];
   capture: { allow_file_upload: boolean };
@@ -91,4 +101,34 @@ export interface FaceSequence {
   nonce: string;
   frames: { t: number; image: string }[];
   camera: { label?: string; width?: number; height?: number; frame_rate?: number; facing_mode?: string; video_inputs?: number };
+}
+
+type WalletFormat = 'dc+sd-jwt' | 'mso_mdoc';
+/** Why the service refused a presentation (packages/domain/src/check-reasons.ts, the `wallet_` ones). */
+export type WalletRefusal =
+  | 'wallet_issuer_untrusted'
+  | 'wallet_credential_expired'
+  | 'wallet_credential_revoked'
+  | 'wallet_device_binding_invalid'
+  | 'wallet_presentation_invalid'
+  | 'wallet_claims_not_requested'
+  | 'wallet_status_unavailable';
+
+/** A wallet request as the page follows it (GET /v1/sessions/current/wallet/requests/{id}). */
+export interface WalletRequest {
+  object: 'wallet_request';
+  id: string;
+  mode: 'cross_device' | 'dc_api';
+  status: 'pending' | 'fetched' | 'accepted' | 'refused' | 'expired';
+  reason?: WalletRefusal;
+  expires_at: string;
+}
+
+/** A new wallet request (POST /v1/sessions/current/wallet/requests): what the wallet is handed. */
+export interface WalletRequestCreated extends WalletRequest {
+  claims: string[];
+  /** For a wallet on another device: the request by reference, as a link (QR code, or tapped on a phone). */
+  cross_device?: { request_uri: string; wallet_link: string };
+  /** For the browser's Digital Credentials API: one entry of `digital.requests`. */
+  dc_api?: { protocol: string; data: unknown };
 }

@@ -35,6 +35,8 @@ export interface JourneyView {
   readonly offersHandoff: boolean;
   /** The person chose to stay on this device: the capture screens no longer move to the handoff by themselves. */
   handoffDeclined: boolean;
+  /** The person chose the document over the wallet (where the flow allows it): the wallet step is passed. */
+  walletDeclined: boolean;
   readonly captures: Map<PieceKind, Blob>;
   readonly uploads: UploadQueue;
   show(spec: PageSpec, redraw: () => void): void;

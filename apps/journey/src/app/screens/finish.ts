@@ -6,6 +6,8 @@ import type { PieceKind } from '../types.ts';
 
 /** Review before sending: every photo the flow needs, a thumbnail where it was taken here, retake any of them. */
 export function checkScreen(j: JourneyView): void {
+  // Nothing to photograph (the wallet alone, say): nothing to review, straight to the finish.
+  if (j.state.required_pieces.length === 0) return uploadingScreen(j);
   const urls: string[] = [];
   const items = j.state.required_pieces.map((kind: PieceKind) => {
     const blob = j.captures.get(kind);

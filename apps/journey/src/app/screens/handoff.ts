@@ -1,8 +1,8 @@
-import { encode } from 'uqr';
 import { ApiFailure } from '../api.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../messages/en.ts';
+import { qrCode } from '../qr.ts';
 import { errorLine, type HandoffOpts, type JourneyView } from '../view.ts';
 import type { Handoff, HandoffCreated } from '../types.ts';
 
@@ -16,49 +16,17 @@ import type { Handoff, HandoffCreated } from '../types.ts';
 
 /** How often the desktop asks where the phone is: a step is a minute or so, two seconds is prompt enough. */
 const POLL_MS = 2000;
-const SVG = 'http://www.w3.org/2000/svg';
 
 /** The title of each step, as the desktop names what the person is doing on the phone. */
 const STEP_TITLES: Record<NonNullable<Handoff['journey']['step']>, MessageKey> = {
   consent: 'consent_title',
   applicant: 'applicant_title',
   questionnaire: 'questionnaire_title',
+  wallet: 'wallet_title',
   document: 'document_title',
   face: 'face_title',
   check: 'check_title',
 };
-
-/**
- * The QR code of a link, drawn here: uqr computes the modules (nothing is fetched), and each row's
- * runs of dark modules become one SVG path, crisp at any size, on a white square with the quiet
- * zone the standard asks for (four modules).
- */
-export function qrCode(text: string, label: string): SVGSVGElement {
-  const { data, size } = encode(text, { ecc: 'M', border: 4 });
-  let d = '';
-  data.forEach((row, y) => {
-    for (let x = 0; x < size; x++) {
-      if (!row[x]) continue;
-      let w = 1;
-      while (x + w < size && row[x + w]) w++;
-      d += `M${x} ${y}h${w}v1h-${w}z`;
-      x += w - 1;
-    }
-  });
-  const svg = document.createElementNS(SVG, 'svg');
-  for (const [name, value] of Object.entries({ viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': label, class: 'qr', 'shape-rendering': 'crispEdges' })) {
-    svg.setAttribute(name, value);
-  }
-  const background = document.createElementNS(SVG, 'rect');
-  background.setAttribute('width', String(size));
-  background.setAttribute('height', String(size));
-  background.setAttribute('fill', '#fff');
-  const modules = document.createElementNS(SVG, 'path');
-  modules.setAttribute('d', d);
-  modules.setAttribute('fill', '#000');
-  svg.append(background, modules);
-  return svg;
-}
 
 const reasonLine = (opts: HandoffOpts) =>
   opts.reason ? h('p', { class: 'reason' }, t(opts.reason === 'denied' ? 'handoff_camera_blocked' : 'handoff_no_camera')) : null;
