@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { IdvClient } from '@idv/sdk';
+import { STANDARD_FLOW } from '@idv/domain';
+import { TestWallet, createTestIssuer, type TestIssuer } from '@idv/wallet/testing';
 import { referenceSamples, SAMPLE_API, SHELL_SIGN, type CodeSample, type OperationSamples } from '../../scripts/code-samples/generate.ts';
 import { selfSigned } from '../helpers/certificates.ts';
 import { FIXTURES, IMAGES, completeStandardJourney, fixture, journeyCaller } from '../helpers/journey.ts';
@@ -331,9 +333,69 @@ function pieceIdOf(reviewCase: unknown): string {
   return m[1];
 }
 
+/** A flow of the test's own that asks for the wallet alone (after consent), PID as SD-JWT VC. */
+const WALLET_FLOW = 'reference_wallet';
+
+async function walletSetUp(): Promise<TestIssuer> {
+  const idv = apiClient();
+  const issuer = await createTestIssuer({ name: 'Reference samples PID provider', country: 'FR' });
+  await idv.createTrustAnchor({ kind: 'sd_jwt_issuer', certificate_pem: issuer.sdJwtIssuerPem, label: 'reference samples' });
+  const definition = { ...STANDARD_FLOW, steps: ['consent', 'wallet'], wallet: { formats: ['dc+sd-jwt'], document_fallback: false } };
+  const { version } = await idv.createFlowVersion(WALLET_FLOW, { definition } as Parameters<IdvClient['createFlowVersion']>[1]);
+  await idv.activateFlowVersion(WALLET_FLOW, version);
+  return issuer;
+}
+
+/**
+ * The wallet's routes in one language: the page's request (cross-device), the request object as
+ * the wallet fetches it, the wallet's encrypted answer posted from a file, the page's follow-up;
+ * then a same-device request answered through the page's route. One language after the other:
+ * the answer's file is in the shared folder.
+ */
+async function walletLane(language: Language, issuer: TestIssuer): Promise<void> {
+  const idv = apiClient();
+  const wallet = await TestWallet.create();
+  await wallet.addPid(issuer, { given_names: 'Grace', surname: 'Hopper', birth_date: '1906-12-09', nationality: 'US', issuing_country: 'US', document_number: 'X1234567', expiry_date: '2031-12-31' });
+  const tokenFor = async () => {
+    const created = await idv.createCase({ flow_name: WALLET_FLOW, country: 'FR' });
+    const token = tokenOf((await idv.createSession({ case_id: created.id, locale: 'en' })).url);
+    await journeyCaller(service.api, token)('POST', '/consent', { accepted: true });
+    return token;
+  };
+  const vars = { IDV_SESSION_TOKEN: await tokenFor() };
+  const run = async (id: string, extra: Record<string, string> = {}) => {
+    const o = OPERATIONS.get(id);
+    assert.ok(o, `no operation ${id} in the document`);
+    return (await runSample(language, o, { ...vars, ...extra })).body as Record<string, unknown>;
+  };
+  const request = await run('createWalletRequest');
+  const id = String(request.id);
+  await run('getWalletRequestObject', { ID: id });
+  const requestJwt = readFileSync(join(work, 'wallet-request-object'), 'utf8');
+  const { response } = await wallet.respond({ requestJwt, mode: 'cross_device' });
+  writeFileSync(join(work, 'wallet-response.txt'), new URLSearchParams({ response }).toString());
+  await run('postWalletResponse', { ID: id });
+  assert.equal((await run('getWalletRequest', { ID: id })).status, 'accepted');
+  // Same device: the Digital Credentials API's answer handed to the page's route.
+  const sameDevice = { IDV_SESSION_TOKEN: await tokenFor() };
+  const res = await fetch(`${service.api}/v1/sessions/current/wallet/requests`, {
+    method: 'POST',
+    headers: { authorization: `Session ${sameDevice.IDV_SESSION_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'dc_api' }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  const created = (await res.json()) as { id: string; dc_api: { data: { request: string } } };
+  const answer = await wallet.respond({ requestJwt: created.dc_api.data.request, mode: 'dc_api', origin: new URL(service.journeyUrl).origin });
+  const answered = await run('answerWalletRequest', { ...sameDevice, ID: created.id, WALLET_RESPONSE: answer.response });
+  assert.equal(answered.status, 'accepted');
+}
+
 test('every code sample of the API reference runs against a started service', async () => {
   for (const [id, samples] of COMMITTED) assert.deepEqual(samples.map((s) => s.lang), ['Shell', 'JavaScript'], `${id} has its curl and Node.js samples`);
+  const issuer = await walletSetUp();
   await Promise.all([lane('curl'), lane('node')]);
+  await walletLane('curl', issuer);
+  await walletLane('node', issuer);
   const missing = [...OPERATIONS.keys()].flatMap((id) => (['curl', 'node'] as const).filter((l) => !ran.has(`${id}:${l}`)).map((l) => `${id} (${l})`));
   assert.deepEqual(missing, [], 'every operation ran in both languages');
 });
