@@ -22,6 +22,7 @@ import { installRequestMetrics } from './http/request-metrics.ts';
 import { installSessionAuth } from './http/session-auth.ts';
 import { installSignatureCheck } from './http/signature.ts';
 import { ImageViews } from './images/image-views.ts';
+import { WalletVerification } from './services/wallet-verification.ts';
 import { UsageRecorder } from './http/usage-recorder.ts';
 import { registerHealth, type ChecksStatus } from './routes/health.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -151,10 +152,11 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     journey: options.journey ?? builtInJourneyRelauncher,
     blobs: options.blobs ?? openBlobStore(config, db),
     imageViews: new ImageViews(),
+    walletVerification: new WalletVerification(),
     idempotency: { db, now, lockMs: config.idempotencyLockMs, retainMs: config.idempotencyRetainMs, docsUrl: config.docsUrl, keyring },
   };
 
-  app.addHook('onClose', () => ctx.imageViews.close());
+  app.addHook('onClose', () => Promise.all([ctx.imageViews.close(), ctx.walletVerification.close()]).then(() => undefined));
   installErrorHandling(app, config.docsUrl);
   installRequestMetrics(app);
   installNotFound(app);

@@ -8,6 +8,7 @@ import type { Config } from '@idv/config';
 import type { CaseVault } from '@idv/case-data';
 import type { IdempotencySettings } from './http/idempotent.ts';
 import type { ImageViews } from './images/image-views.ts';
+import type { WalletVerification } from './services/wallet-verification.ts';
 import type { UsageRecorder } from './http/usage-recorder.ts';
 import type { JourneyRelauncher } from './services/journey.ts';
 import type { ReauthVerifier } from './services/reauth.ts';
@@ -31,4 +32,6 @@ export interface AppContext {
   blobs: BlobStore;
   /** Thumbnails and document portraits, made in worker threads. */
   imageViews: ImageViews;
+  /** Wallet presentations, verified in a worker thread. */
+  walletVerification: WalletVerification;
 }

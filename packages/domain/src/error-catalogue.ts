@@ -91,6 +91,7 @@ export const ERROR_CATALOGUE = {
   support_grant_closed: e(409, 'conflict_error', 'The support grant is already closed (revoked or past its term).', 'Nothing to do: the support account has no access through it.'),
   piece_unavailable: e(410, 'not_found_error', 'The image is no longer available: it was replaced by a retake, or deleted at the end of its retention or by an erasure.', 'Read the case: pieces[].available says which images can still be downloaded.'),
   portrait_not_found: e(404, 'not_found_error', 'No face was found on this document side: there is no portrait to cut from it.', 'Show the document side itself (without view=portrait).'),
+  wallet_verification_busy: e(503, 'api_error', 'Too many wallet presentations are being verified right now; this one was not used.', 'Send the same answer again in a few seconds: the request is still open.'),
   image_views_busy: e(503, 'api_error', 'Too many thumbnails and portraits are being prepared right now.', 'Retry in a few seconds, or ask for the image as received.'),
   // Review tasks
   task_closed: e(409, 'conflict_error', 'The review task is closed: its case has been concluded or has left review.', 'Read the case record for the outcome.'),

@@ -13183,7 +13183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: service_unavailable */
+            /** @description Error codes: wallet_verification_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13383,6 +13383,19 @@ export interface operations {
             };
             /** @description OpenID4VP error (RFC 6749 §5.2 shape); the page that follows the request learns the refusal’s reason */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid_request */
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description OpenID4VP error (RFC 6749 §5.2 shape); the page that follows the request learns the refusal’s reason */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

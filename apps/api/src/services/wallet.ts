@@ -16,13 +16,12 @@ import {
 } from '@idv/db';
 import { newId, pieceKeyClass, walletClaimsFor, walletSettings, type CheckReason, type WalletFormat } from '@idv/domain';
 import { pieceBlobs, walletPresentationPurpose, type StoredWalletPresentation } from '@idv/case-data';
-import { buildRequest, verifyPresentation, type TrustAnchor, type VerifiedPresentation, type WalletClaim, type WalletRefusal } from '@idv/wallet';
+import { buildRequest, type TrustAnchor, type VerifiedPresentation, type WalletClaim, type WalletRefusal } from '@idv/wallet';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { inspectWalletPortrait } from './images.ts';
 import { PERSON, openJourney, requireOpen } from './journey-state.ts';
 import { sandboxTrustAnchors } from './wallet-sandbox-issuer.ts';
-import { statusListFetcher } from './wallet-status-list.ts';
 import { walletVerifierFor } from './wallet-verifier.ts';
 
 /**
@@ -179,13 +178,15 @@ export type WalletJudgement = { accepted: true } | { accepted: false; reason: Wa
  */
 export async function judgeWalletResponse(ctx: AppContext, row: WalletRequestRow, response: string, origin?: string): Promise<WalletJudgement> {
   requireAnswerable(row, ctx.now());
+  // Refused before the request is used: the wallet may send the same answer again.
+  if (ctx.walletVerification.busy) throw new ApiError('wallet_verification_busy');
   const tenant: Tenant = { clientId: row.clientId, environment: row.environment };
   const encryptionKey = JSON.parse(ctx.keyring.openText(row.encryptionKeySealed, keyAad(row.id))) as JsonWebKey;
   const verifier = await ctx.db.transaction((tx) => walletVerifierFor(tx, ctx.keyring, tenant, ctx.config.apiBaseUrl, ctx.now()));
   const anchors: TrustAnchor[] = (await listTrustAnchors(ctx.db, tenant)).map((a) => ({ kind: a.kind, certificatePem: a.certificatePem }));
   if (tenant.environment === 'sandbox') anchors.push(...(await sandboxTrustAnchors(ctx)));
-  const policy = { environment: tenant.environment, allowPrivateNetworks: ctx.config.webhooks.allowPrivateNetworks };
-  const result = await verifyPresentation({
+  const statusPolicy = { environment: tenant.environment, allowPrivateNetworks: ctx.config.webhooks.allowPrivateNetworks };
+  const result = await ctx.walletVerification.verify({
     response,
     encryptionKey,
     nonce: row.nonce,
@@ -196,7 +197,7 @@ export async function judgeWalletResponse(ctx: AppContext, row: WalletRequestRow
     formats: await requestFormats(ctx, row),
     trustAnchors: anchors,
     now: ctx.now(),
-    fetchStatusList: statusListFetcher(policy),
+    statusPolicy,
   }).catch(() => ({ ok: false as const, reason: 'wallet_presentation_invalid' as const, detail: 'verification failed' }));
 
   if (!result.ok) {

@@ -83,7 +83,7 @@ export function registerJourneyWallet(app: App, ctx: AppContext): void {
         ),
         response: {
           200: Type.Ref('WalletRequest'),
-          ...journeyErrors(...BODY_ERRORS, 'resource_not_found', 'journey_closed', 'wallet_request_answered', 'wallet_request_expired', 'wallet_step_done'),
+          ...journeyErrors(...BODY_ERRORS, 'resource_not_found', 'journey_closed', 'wallet_request_answered', 'wallet_request_expired', 'wallet_step_done', 'wallet_verification_busy'),
         },
       },
     },

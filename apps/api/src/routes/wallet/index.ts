@@ -20,8 +20,8 @@ const OAuthError = Type.Object(
 /** The form body at most (the response field and its name, URL-encoded: a JWE is base64url, which needs no escaping). */
 const FORM_LIMIT = WALLET_REQUEST_LIMITS.maxResponseChars + 4096;
 
-const invalid = (reply: FastifyReply, status: number, description: string) =>
-  reply.code(status).header('cache-control', 'no-store').send({ error: 'invalid_request', error_description: description });
+const invalid = (reply: FastifyReply, status: number, description: string, error = 'invalid_request') =>
+  reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
 
 export function registerWalletRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -81,7 +81,7 @@ export function registerWalletRoutes(app: App, ctx: AppContext): void {
               },
             },
           } as never,
-          response: { 200: Type.Object({}, { description: 'Accepted' }), 400: OAuthError, 404: OAuthError },
+          response: { 200: Type.Object({}, { description: 'Accepted' }), 400: OAuthError, 404: OAuthError, 503: OAuthError },
         },
       },
       async (req, reply) => {
@@ -96,6 +96,8 @@ export function registerWalletRoutes(app: App, ctx: AppContext): void {
           return reply.header('cache-control', 'no-store').send({});
         } catch (err) {
           if (err instanceof ApiError && err.status < 500) return invalid(reply, 400, err.message);
+          // The request is still open: the wallet may send the same answer again (RFC 6749's code for it).
+          if (err instanceof ApiError && err.code === 'wallet_verification_busy') return invalid(reply.header('retry-after', '5'), 503, err.message, 'temporarily_unavailable');
           throw err;
         }
       },
