@@ -1,46 +1,19 @@
-import type { CheckReason } from '@idv/domain';
+import { WALLET_CLAIMS, type CheckReason, type WalletClaimName, type WalletFormat } from '@idv/domain';
 
 /**
  * The public names of @idv/wallet (docs/wallet.md; the shared contract of issue 42). Other
  * workspaces code against exactly these: add, never change.
  */
 
-/** What a flow may ask of a wallet, in the service's own words (mapped onto PID and mDL claim names). */
-export type WalletClaim =
-  | 'given_names'
-  | 'surname'
-  | 'birth_date'
-  | 'nationality'
-  | 'issuing_country'
-  | 'document_number'
-  | 'expiry_date'
-  | 'portrait'
-  | 'age_over_18';
+/** What a flow may ask of a wallet, in the service's own words (mapped onto PID and mDL claim names): the domain's list. */
+export type WalletClaim = WalletClaimName;
+export { WALLET_CLAIMS };
 
-export const WALLET_CLAIMS: readonly WalletClaim[] = [
-  'given_names',
-  'surname',
-  'birth_date',
-  'nationality',
-  'issuing_country',
-  'document_number',
-  'expiry_date',
-  'portrait',
-  'age_over_18',
-];
+/** `dc+sd-jwt`: a PID as SD-JWT VC; `mso_mdoc`: a PID or an mDL as ISO/IEC 18013-5 mdoc (the flow's formats). */
+export type CredentialFormat = WalletFormat;
 
-/** `dc+sd-jwt`: a PID as SD-JWT VC; `mso_mdoc`: a PID or an mDL as ISO/IEC 18013-5 mdoc. */
-export type CredentialFormat = 'dc+sd-jwt' | 'mso_mdoc';
-
-/** A refusal, one of the `wallet` check's reasons (packages/domain/src/check-reasons.ts). */
-export type WalletRefusal =
-  | 'wallet_issuer_untrusted'
-  | 'wallet_credential_expired'
-  | 'wallet_credential_revoked'
-  | 'wallet_device_binding_invalid'
-  | 'wallet_presentation_invalid'
-  | 'wallet_claims_not_requested'
-  | 'wallet_status_unavailable';
+/** A refusal: one of the `wallet` check's reasons (packages/domain/src/check-reasons.ts). */
+export type WalletRefusal = Extract<CheckReason, `wallet_${string}`>;
 
 /** The verifier: its signing key, its certificate chain (leaf first) and its client identifier. */
 export interface VerifierIdentity {
