@@ -60,6 +60,11 @@ export interface OpenedJourney {
 
 export const PERSON = 'person';
 
+/** Whose a row the journey writes is (a piece, a challenge, a wallet request): client, environment, case, session and round. */
+export function journeyRowOwner(j: OpenedJourney & { journey: JourneyRow }) {
+  return { clientId: j.tenant.clientId, environment: j.tenant.environment, caseId: j.caseRow.id, sessionId: j.session.id, round: j.journey.round };
+}
+
 function statusOf(caseRow: CaseRow, journey: JourneyRow | null, now: Date): JourneyStatus {
   if (journey?.declinedAt) return 'declined';
   if (awaitsApplicant(caseRow.state)) return caseRow.expiresAt <= now ? 'expired' : 'open';

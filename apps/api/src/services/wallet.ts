@@ -20,7 +20,7 @@ import { buildRequest, type TrustAnchor, type VerifiedPresentation, type WalletC
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { inspectWalletPortrait } from './images.ts';
-import { PERSON, openJourney, requireOpen } from './journey-state.ts';
+import { PERSON, journeyRowOwner, openJourney, requireOpen } from './journey-state.ts';
 import { sandboxTrustAnchors } from './wallet-sandbox-issuer.ts';
 import { walletVerifierFor } from './wallet-verifier.ts';
 
@@ -104,11 +104,7 @@ export async function createWalletRequest(ctx: AppContext, session: SessionByTok
     });
     await insertWalletRequest(tx, {
       id,
-      clientId: j.tenant.clientId,
-      environment: j.tenant.environment,
-      caseId: j.caseRow.id,
-      sessionId: j.session.id,
-      round: j.journey.round,
+      ...journeyRowOwner(j),
       mode,
       claims,
       nonce,

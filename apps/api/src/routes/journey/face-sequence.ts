@@ -8,7 +8,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { journeyOf } from '../../http/session-auth.ts';
 import { BODY_ERRORS } from '../../schemas/common.ts';
 import { inspectFrame, type InspectedImage } from '../../services/images.ts';
-import { PERSON, openJourney, requireOpen } from '../../services/journey-state.ts';
+import { PERSON, journeyRowOwner, openJourney, requireOpen } from '../../services/journey-state.ts';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 import { journeyWrite, requireStep, type OpenJourney } from './write.ts';
 
@@ -213,11 +213,7 @@ export function registerJourneyFaceSequence(app: App, ctx: AppContext): void {
             const f = frames[i]!;
             await insertPiece(tx, {
               id: ids[i]!,
-              clientId: j.tenant.clientId,
-              environment: j.tenant.environment,
-              caseId: j.caseRow.id,
-              sessionId: j.session.id,
-              round: j.journey.round,
+              ...journeyRowOwner(j),
               kind: 'liveness_frame',
               keyClass,
               blobId: ids[i]!,

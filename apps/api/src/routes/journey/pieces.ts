@@ -8,7 +8,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { literals } from '../../schemas/case.ts';
 import { journeyOf } from '../../http/session-auth.ts';
 import { inspectImage } from '../../services/images.ts';
-import { PERSON } from '../../services/journey-state.ts';
+import { PERSON, journeyRowOwner } from '../../services/journey-state.ts';
 import { pieceBlobs } from '@idv/case-data';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 import { journeyWrite, requireStep } from './write.ts';
@@ -128,11 +128,7 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
             }
             await insertPiece(tx, {
               id,
-              clientId: j.tenant.clientId,
-              environment: j.tenant.environment,
-              caseId: j.caseRow.id,
-              sessionId: j.session.id,
-              round: j.journey.round,
+              ...journeyRowOwner(j),
               kind,
               keyClass,
               blobId: id,
