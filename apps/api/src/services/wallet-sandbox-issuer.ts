@@ -1,7 +1,7 @@
 import { findWalletSandboxIssuer, insertWalletSandboxIssuer, type Executor } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import type { TrustAnchor } from '@idv/wallet';
-import { createTestIssuer, type TestIssuer } from '@idv/wallet/testing';
+import { createTestIssuer, loadTestIssuer, saveTestIssuer, type TestIssuer } from '@idv/wallet/testing';
 
 /**
  * The sandbox ships a test issuer (docs/wallet.md#the-sandbox-test-issuer): generated once per
@@ -10,9 +10,9 @@ import { createTestIssuer, type TestIssuer } from '@idv/wallet/testing';
  * (never in production), beside the client's own anchors.
  *
  * The certificates are kept in clear (public); `issuer_sealed` (master keyring, aad
- * `wallet_sandbox_issuer:sandbox`) holds the issuer's name and country until @idv/wallet/testing
- * can export its private keys (they are WebCrypto keys today): until then only the process that
- * generated the issuer can issue credentials with it (`sandboxTestIssuer`).
+ * `wallet_sandbox_issuer:sandbox`) holds the whole issuer with its private keys
+ * (`saveTestIssuer`), so every instance can also issue sandbox credentials with it
+ * (`sandboxTestIssuer`). They are test keys: nothing outside the sandbox trusts them.
  */
 
 const AAD = 'wallet_sandbox_issuer:sandbox';
@@ -21,8 +21,8 @@ const COUNTRY = 'UT';
 
 interface Loaded {
   anchors: TrustAnchor[];
-  /** The issuer with its private material, when this process generated it. */
-  issuer: TestIssuer | null;
+  /** The issuer with its private material. */
+  issuer: TestIssuer;
 }
 
 /** Per database (one per app; tests start several): read once, kept for the process. */
@@ -34,16 +34,16 @@ async function loadOrCreate(db: Executor, keyring: MasterKeyring, now: () => Dat
     { kind: 'sd_jwt_issuer', certificatePem: row.sdJwtIssuerPem },
   ];
   const stored = await findWalletSandboxIssuer(db);
-  if (stored) return { anchors: anchorsOf(stored), issuer: null };
+  if (stored) return { anchors: anchorsOf(stored), issuer: await loadTestIssuer(keyring.openText(stored.issuerSealed, AAD)) };
   const made = await createTestIssuer({ name: NAME, country: COUNTRY });
   const row = await insertWalletSandboxIssuer(db, {
     iacaPem: made.iacaPem,
     sdJwtIssuerPem: made.sdJwtIssuerPem,
-    issuerSealed: keyring.seal(JSON.stringify({ name: made.name, country: made.country }), AAD),
+    issuerSealed: keyring.seal(await saveTestIssuer(made), AAD),
     createdAt: now(),
   });
   // Another instance may have stored its own first: that one is the installation's.
-  return { anchors: anchorsOf(row), issuer: row.iacaPem === made.iacaPem ? made : null };
+  return { anchors: anchorsOf(row), issuer: row.iacaPem === made.iacaPem ? made : await loadTestIssuer(keyring.openText(row.issuerSealed, AAD)) };
 }
 
 function loaded(ctx: { db: Executor; keyring: MasterKeyring; now: () => Date }): Promise<Loaded> {
@@ -63,7 +63,7 @@ export async function sandboxTrustAnchors(ctx: { db: Executor; keyring: MasterKe
   return (await loaded(ctx)).anchors;
 }
 
-/** The sandbox test issuer with its private material, when this process generated it (null otherwise, see above). */
-export async function sandboxTestIssuer(ctx: { db: Executor; keyring: MasterKeyring; now: () => Date }): Promise<TestIssuer | null> {
+/** The sandbox test issuer with its private material, to issue sandbox credentials. */
+export async function sandboxTestIssuer(ctx: { db: Executor; keyring: MasterKeyring; now: () => Date }): Promise<TestIssuer> {
   return (await loaded(ctx)).issuer;
 }
