@@ -290,7 +290,7 @@ describe('the integration settings in the console', () => {
     const samPage = await openAs(sam, '/queue');
     const nav = samPage.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Queue' }).waitFor();
-    for (const name of ['API keys', 'Webhooks', 'Embedding']) assert.equal(await nav.getByRole('link', { name }).count(), 0, name);
+    for (const name of ['API keys', 'Webhooks', 'Embedding', 'Wallet trust anchors']) assert.equal(await nav.getByRole('link', { name }).count(), 0, name);
     await samPage.goto(`${h.consoleUrl}/settings/api-keys`);
     await samPage.waitForURL((u) => u.pathname === '/queue');
     for (const [method, path, body] of [

@@ -81,6 +81,7 @@ describe('the oversight screens', () => {
       'API keys',
       'Webhooks',
       'Embedding',
+      'Wallet trust anchors',
     ]);
     samPage = await openAs(sam, '/queue');
     assert.deepEqual(await navLinks(samPage), ['Queue', 'Cases', 'Review metrics', 'Support access', 'Usage and contract', 'Flows']);
