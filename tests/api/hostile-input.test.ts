@@ -99,6 +99,8 @@ interface Route {
   query: string[];
   body: Record<string, any> | null;
   image: boolean;
+  /** Called by a wallet (OpenID4VP): its refusals are in OAuth's error shape. */
+  wallet: boolean;
 }
 
 function routesOf(document: any): Route[] {
@@ -111,6 +113,7 @@ function routesOf(document: any): Route[] {
         method: method.toUpperCase(),
         path,
         session: (op.security ?? []).some((s: object) => 'sessionToken' in s),
+        wallet: (op.tags ?? []).includes('wallet-protocol'),
         signed: params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-service-signature'),
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         query: params.filter((p) => p.in === 'query').map((p) => p.name),
@@ -233,7 +236,7 @@ describe('hostile input on every route (API key, console operator, journey sessi
           const label = `${drawn.method} ${route.path}`;
           const res = await send(route, drawn);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          assertWellFormedAnswer(res, drawn.method, label);
+          assertWellFormedAnswer(res, drawn.method, label, route.wallet ? 'oauth' : 'spec');
           // The counts after the last accepted request (a read may journal a consultation) are
           // what every refused write must leave as they were.
           if (res.statusCode < 400) baseline = await rowCounts(t.database.db, CHANGED_BY_REFUSALS);

@@ -137,8 +137,8 @@ test("the reference's menu: short operation names, grouped by resource in the or
     );
     const named = (pattern: RegExp) => items.filter((i) => pattern.test(i.id)).map((i) => i.name);
     assert.deepEqual(named(/^tag\/[^/]+$/), [
-      'Cases', 'Journey links', 'Webhook endpoints', 'Webhook events', 'Journey embedding and appearance', 'Flows', 'API keys', 'Usage and contract',
-      'Hosted journey',
+      'Cases', 'Journey links', 'Webhook endpoints', 'Webhook events', 'Journey embedding and appearance', 'Flows', 'Digital identity wallets', 'API keys', 'Usage and contract',
+      'Hosted journey', 'Identity wallet (OpenID4VP)',
       'Console: reviews', 'Console: operators', 'Console: support access',
     ]);
     const operations = named(/\/operation\//);
