@@ -285,16 +285,20 @@ describe('GET /v1/openapi.json', () => {
       assert.equal(success.length, 1, `${route} has one success response`);
       if (success[0] !== '204') {
         const content = op.responses[success[0]].content ?? {};
-        // JSON, or for image downloads the binary image types they may answer with, or CSV text (usage export).
-        const schema = content['application/json']?.schema ?? content['image/jpeg']?.schema ?? content['text/csv']?.schema;
+        // JSON, or for image downloads the binary image types they may answer with, or CSV text (usage
+        // export), or the signed request object a wallet fetches (OpenID4VP's own media type).
+        const schema = content['application/json']?.schema ?? content['image/jpeg']?.schema ?? content['text/csv']?.schema ?? content['application/oauth-authz-req+jwt']?.schema;
         assert.ok(schema, `${route} ${success[0]} has a response schema`);
         if (content['image/jpeg']) assert.deepEqual(schema, { type: 'string', format: 'binary' }, `${route} answers image bytes`);
         if (content['text/csv']) assert.deepEqual(schema, { type: 'string' }, `${route} answers CSV text`);
         resolve(schema);
       }
       const errors = codes.filter((c) => /^[45]/.test(c));
-      assert.ok(errors.includes('401') && errors.includes('500'), `${route} documents 401 and 500`);
-      for (const c of errors) {
+      const wallet = op.tags?.includes('wallet-protocol');
+      // Called by a wallet, with no credential: its refusals are OpenID4VP's (RFC 6749 §5.2), what a wallet reads.
+      if (wallet) for (const c of errors) assert.deepEqual(Object.keys(resolve(op.responses[c].content?.['application/json']?.schema ?? {}).properties ?? {}).sort(), ['error', 'error_description'], `${route} ${c} is an OpenID4VP error`);
+      else assert.ok(errors.includes('401') && errors.includes('500'), `${route} documents 401 and 500`);
+      for (const c of wallet ? [] : errors) {
         const schema = op.responses[c].content?.['application/json']?.schema;
         assert.equal(schema?.$ref, '#/components/schemas/Error', `${route} ${c} uses the Error schema`);
         for (const code of /Error codes: (.*)$/.exec(op.responses[c].description ?? '')?.[1].split(', ') ?? []) {
