@@ -39,7 +39,8 @@ function integrationOperations(): string[] {
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {
       const security = JSON.stringify(op.security ?? []);
-      if (security.includes('sessionToken') || op.tags?.includes('journey')) continue;
+      // The hosted journey's routes and the wallet's (called by the person's wallet) are no integration's.
+      if (security.includes('sessionToken') || op.tags?.includes('journey') || op.tags?.includes('wallet-protocol')) continue;
       if (JSON.stringify(op.responses).includes('console_credential_required')) continue;
       out.push(op.operationId);
     }
