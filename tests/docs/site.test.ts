@@ -234,7 +234,11 @@ test("the reference's operations have a short name and their sentence as descrip
   };
   const declared = openapi.tags.map((t) => t.name);
   assert.deepEqual(declared.slice(0, 3), ['cases', 'sessions', 'webhooks'], 'cases, then journey links, then webhooks');
-  assert.deepEqual(declared.slice(-4), ['journey', 'reviews', 'operators', 'support-access'], "the hosted journey's routes, then the console's, last");
+  assert.deepEqual(
+    declared.slice(-5),
+    ['journey', 'wallet-protocol', 'reviews', 'operators', 'support-access'],
+    "the hosted journey's routes and the identity wallet's, then the console's, last",
+  );
   for (const t of openapi.tags) assert.ok(t['x-displayName'] && t.description.length > 20, t.name);
   const bad: string[] = [];
   for (const item of Object.values(openapi.paths)) {
