@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build as esbuild } from 'esbuild';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { IdvClient } from '@idv/sdk';
 import { STANDARD_FLOW } from '@idv/domain';
@@ -18,7 +19,9 @@ import { startWholeService, waitUntil, type WholeService } from '../helpers/serv
 /**
  * Every code sample of the API reference (the `x-codeSamples` of openapi/openapi.json, generated
  * by scripts/code-samples) run against one started service: the curl samples in bash, the Node.js
- * samples with tsx in a folder of the repository where `@idv/sdk` resolves. Two lanes run side by
+ * samples with plain node in a folder where `@idv/sdk` is the SDK bundled as scripts/build-packages.ts
+ * bundles it for integrators (JavaScript, as they get it: no TypeScript loader, which cost each of
+ * the ninety-odd samples a second and a half of CPU). Two lanes run side by
  * side, one per language, each going through the operations in an order where the ids they need
  * exist (a case, its session, the journey, the review, ...), each with its own ids. Every sample
  * must exit 0 with the status its operation documents. docs/docs-site.md ("Reference samples").
@@ -50,6 +53,19 @@ before(async () => {
   mkdirSync(work, { recursive: true });
   // The file the upload sample sends, read in place from the fixtures.
   symlinkSync(join(FIXTURES, IMAGES.passport), join(work, 'passport.jpg'));
+  // `@idv/sdk` resolves there to its bundle (esbuild, as the published package is built).
+  const sdk = join(work, 'node_modules', '@idv', 'sdk');
+  mkdirSync(sdk, { recursive: true });
+  writeFileSync(join(sdk, 'package.json'), JSON.stringify({ name: '@idv/sdk', type: 'module', exports: './index.js' }));
+  await esbuild({
+    entryPoints: [join(ROOT, 'packages', 'sdk', 'src', 'index.ts')],
+    outfile: join(sdk, 'index.js'),
+    bundle: true,
+    platform: 'node',
+    target: ['node18'],
+    format: 'esm',
+    logLevel: 'warning',
+  });
   // Each Node.js sample reports the status of every answer it gets, on stderr, for the test to compare.
   writeFileSync(
     join(work, 'status-probe.mjs'),
@@ -135,9 +151,9 @@ async function runSample(language: Language, op: OperationSamples, vars: Record<
     const lines = r.out.trimEnd().split('\n');
     outcome = { status: Number(lines.pop()), body: parsed(lines.join('\n')) };
   } else {
-    const file = `${op.operationId}-${++fileCount}.ts`;
+    const file = `${op.operationId}-${++fileCount}.mjs`;
     writeFileSync(join(work, file), localised(sample.source));
-    const r = await exec(process.execPath, ['--import', './status-probe.mjs', '--import', 'tsx', file], vars, 90_000);
+    const r = await exec(process.execPath, ['--import', './status-probe.mjs', file], vars, 90_000);
     assert.equal(r.code, 0, `${what} failed (${r.code}):\n${r.out}\n${r.err}`);
     const statuses = [...r.err.matchAll(/HTTP-STATUS (\d+)/g)].map((m) => Number(m[1]));
     outcome = { status: statuses[statuses.length - 1] ?? 0, body: parsed(r.out) };
