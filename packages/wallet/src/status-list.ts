@@ -12,7 +12,7 @@ const MAX_TOKEN = 2_000_000;
 
 export async function checkStatusList(entry: unknown, anchorsPem: string[], fetchStatusList: (uri: string) => Promise<string>, now: Date): Promise<boolean> {
   if (entry === undefined) return false;
-  const ref = (entry as { status_list?: { idx?: unknown; uri?: unknown } }).status_list;
+  const ref = (entry as { status_list?: { idx?: unknown; uri?: unknown } } | null)?.status_list;
   if (!ref || !Number.isInteger(ref.idx) || (ref.idx as number) < 0 || typeof ref.uri !== 'string' || !/^https?:\/\//.test(ref.uri)) return refuse('wallet_presentation_invalid', 'malformed status reference');
   let token: string;
   try {
