@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { buildRequest, generateVerifierIdentity, verifyPresentation, type CredentialFormat, type TrustAnchor, type VerifyInput, type WalletClaim } from '@idv/wallet';
-import { TestWallet, createStatusList, createTestIssuer, loadTestIssuer, saveTestIssuer, type Tamper, type TestPerson } from '@idv/wallet/testing';
+import { TestWallet, createStatusList, createStatusListCwt, createTestIssuer, loadTestIssuer, saveTestIssuer, type Tamper, type TestPerson } from '@idv/wallet/testing';
 
 /**
  * @idv/wallet end to end without a service: a request built and signed, the test wallet's answer
@@ -26,6 +26,9 @@ const anchors: TrustAnchor[] = [
 ];
 // Index 7 revoked, index 9 suspended (a two-bit list), the others valid.
 const statusList = await createStatusList(issuer, [7], STATUS_URI, { suspendedIndexes: [9] });
+// The same list as a CWT (bytes), the form ISO/IEC 18013-5 also allows for an mdoc.
+const statusListCwt = await createStatusListCwt(issuer, [7], STATUS_URI, { suspendedIndexes: [9] });
+const cwt = async () => statusListCwt;
 
 async function walletWith(from = issuer, o: { validFrom?: Date; validUntil?: Date; statusIndex?: number; statusUri?: string } = {}) {
   const wallet = await TestWallet.create();
@@ -82,6 +85,13 @@ async function run(r: Run) {
 
 const FORMATS: CredentialFormat[] = ['dc+sd-jwt', 'mso_mdoc'];
 
+/** The bytes with their last one changed (a COSE signature's last byte). */
+const flipLast = (b: Uint8Array) => {
+  const copy = new Uint8Array(b);
+  copy[copy.length - 1] ^= 0xff;
+  return copy;
+};
+
 for (const format of FORMATS) {
   for (const mode of ['cross_device', 'dc_api'] as const) {
     test(`${format} over ${mode}: accepted, every claim read`, async () => {
@@ -135,6 +145,12 @@ for (const format of FORMATS) {
     ['a status list signed by another issuer', { fetchStatusList: async () => createStatusList(stranger, [], STATUS_URI) }, 'wallet_status_unavailable'],
     ['a status list for another uri (its sub)', { fetchStatusList: async () => createStatusList(issuer, [], 'https://issuer.example/status/2') }, 'wallet_status_unavailable'],
     ['a status list too short for the index', { wallet: await walletWith(issuer, { statusIndex: 5000 }) }, 'wallet_status_unavailable'],
+    ['a revoked credential (status list as a CWT)', { wallet: await walletWith(issuer, { statusIndex: 7 }), fetchStatusList: cwt }, 'wallet_credential_revoked'],
+    ['a suspended credential (status list as a CWT)', { wallet: await walletWith(issuer, { statusIndex: 9 }), fetchStatusList: cwt }, 'wallet_credential_revoked'],
+    ['a CWT status list signed by another issuer', { fetchStatusList: async () => createStatusListCwt(stranger, [], STATUS_URI) }, 'wallet_status_unavailable'],
+    ['a CWT status list for another uri (its sub, claim 2)', { fetchStatusList: async () => createStatusListCwt(issuer, [], 'https://issuer.example/status/2') }, 'wallet_status_unavailable'],
+    ['a CWT status list whose signature does not verify', { fetchStatusList: async () => flipLast(statusListCwt) }, 'wallet_status_unavailable'],
+    ['a status list that is neither a JWT nor a COSE_Sign1', { fetchStatusList: async () => new Uint8Array([0xa0]) }, 'wallet_status_unavailable'],
     ['a status reference that is not an http(s) URI', { wallet: await walletWith(issuer, { statusUri: 'ftp://issuer.example/status/1' }) }, 'wallet_presentation_invalid'],
   );
   for (const [what, r, reason] of refusals) {
@@ -252,5 +268,13 @@ test('a PID as mdoc carries a status reference too, and is refused once revoked'
     const { result } = await run({ format: 'mso_mdoc', wallet, claims: ['surname'] });
     assert.equal(result.ok ? 'accepted' : result.reason, expected);
     if (result.ok) assert.equal(result.presentation.statusChecked, true);
+  }
+});
+
+test('a status list served as a CWT (application/statuslist+cwt) is read for both formats: valid accepted, status checked', async () => {
+  for (const format of FORMATS) {
+    const { result } = await run({ format, fetchStatusList: cwt });
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.presentation.statusChecked, true);
   }
 });
