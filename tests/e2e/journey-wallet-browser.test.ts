@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { STANDARD_FLOW } from '@idv/domain';
+import { STANDARD_FLOW, WALLET_REFUSALS_PER_ROUND } from '@idv/domain';
 import { IdvClient } from '@idv/sdk';
 import { TestWallet, createTestIssuer, type TestIssuer, type TestPerson } from '@idv/wallet/testing';
 import en from '../../apps/journey/src/app/messages/en.ts';
@@ -247,6 +247,34 @@ describe(`the journey's wallet screens in Chromium (${TEST_DB})`, () => {
         // Another try with a trusted credential is a new request.
         await page.getByRole('button', { name: en.retry }).click();
         await heading(page).filter({ hasText: en.wallet_title }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('after the last refusal the round allows, the screen invites no other try: the reason, that the tries are over, and Continue', async () => {
+      const context = await browser.newContext(PHONE);
+      try {
+        await browserWithoutWallet(context);
+        const stranger = await TestWallet.create();
+        await stranger.addPid(await createTestIssuer({ name: 'Unknown Issuer', country: 'FR' }), PERSON);
+        const { page } = await journey(context);
+        for (let attempt = 1; attempt <= WALLET_REFUSALS_PER_ROUND; attempt++) {
+          if (attempt > 1) await page.getByRole('button', { name: en.retry }).click();
+          await page.getByRole('button', { name: en.wallet_continue }).click();
+          await page.getByRole('img', { name: en.wallet_qr_label }).waitFor();
+          assert.equal((await scanAndAnswer(page, stranger)).status, 400);
+          await heading(page).filter({ hasText: en.wallet_refused_title }).waitFor();
+          if (attempt < WALLET_REFUSALS_PER_ROUND) await page.getByRole('button', { name: en.retry }).waitFor();
+        }
+        await page.getByText(en.wallet_tries_over).waitFor();
+        await shoot(page, 'refused-last', 'phone');
+        const text = (await page.locator('main').textContent()) ?? '';
+        assert.doesNotMatch(text, /try again|identity document/i, 'no other try offered in words');
+        assert.equal(await page.getByRole('button', { name: en.retry }).count(), 0, 'nor as a button');
+        assert.equal(await page.getByRole('button', { name: en.wallet_use_document }).count(), 0, 'the document is over too');
+        await page.getByRole('button', { name: en.continue }).click();
+        await heading(page).filter({ hasNotText: en.wallet_refused_title }).waitFor();
       } finally {
         await context.close();
       }

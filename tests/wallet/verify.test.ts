@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { buildRequest, generateVerifierIdentity, verifyPresentation, type CredentialFormat, type TrustAnchor, type VerifyInput, type WalletClaim } from '@idv/wallet';
-import { TestWallet, createStatusList, createTestIssuer, loadTestIssuer, saveTestIssuer, type Tamper, type TestPerson } from '@idv/wallet/testing';
+import { TestWallet, createStatusList, createStatusListCwt, createTestIssuer, loadTestIssuer, saveTestIssuer, type Tamper, type TestPerson } from '@idv/wallet/testing';
 
 /**
  * @idv/wallet end to end without a service: a request built and signed, the test wallet's answer
@@ -24,11 +24,15 @@ const anchors: TrustAnchor[] = [
   { kind: 'iaca', certificatePem: issuer.iacaPem },
   { kind: 'sd_jwt_issuer', certificatePem: issuer.sdJwtIssuerPem },
 ];
-const statusList = await createStatusList(issuer, [7], STATUS_URI);
+// Index 7 revoked, index 9 suspended (a two-bit list), the others valid.
+const statusList = await createStatusList(issuer, [7], STATUS_URI, { suspendedIndexes: [9] });
+// The same list as a CWT (bytes), the form ISO/IEC 18013-5 also allows for an mdoc.
+const statusListCwt = await createStatusListCwt(issuer, [7], STATUS_URI, { suspendedIndexes: [9] });
+const cwt = async () => statusListCwt;
 
-async function walletWith(from = issuer, o: { validFrom?: Date; validUntil?: Date; statusIndex?: number } = {}) {
+async function walletWith(from = issuer, o: { validFrom?: Date; validUntil?: Date; statusIndex?: number; statusUri?: string } = {}) {
   const wallet = await TestWallet.create();
-  const options = { ...o, statusListUri: STATUS_URI, statusIndex: o.statusIndex ?? 3 };
+  const options = { validFrom: o.validFrom, validUntil: o.validUntil, statusListUri: o.statusUri ?? STATUS_URI, statusIndex: o.statusIndex ?? 3 };
   await wallet.addPid(from, person, options);
   await wallet.addMdl(from, person, options);
   return wallet;
@@ -81,6 +85,13 @@ async function run(r: Run) {
 
 const FORMATS: CredentialFormat[] = ['dc+sd-jwt', 'mso_mdoc'];
 
+/** The bytes with their last one changed (a COSE signature's last byte). */
+const flipLast = (b: Uint8Array) => {
+  const copy = new Uint8Array(b);
+  copy[copy.length - 1] ^= 0xff;
+  return copy;
+};
+
 for (const format of FORMATS) {
   for (const mode of ['cross_device', 'dc_api'] as const) {
     test(`${format} over ${mode}: accepted, every claim read`, async () => {
@@ -101,7 +112,7 @@ for (const format of FORMATS) {
       });
       assert.deepEqual([...p.portrait!], [...PORTRAIT]);
       assert.equal(p.claimsDisclosed, 9);
-      assert.equal(p.statusChecked, format === 'dc+sd-jwt');
+      assert.equal(p.statusChecked, true);
       assert.match(p.issuer.subject, /Test PID Provider/);
       assert.match(p.issuer.anchorFingerprint, /^[0-9a-f]{64}$/);
       assert.ok(p.validUntil.getTime() > Date.now());
@@ -126,13 +137,22 @@ for (const format of FORMATS) {
     ['no device signature', { tamper: 'omit_device_signature' }, 'wallet_device_binding_invalid'],
     ['claims not requested', { tamper: 'extra_claim' }, 'wallet_claims_not_requested'],
   ];
-  if (format === 'dc+sd-jwt') {
-    refusals.push(
-      ['a revoked credential (status list)', { wallet: await walletWith(issuer, { statusIndex: 7 }) }, 'wallet_credential_revoked'],
-      ['a status list that cannot be fetched', { fetchStatusList: async () => Promise.reject(new Error('timeout')) }, 'wallet_status_unavailable'],
-      ['a status list signed by another issuer', { fetchStatusList: async () => createStatusList(stranger, [], STATUS_URI) }, 'wallet_status_unavailable'],
-    );
-  }
+  // The token status list, the same rules for both formats (an mdoc's reference is in its MSO).
+  refusals.push(
+    ['a revoked credential (status list)', { wallet: await walletWith(issuer, { statusIndex: 7 }) }, 'wallet_credential_revoked'],
+    ['a suspended credential (status list)', { wallet: await walletWith(issuer, { statusIndex: 9 }) }, 'wallet_credential_revoked'],
+    ['a status list that cannot be fetched', { fetchStatusList: async () => Promise.reject(new Error('timeout')) }, 'wallet_status_unavailable'],
+    ['a status list signed by another issuer', { fetchStatusList: async () => createStatusList(stranger, [], STATUS_URI) }, 'wallet_status_unavailable'],
+    ['a status list for another uri (its sub)', { fetchStatusList: async () => createStatusList(issuer, [], 'https://issuer.example/status/2') }, 'wallet_status_unavailable'],
+    ['a status list too short for the index', { wallet: await walletWith(issuer, { statusIndex: 5000 }) }, 'wallet_status_unavailable'],
+    ['a revoked credential (status list as a CWT)', { wallet: await walletWith(issuer, { statusIndex: 7 }), fetchStatusList: cwt }, 'wallet_credential_revoked'],
+    ['a suspended credential (status list as a CWT)', { wallet: await walletWith(issuer, { statusIndex: 9 }), fetchStatusList: cwt }, 'wallet_credential_revoked'],
+    ['a CWT status list signed by another issuer', { fetchStatusList: async () => createStatusListCwt(stranger, [], STATUS_URI) }, 'wallet_status_unavailable'],
+    ['a CWT status list for another uri (its sub, claim 2)', { fetchStatusList: async () => createStatusListCwt(issuer, [], 'https://issuer.example/status/2') }, 'wallet_status_unavailable'],
+    ['a CWT status list whose signature does not verify', { fetchStatusList: async () => flipLast(statusListCwt) }, 'wallet_status_unavailable'],
+    ['a status list that is neither a JWT nor a COSE_Sign1', { fetchStatusList: async () => new Uint8Array([0xa0]) }, 'wallet_status_unavailable'],
+    ['a status reference that is not an http(s) URI', { wallet: await walletWith(issuer, { statusUri: 'ftp://issuer.example/status/1' }) }, 'wallet_presentation_invalid'],
+  );
   for (const [what, r, reason] of refusals) {
     test(`${format}: refused, ${what} → ${reason}`, async () => {
       const { result } = await run({ format, ...r });
@@ -214,4 +234,47 @@ test('the PID as mdoc (eu.europa.ec.eudi.pid.1) is accepted too, its nationality
   assert.ok(result.ok, JSON.stringify(result));
   assert.equal(result.presentation.docType, 'eu.europa.ec.eudi.pid.1');
   assert.deepEqual(result.presentation.claims, { surname: 'Sklodowska', nationality: 'FR', age_over_18: true });
+});
+
+test('an mdoc without a status reference is accepted without a status check (statusChecked false, nothing fetched)', async () => {
+  const wallet = await TestWallet.create();
+  await wallet.addMdl(issuer, person);
+  await wallet.addPid(issuer, person);
+  for (const format of FORMATS) {
+    let fetched = 0;
+    const { result } = await run({ format, wallet, fetchStatusList: async () => (fetched++, statusList) });
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.presentation.statusChecked, false);
+    assert.equal(fetched, 0);
+  }
+});
+
+test("an mdoc's status list is fetched at the uri its MSO names, and checked under the iaca anchors alone", async () => {
+  const uris: string[] = [];
+  const { result } = await run({
+    format: 'mso_mdoc',
+    trust: [{ kind: 'iaca', certificatePem: issuer.iacaPem }],
+    fetchStatusList: async (uri) => (uris.push(uri), statusList),
+  });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(result.presentation.statusChecked, true);
+  assert.deepEqual(uris, [STATUS_URI]);
+});
+
+test('a PID as mdoc carries a status reference too, and is refused once revoked', async () => {
+  for (const [statusIndex, expected] of [[3, 'accepted'], [7, 'wallet_credential_revoked']] as const) {
+    const wallet = await TestWallet.create();
+    await wallet.addPidMdoc(issuer, person, { statusListUri: STATUS_URI, statusIndex });
+    const { result } = await run({ format: 'mso_mdoc', wallet, claims: ['surname'] });
+    assert.equal(result.ok ? 'accepted' : result.reason, expected);
+    if (result.ok) assert.equal(result.presentation.statusChecked, true);
+  }
+});
+
+test('a status list served as a CWT (application/statuslist+cwt) is read for both formats: valid accepted, status checked', async () => {
+  for (const format of FORMATS) {
+    const { result } = await run({ format, fetchStatusList: cwt });
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.presentation.statusChecked, true);
+  }
 });

@@ -78,8 +78,12 @@ export interface VerifyInput {
   formats: CredentialFormat[];
   trustAnchors: TrustAnchor[];
   now: Date;
-  /** Fetches a token status list (the credential's status.status_list.uri); the caller enforces SSRF rules and limits. */
-  fetchStatusList: (uri: string) => Promise<string>;
+  /**
+   * Fetches a token status list (the credential's status.status_list.uri); the caller enforces SSRF
+   * rules and limits. Text for the JWT form (`application/statuslist+jwt`), bytes for the CWT form
+   * (`application/statuslist+cwt`).
+   */
+  fetchStatusList: (uri: string) => Promise<string | Uint8Array>;
 }
 
 export type ReadClaims = Partial<Record<Exclude<WalletClaim, 'portrait' | 'age_over_18'>, string>> & { age_over_18?: boolean };

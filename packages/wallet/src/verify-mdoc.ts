@@ -3,13 +3,15 @@
  * then @owf/mdoc's verification — the MSO's signature and validity info, the value digest of
  * every disclosed element, the docType, and DeviceAuth's signature over the OpenID4VP session
  * transcript of this request (OpenID4VP 1.0 Annex B: client_id, nonce, the response key's JWK
- * thumbprint and response_uri; over the DC API: origin, nonce, thumbprint).
+ * thumbprint and response_uri; over the DC API: origin, nonce, thumbprint); then the MSO's token
+ * status list reference, when it has one, through the same status-list.ts as the SD-JWT VC.
  */
 import { calculateJwkThumbprint } from 'jose';
-import { DeviceResponse, SessionTranscript, Verifier, cborDecode, type VerificationAssessment } from '@owf/mdoc';
+import { DeviceResponse, SessionTranscript, Verifier, cborDecode, type MobileSecurityObject, type VerificationAssessment } from '@owf/mdoc';
 import { MDOC_DOCTYPES, MDOC_ELEMENTS, country, isoDate } from './claims.ts';
 import { mdocContext } from './mdoc-context.ts';
 import { Refusal, refuse } from './refusal.ts';
+import { checkStatusList } from './status-list.ts';
 import { chainToAnchor, ChainError, derOf } from './x509.ts';
 import type { ReadClaims, VerifiedPresentation, VerifyInput, WalletClaim } from './types.ts';
 
@@ -114,6 +116,8 @@ export async function verifyMdoc(queryId: string, encoded: string, input: Verify
   const age = values.get('age_over_18');
   if (typeof age === 'boolean') claims.age_over_18 = age;
   const portrait = values.get('portrait');
+  // The status list is signed under the same IACA anchors as the mdoc (ISO/IEC 18013-5 second edition).
+  const statusChecked = await checkStatusList(msoStatus(issuerAuth.mobileSecurityObject), anchors, input.fetchStatusList, input.now);
   return {
     format: 'mso_mdoc',
     docType: document.docType,
@@ -121,10 +125,25 @@ export async function verifyMdoc(queryId: string, encoded: string, input: Verify
     ...(portrait instanceof Uint8Array ? { portrait: new Uint8Array(portrait) } : {}),
     issuer: { subject: chain.leaf.subject, anchorFingerprint: chain.anchorFingerprint },
     validUntil: issuerAuth.mobileSecurityObject.validityInfo.validUntil,
-    // The mdoc's own status (ISO 18013-5 second edition's status list in the MSO) is not read yet.
-    statusChecked: false,
+    statusChecked,
     claimsDisclosed: disclosed,
   };
+}
+
+/**
+ * The MSO's `status` (draft-ietf-oauth-status-list, "Referenced Token in COSE": a map whose
+ * `status_list` holds `idx` and `uri`), as the plain object status-list.ts reads for both
+ * formats; undefined when the MSO has none. @owf/mdoc keeps keys its schema does not name, as
+ * decoded CBOR (maps).
+ */
+function msoStatus(mso: MobileSecurityObject): unknown {
+  const status = (mso.decodedStructure as unknown as { get(key: string): unknown }).get('status');
+  if (status === undefined) return undefined;
+  const plain = (v: unknown): unknown => (v instanceof Map ? Object.fromEntries([...v.entries()].filter(([k]) => typeof k === 'string')) : v);
+  const top = plain(status);
+  if (!top || typeof top !== 'object') return top;
+  const list = (top as Record<string, unknown>).status_list;
+  return { ...(top as Record<string, unknown>), status_list: plain(list) };
 }
 
 function publicOf(jwk: JsonWebKey) {

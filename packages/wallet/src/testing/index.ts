@@ -4,4 +4,4 @@
  */
 export { createTestIssuer, saveTestIssuer, loadTestIssuer, type TestIssuer } from './issuer.ts';
 export { TestWallet, type TestPerson, type TestCredentialOptions, type Tamper } from './wallet.ts';
-export { createStatusList } from './status-list.ts';
+export { createStatusList, createStatusListCwt } from './status-list.ts';

@@ -8,7 +8,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { CompactEncrypt, SignJWT, calculateJwkThumbprint, compactVerify, decodeProtectedHeader, exportJWK, importJWK, importX509 } from 'jose';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { ES256, digest, generateSalt } from '@sd-jwt/crypto-nodejs';
-import { CoseKey, DateOnly, DeviceKey, DeviceRequest, DeviceResponse, DocRequest, Issuer, ItemsRequest, SessionTranscript, SignatureAlgorithm, cborDecode, cborEncode } from '@owf/mdoc';
+import { CoseKey, DateOnly, DeviceKey, DeviceRequest, DeviceResponse, DocRequest, Issuer, IssuerAuth, IssuerSigned, ItemsRequest, MobileSecurityObject, SessionTranscript, SignatureAlgorithm, cborDecode, cborEncode } from '@owf/mdoc';
 import { MDL_DOCTYPE, MDL_NAMESPACE, MDOC_DOCTYPES, MDOC_ELEMENTS, PID_VCT, SD_JWT_PATHS } from '../claims.ts';
 import type { DcqlQuery } from '../dcql.ts';
 import { mdocContext } from '../mdoc-context.ts';
@@ -29,6 +29,7 @@ export interface TestPerson {
 export interface TestCredentialOptions {
   validFrom?: Date;
   validUntil?: Date;
+  /** A token status list reference: `status.status_list` in the SD-JWT VC, `status` → `status_list` in an mdoc's MSO. */
   statusListUri?: string;
   statusIndex?: number;
 }
@@ -141,14 +142,16 @@ export class TestWallet {
     if (person.portrait) values.portrait = person.portrait;
     mdoc.addIssuerNamespace(namespace, values);
     const now = new Date();
-    const issuerSigned = await mdoc.sign({
-      signingKey: CoseKey.fromJwk({ ...signer.privateJwk, alg: 'ES256' } as Record<string, unknown>),
+    const signingKey = CoseKey.fromJwk({ ...signer.privateJwk, alg: 'ES256' } as Record<string, unknown>);
+    let issuerSigned = await mdoc.sign({
+      signingKey,
       algorithm: SignatureAlgorithm.ES256,
       digestAlgorithm: 'SHA-256',
       certificates: [new Uint8Array(signer.certificate.rawData)],
       deviceKeyInfo: { deviceKey: DeviceKey.fromJwk(this.device.publicJwk) },
       validityInfo: { signed: now, validFrom: o.validFrom ?? now, validUntil: o.validUntil ?? new Date(Date.now() + 365 * DAY) },
     });
+    if (o.statusListUri !== undefined) issuerSigned = await withStatus(issuerSigned, signingKey, { idx: o.statusIndex ?? 0, uri: o.statusListUri });
     this.held.mdocs.set(docType, { issuerSigned, person, namespace });
   }
 
@@ -240,6 +243,29 @@ export class TestWallet {
     }
     return b64url(bytes);
   }
+}
+
+/**
+ * The same issuer-signed mdoc with a token status list reference in its MSO (ISO/IEC 18013-5
+ * second edition; draft-ietf-oauth-status-list: `status` → `status_list` → `idx`, `uri`), signed
+ * again by the same document signer. @owf/mdoc's Issuer has no status option, but its MSO keeps
+ * extra keys, so the library's own MSO and IssuerAuth are rebuilt around the added map.
+ */
+async function withStatus(signed: IssuerSigned, signingKey: CoseKey, ref: { idx: number; uri: string }): Promise<IssuerSigned> {
+  const auth = signed.issuerAuth;
+  const structure = auth.mobileSecurityObject.encodedStructure as Map<unknown, unknown>;
+  structure.set('status', new Map([['status_list', new Map<string, unknown>([['idx', ref.idx], ['uri', ref.uri]])]]));
+  const issuerAuth = await IssuerAuth.create(
+    {
+      payload: MobileSecurityObject.fromEncodedStructure(structure),
+      protectedHeaders: auth.protectedHeaders,
+      unprotectedHeaders: auth.unprotectedHeaders,
+      signingKey,
+      algorithm: SignatureAlgorithm.ES256,
+    },
+    mdocContext,
+  );
+  return IssuerSigned.create({ issuerNamespaces: signed.issuerNamespaces, issuerAuth });
 }
 
 /** The request object, its signature checked against its x5c leaf as a wallet does (the verifier's own certificate: not trusted further here). */
