@@ -9,7 +9,7 @@ import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinit
 import { ChecksPool } from '@idv/engine';
 import { verifyWebhook } from '@idv/sdk';
 import { describeCertificate } from '@idv/wallet';
-import { TestWallet, createStatusList, createTestIssuer, type TestIssuer, type TestPerson } from '@idv/wallet/testing';
+import { TestWallet, createStatusList, createStatusListCwt, createTestIssuer, type TestIssuer, type TestPerson } from '@idv/wallet/testing';
 import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
 import { sandboxTestIssuer } from '../../apps/api/src/services/wallet-sandbox-issuer.ts';
 import { checksRunnerFor } from '../helpers/checks-runner.ts';
@@ -76,6 +76,8 @@ let trusted: TestIssuer;
 let stranger: TestIssuer;
 let statusServer: Server;
 let statusUri: string;
+/** The same issuer's list as a CWT, served with its own type, index 5 revoked. */
+let statusCwtUri: string;
 
 before(async () => {
   t = await startJourneyApp({ WEBHOOK_POLL_MS: '50', API_BASE_URL: 'http://wallet-verifier.idv.test' });
@@ -104,13 +106,21 @@ before(async () => {
   }
   // The trusted issuer's status list, index 7 revoked, served over real HTTP on the local machine (allowed in the sandbox only).
   let statusToken = '';
-  statusServer = createServer((_req, res) => {
+  let statusCwt = new Uint8Array();
+  statusServer = createServer((req, res) => {
+    if (req.url === '/status/cwt') {
+      res.writeHead(200, { 'content-type': 'application/statuslist+cwt' });
+      res.end(statusCwt);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/statuslist+jwt' });
     res.end(statusToken);
   });
   await new Promise<void>((r) => statusServer.listen(0, '127.0.0.1', r));
   statusUri = `http://127.0.0.1:${(statusServer.address() as AddressInfo).port}/status/1`;
+  statusCwtUri = `http://127.0.0.1:${(statusServer.address() as AddressInfo).port}/status/cwt`;
   statusToken = await createStatusList(trusted, [7], statusUri);
+  statusCwt = await createStatusListCwt(trusted, [5], statusCwtUri);
 
   rx = await startReceiver();
   secret = (await createEndpoint(t, who, rx.url, ['case.decided'])).secret;
@@ -317,6 +327,8 @@ describe('refused presentations: each reason told, nothing of the credential kep
     refused({ wallet: () => walletWith((w) => w.addPid(trusted, PERSON, { validFrom: new Date(past().getTime() - 86_400_000 * 30), validUntil: past() })), reason: 'wallet_credential_expired' }));
   test('a revoked credential (its status list over HTTP)', () =>
     refused({ wallet: () => walletWith((w) => w.addPid(trusted, PERSON, { statusListUri: statusUri, statusIndex: 7 })), reason: 'wallet_credential_revoked' }));
+  test('a revoked credential whose status list is served as a CWT (the service reads both forms)', () =>
+    refused({ wallet: () => walletWith((w) => w.addPid(trusted, PERSON, { statusListUri: statusCwtUri, statusIndex: 5 })), reason: 'wallet_credential_revoked' }));
   test('a tampered disclosure', () => refused({ wallet: () => walletWith((w) => w.addPid(trusted, PERSON)), tamper: 'disclosure', reason: 'wallet_presentation_invalid' }));
   test('a presentation for another verifier (wrong audience)', () =>
     refused({ wallet: () => walletWith((w) => w.addPid(trusted, PERSON)), tamper: 'audience', reason: 'wallet_device_binding_invalid' }));

@@ -10,17 +10,19 @@ import { checkEndpointUrl, isNonPublicAddress, publicOnlyLookup, type Destinatio
  * https to public addresses only (checked on the very address connected to), in the sandbox http
  * to the local machine too; no redirect followed, an answer within the timeout, at most
  * `maxBytes` read. Throws on anything else (the verifier refuses with wallet_status_unavailable).
+ * Both forms of the Status List Token are asked for, the JWT first: a JWT is handed on as text,
+ * a CWT (`application/statuslist+cwt`) as its bytes, which @idv/wallet verifies as a COSE_Sign1.
  */
 
 const STATUS_LIST_LIMITS = { timeoutMs: 3_000, maxBytes: 256 * 1024 };
 
 const guardedLookup = publicOnlyLookup();
 
-export function statusListFetcher(policy: DestinationPolicy, limits = STATUS_LIST_LIMITS): (uri: string) => Promise<string> {
+export function statusListFetcher(policy: DestinationPolicy, limits = STATUS_LIST_LIMITS): (uri: string) => Promise<string | Uint8Array> {
   return (uri) => fetchStatusList(uri, policy, limits);
 }
 
-function fetchStatusList(uri: string, policy: DestinationPolicy, limits: typeof STATUS_LIST_LIMITS): Promise<string> {
+function fetchStatusList(uri: string, policy: DestinationPolicy, limits: typeof STATUS_LIST_LIMITS): Promise<string | Uint8Array> {
   const checked = checkEndpointUrl(uri, policy);
   if (!checked.ok) return Promise.reject(new Error('status list address refused'));
   const target = checked.url;
@@ -33,7 +35,7 @@ function fetchStatusList(uri: string, policy: DestinationPolicy, limits: typeof 
       target,
       {
         method: 'GET',
-        headers: { accept: 'application/statuslist+jwt' },
+        headers: { accept: 'application/statuslist+jwt, application/statuslist+cwt;q=0.9' },
         ...(mustBePublic ? { lookup: guardedLookup } : {}),
         agent: false,
       },
@@ -55,7 +57,11 @@ function fetchStatusList(uri: string, policy: DestinationPolicy, limits: typeof 
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8').trim()));
+        const cwt = /^application\/statuslist\+cwt\b/i.test(res.headers['content-type'] ?? '');
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve(cwt ? new Uint8Array(body) : body.toString('utf8').trim());
+        });
         res.on('error', reject);
       },
     );
