@@ -158,7 +158,7 @@ export function walletRequestObject(row: WalletRequestRow, now: Date): string | 
 }
 
 /** The formats of the flow the case was opened with (its version does not change). */
-async function requestFormats(ctx: AppContext, row: WalletRequestRow): Promise<WalletFormat[]> {
+export async function requestFormats(ctx: AppContext, row: WalletRequestRow): Promise<WalletFormat[]> {
   const caseRow = await findCase(ctx.db, { clientId: row.clientId, environment: row.environment }, row.caseId);
   const flow = caseRow && (await findFlowById(ctx.db, caseRow.flowId));
   if (!flow) throw new Error('flow of the wallet request is missing');
