@@ -16,7 +16,8 @@ import { createEndpoint, newTenant, type TestTenant } from '../helpers/webhooks.
  * The sandbox test wallet (docs/wallet.md#try-the-whole-path-in-the-sandbox), over real HTTP: the
  * journey asks for a request and the service's own test wallet answers it with a credential of
  * the sandbox test issuer through the same verification as a real wallet's answer; the checks
- * runner decides and the signed webhook reaches a real receiver. A rehearsed refusal gives its
+ * runner decides and the signed webhook reaches a real receiver (the SD-JWT VC's revocation read
+ * from the sandbox issuer's own status list, signature checked). A rehearsed refusal gives its
  * reason and keeps nothing; production has no such wallet; every bad input is refused clearly.
  */
 
@@ -138,6 +139,7 @@ describe('the sandbox test wallet presents through the same path as a real walle
     assert.equal(kase.state, 'approved', JSON.stringify(kase.checks));
     assert.equal(report(kase, 'wallet')!.status, 'ok');
     assert.equal(report(kase, 'wallet')!.measures.credential_mdoc, 0);
+    assert.equal(report(kase, 'wallet')!.measures.status_checked, 1, 'the sandbox issuer’s status list was read and its signature checked');
     assert.equal(report(kase, 'data_comparison')!.status, 'ok', 'the credential carries the declared names and birth date');
     const [event] = eventsOf(caseId);
     assert.equal(event!.type, 'case.decided');
@@ -167,6 +169,7 @@ describe('rehearsed refusals: the reason told, nothing of the credential kept', 
   for (const [outcome, credential, reason] of [
     ['untrusted_issuer', 'pid_sd_jwt', 'wallet_issuer_untrusted'],
     ['expired', 'pid_sd_jwt', 'wallet_credential_expired'],
+    ['revoked', 'pid_sd_jwt', 'wallet_credential_revoked'],
     ['tampered', 'pid_mdoc', 'wallet_presentation_invalid'],
     ['wrong_audience', 'mdl', 'wallet_device_binding_invalid'],
     ['wrong_device_key', 'pid_sd_jwt', 'wallet_device_binding_invalid'],
@@ -212,6 +215,8 @@ describe('bad inputs and the wrong environment', () => {
     assert.equal(notAsked.status, 422);
     assert.equal(notAsked.json.error.code, 'sandbox_wallet_choice_invalid');
     assert.match(notAsked.json.error.message, /pid_mdoc or mdl/);
+    const revokedMdoc = await present(token, id, { credential: 'mdl', outcome: 'revoked' });
+    assert.deepEqual([revokedMdoc.status, revokedMdoc.json.error.code, revokedMdoc.json.error.field], [422, 'sandbox_wallet_choice_invalid', 'outcome']);
     const unknown = await present(token, 'wrq_unknown');
     assert.deepEqual([unknown.status, unknown.json.error.code], [404, 'resource_not_found']);
     // Another session's request is not this session's.

@@ -13230,8 +13230,8 @@ export interface operations {
                 "application/json": {
                     /** @description The credential presented, one the flow’s wallet.formats allow: pid_sd_jwt: PID as SD-JWT VC (urn:eudi:pid:1); pid_mdoc: PID as mdoc (eu.europa.ec.eudi.pid.1); mdl: mDL as mdoc (org.iso.18013.5.1.mDL). Default: the first the request asks for */
                     credential?: "pid_sd_jwt" | "pid_mdoc" | "mdl";
-                    /** @description What to rehearse (default accepted): untrusted_issuer is refused with wallet_issuer_untrusted; expired is refused with wallet_credential_expired; tampered is refused with wallet_presentation_invalid; wrong_audience is refused with wallet_device_binding_invalid; wrong_device_key is refused with wallet_device_binding_invalid; extra_claim is refused with wallet_claims_not_requested */
-                    outcome?: "accepted" | "untrusted_issuer" | "expired" | "tampered" | "wrong_audience" | "wrong_device_key" | "extra_claim";
+                    /** @description What to rehearse (default accepted): untrusted_issuer is refused with wallet_issuer_untrusted; expired is refused with wallet_credential_expired; revoked is refused with wallet_credential_revoked; tampered is refused with wallet_presentation_invalid; wrong_audience is refused with wallet_device_binding_invalid; wrong_device_key is refused with wallet_device_binding_invalid; extra_claim is refused with wallet_claims_not_requested */
+                    outcome?: "accepted" | "untrusted_issuer" | "expired" | "revoked" | "tampered" | "wrong_audience" | "wrong_device_key" | "extra_claim";
                 };
             };
         };

@@ -6,7 +6,7 @@ import { TestWallet, createTestIssuer, type Tamper, type TestIssuer, type TestPe
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { judgeWalletResponse, presentWalletRequest, requestFormats } from './wallet.ts';
-import { sandboxTestIssuer } from './wallet-sandbox-issuer.ts';
+import { SANDBOX_STATUS_INDEX, SANDBOX_STATUS_LIST_URI, sandboxTestIssuer } from './wallet-sandbox-issuer.ts';
 
 /**
  * The sandbox test wallet (docs/wallet.md#try-the-whole-path-in-the-sandbox): in the sandbox only,
@@ -27,6 +27,7 @@ export const SANDBOX_WALLET_OUTCOMES = {
   accepted: null,
   untrusted_issuer: 'wallet_issuer_untrusted',
   expired: 'wallet_credential_expired',
+  revoked: 'wallet_credential_revoked',
   tampered: 'wallet_presentation_invalid',
   wrong_audience: 'wallet_device_binding_invalid',
   wrong_device_key: 'wallet_device_binding_invalid',
@@ -119,8 +120,14 @@ export async function presentWithSandboxWallet(
       ? { validFrom: new Date(now.getTime() - 400 * DAY), validUntil: new Date(now.getTime() - DAY) }
       : { validFrom: new Date(now.getTime() - DAY), validUntil: new Date(now.getTime() + 365 * DAY) };
 
+  if (choice.outcome === 'revoked' && choice.credential !== 'pid_sd_jwt') {
+    throw new ApiError('sandbox_wallet_choice_invalid', 'A revoked credential is rehearsed with pid_sd_jwt (the token status list of SD-JWT VC).', 'outcome');
+  }
+
   const wallet = await TestWallet.create();
-  if (choice.credential === 'pid_sd_jwt') await wallet.addPid(issuer, person, validity);
+  // The sandbox issuer's SD-JWT VCs carry its status list, so their revocation is checked as any issuer's.
+  const status = { statusListUri: SANDBOX_STATUS_LIST_URI, statusIndex: choice.outcome === 'revoked' ? SANDBOX_STATUS_INDEX.revoked : SANDBOX_STATUS_INDEX.valid };
+  if (choice.credential === 'pid_sd_jwt') await wallet.addPid(issuer, person, { ...validity, ...status });
   else if (choice.credential === 'pid_mdoc') await wallet.addPidMdoc(issuer, person, validity);
   else await wallet.addMdl(issuer, person, validity);
 
