@@ -84,6 +84,8 @@ export const EXAMPLES: Record<string, OperationExample> = {
   createWalletRequest: { body: { mode: 'cross_device' } },
   answerWalletRequest: { body: { response: ref('WALLET_RESPONSE') } },
   postWalletResponse: { file: { name: 'wallet-response.txt', contentType: 'application/x-www-form-urlencoded' } },
+  // The sandbox test wallet answering the page's request (sandbox keys only): a PID as SD-JWT VC, accepted.
+  presentWithSandboxWallet: { body: { credential: 'pid_sd_jwt', outcome: 'accepted' } },
   // The frames the capture made (JSON: [{ "t": ms, "image": base64 JPEG }, …]), answering the challenge drawn just before.
   uploadFaceSequence: {
     body: {

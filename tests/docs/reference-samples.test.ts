@@ -365,7 +365,8 @@ async function walletSetUp(): Promise<TestIssuer> {
 /**
  * The wallet's routes in one language: the page's request (cross-device), the request object as
  * the wallet fetches it, the wallet's encrypted answer posted from a file, the page's follow-up;
- * then a same-device request answered through the page's route. One language after the other:
+ * then a same-device request answered through the page's route, and one answered by the sandbox
+ * test wallet. One language after the other:
  * the answer's file is in the shared folder.
  */
 async function walletLane(language: Language, issuer: TestIssuer): Promise<void> {
@@ -404,6 +405,16 @@ async function walletLane(language: Language, issuer: TestIssuer): Promise<void>
   const answer = await wallet.respond({ requestJwt: created.dc_api.data.request, mode: 'dc_api', origin: new URL(service.journeyUrl).origin });
   const answered = await run('answerWalletRequest', { ...sameDevice, ID: created.id, WALLET_RESPONSE: answer.response });
   assert.equal(answered.status, 'accepted');
+  // The sandbox test wallet answers a request of the page (the service's own wallet and sandbox issuer).
+  const sandboxWallet = { IDV_SESSION_TOKEN: await tokenFor() };
+  const pending = await fetch(`${service.api}/v1/sessions/current/wallet/requests`, {
+    method: 'POST',
+    headers: { authorization: `Session ${sandboxWallet.IDV_SESSION_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'cross_device' }),
+  });
+  assert.equal(pending.status, 201, await pending.clone().text());
+  const presented = await run('presentWithSandboxWallet', { ...sandboxWallet, ID: ((await pending.json()) as { id: string }).id });
+  assert.equal(presented.status, 'accepted');
 }
 
 test('every code sample of the API reference runs against a started service', async () => {

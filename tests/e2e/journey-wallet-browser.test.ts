@@ -20,12 +20,14 @@ import { startWholeService, type WholeService } from '../helpers/service.ts';
  * `navigator.credentials.get` is answered by the test wallet (@idv/wallet/testing) running in
  * this process, reached through `page.exposeFunction`; on the cross-device path the test plays the
  * wallet on another device, reading the QR code drawn in the page, fetching the request and
- * posting the answer while the page follows. Screenshots of every state at phone and desktop size,
+ * posting the answer while the page follows; in the sandbox, the page's own button has the
+ * service's sandbox test wallet answer. Screenshots of every state at phone and desktop size,
  * each audited by axe, go to artifacts/journey-wallet/ (or WALLET_SHOTS_DIR).
  */
 
 const SHOTS = screenAudits(process.env.WALLET_SHOTS_DIR ?? join(ROOT, 'artifacts', 'journey-wallet'));
 const FLOW = 'wallet_first';
+const WALLET_ONLY = 'wallet_only';
 const PERSON: TestPerson = {
   given_names: 'Corinne',
   surname: 'Berthier',
@@ -50,6 +52,10 @@ before(async () => {
   const definition = { ...STANDARD_FLOW, steps: ['consent', 'wallet', 'document', 'face'], wallet: { formats: ['dc+sd-jwt', 'mso_mdoc'], document_fallback: true } };
   const version = await client.request<{ version: number }>('POST', `/v1/flows/${FLOW}/versions`, { definition }, { signed: true });
   await client.request('POST', `/v1/flows/${FLOW}/versions/${version.version}/activate`, undefined, { signed: true });
+  // The wallet alone: a presentation ends the journey.
+  const walletOnly = { ...STANDARD_FLOW, steps: ['consent', 'wallet'], wallet: { formats: ['dc+sd-jwt', 'mso_mdoc'], document_fallback: false } };
+  const only = await client.request<{ version: number }>('POST', `/v1/flows/${WALLET_ONLY}/versions`, { definition: walletOnly }, { signed: true });
+  await client.request('POST', `/v1/flows/${WALLET_ONLY}/versions/${only.version}/activate`, undefined, { signed: true });
 });
 
 /** The test issuer, trusted by the client (its IACA root for mdoc, its key's certificate for SD-JWT VC), and a wallet holding a PID and an mDL from it. */
@@ -80,8 +86,8 @@ async function shoot(page: Page, name: string, own: 'phone' | 'desktop'): Promis
 }
 
 /** A new case of the wallet flow, its journey opened on a page at the wallet step. */
-async function journey(context: BrowserContext): Promise<{ page: Page; token: string }> {
-  const kase = await client.createCase({ flow_name: FLOW, country: 'FR' });
+async function journey(context: BrowserContext, flow = FLOW): Promise<{ page: Page; token: string }> {
+  const kase = await client.createCase({ flow_name: flow, country: 'FR' });
   const session = await client.createSession({ case_id: kase.id, locale: 'en' });
   const page = await context.newPage();
   await page.goto(session.url);
@@ -163,6 +169,26 @@ describe(`the journey's wallet screens in Chromium (${TEST_DB})`, () => {
       await page.reload();
       await heading(page).filter({ hasNotText: en.wallet_title }).waitFor();
       assert.notEqual(await heading(page).textContent(), en.wallet_title, 'a reload does not offer the wallet again');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the sandbox test wallet: its labelled button presents through the service, the page follows it to the end of the journey', async () => {
+    const context = await browser.newContext(PHONE);
+    try {
+      await browserWithoutWallet(context);
+      const { page, token } = await journey(context, WALLET_ONLY);
+      await page.getByText(en.wallet_sandbox_note).waitFor();
+      await shoot(page, 'offer-sandbox-wallet', 'phone');
+      await page.getByRole('button', { name: en.wallet_sandbox_present }).click();
+      await heading(page).filter({ hasText: en.wallet_accepted_title }).waitFor();
+      await shoot(page, 'sandbox-wallet-accepted', 'phone');
+      await page.getByRole('button', { name: en.continue }).click();
+      await heading(page).filter({ hasText: en.completed_title }).waitFor();
+      await shoot(page, 'sandbox-wallet-done', 'phone');
+      const state = (await (await fetch(`${service.api}/v1/sessions/current`, { headers: { authorization: `Session ${token}` } })).json()) as { status: string; wallet: { status: string } };
+      assert.deepEqual([state.status, state.wallet.status], ['completed', 'accepted'], 'the journey is finished on the sandbox wallet’s accepted presentation');
     } finally {
       await context.close();
     }

@@ -106,7 +106,7 @@ before(async () => {
   }
   // The trusted issuer's status list, index 7 revoked, served over real HTTP on the local machine (allowed in the sandbox only).
   let statusToken = '';
-  let statusCwt = new Uint8Array();
+  let statusCwt: Uint8Array = new Uint8Array();
   statusServer = createServer((req, res) => {
     if (req.url === '/status/cwt') {
       res.writeHead(200, { 'content-type': 'application/statuslist+cwt' });

@@ -123,6 +123,13 @@ export const ERROR_CATALOGUE = {
   wallet_request_answered: e(409, 'conflict_error', 'The wallet request was already answered: a request is answered once.', 'Create a new wallet request (POST /v1/sessions/current/wallet/requests) and present again.'),
   wallet_request_expired: e(409, 'conflict_error', 'The wallet request expired before the wallet answered it (five minutes after it was issued).', 'Create a new wallet request and present again.'),
   wallet_request_limit_reached: e(409, 'conflict_error', 'This case has asked for as many wallet requests as it may (30).', 'Contact the organisation that sent the link.'),
+  sandbox_only: e(404, 'not_found_error', 'This route exists in the sandbox environment only.', 'Use a session of a sandbox case (created with a sandbox key); in production a real wallet presents.'),
+  sandbox_wallet_choice_invalid: e(
+    422,
+    'validation_error',
+    'The sandbox test wallet cannot present this credential or outcome for this wallet request.',
+    'Choose a credential the flow asks for (error.field credential: the message lists them), or an outcome the request allows (error.field outcome).',
+  ),
   wallet_step_done: e(409, 'conflict_error', 'The wallet step of this round is over: a presentation was accepted, or as many were refused as a round allows.', 'Follow the journey state (GET /v1/sessions/current).'),
   sequence_invalid: e(422, 'validation_error', 'The live sequence breaks a limit: too few or too many frames, frames too large in all, or a capture longer than allowed.', 'Read error.field and the message; docs/liveness.md#the-live-sequence gives the limits.'),
   image_too_large: e(413, 'invalid_request_error', 'The image is larger than 10 MB.', 'Send a smaller image: the journey app resizes photos before sending them.'),

@@ -1676,6 +1676,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/current/wallet/requests/{id}/sandbox-presentation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Present with the sandbox test wallet
+         * @description Sandbox only (404 sandbox_only in production): the service’s own test wallet answers this pending request with a credential the sandbox test issuer issues on the spot (the names, birth date, nationality and document number the person entered or the client declared, sandbox defaults otherwise), through the same verification as a real wallet’s answer: accepted (journey.wallet_presented) or refused with its reason (journey.wallet_refused). An outcome other than accepted makes the credential or the presentation wrong on purpose to rehearse a refusal (docs/wallet.md#try-the-whole-path-in-the-sandbox)
+         */
+        post: operations["presentWithSandboxWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/wallet/requests/{id}": {
         parameters: {
             query?: never;
@@ -3250,6 +3270,8 @@ export interface components {
                 status: ("accepted" | "refused") | null;
                 /** @description Presentations that may still be refused this round before the step ends */
                 refusals_left: number;
+                /** @description The sandbox test wallet may answer this journey’s requests (POST /v1/sessions/current/wallet/requests/{id}/sandbox-presentation): true in the sandbox only */
+                sandbox_wallet: boolean;
             } | null;
             required_pieces: ("document_front" | "document_back" | "selfie" | "liveness_turn_left" | "liveness_turn_right" | "liveness_look_up" | "liveness_look_down" | "liveness_frame" | "wallet_portrait")[];
             pieces: {
@@ -13157,6 +13179,127 @@ export interface operations {
                 };
             };
             /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: wallet_verification_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    presentWithSandboxWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The credential presented, one the flow’s wallet.formats allow: pid_sd_jwt: PID as SD-JWT VC (urn:eudi:pid:1); pid_mdoc: PID as mdoc (eu.europa.ec.eudi.pid.1); mdl: mDL as mdoc (org.iso.18013.5.1.mDL). Default: the first the request asks for */
+                    credential?: "pid_sd_jwt" | "pid_mdoc" | "mdl";
+                    /** @description What to rehearse (default accepted): untrusted_issuer is refused with wallet_issuer_untrusted; expired is refused with wallet_credential_expired; revoked is refused with wallet_credential_revoked; tampered is refused with wallet_presentation_invalid; wrong_audience is refused with wallet_device_binding_invalid; wrong_device_key is refused with wallet_device_binding_invalid; extra_claim is refused with wallet_claims_not_requested */
+                    outcome?: "accepted" | "untrusted_issuer" | "expired" | "revoked" | "tampered" | "wrong_audience" | "wrong_device_key" | "extra_claim";
+                };
+            };
+        };
+        responses: {
+            /** @description A wallet request of the journey as the page follows it: no data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletRequest"];
+                };
+            };
+            /** @description Error codes: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: session_token_missing, session_token_invalid, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: sandbox_only, resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: journey_closed, wallet_request_answered, wallet_request_expired, wallet_step_done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: parameter_missing, parameter_invalid, parameter_unknown, invalid_json, sandbox_wallet_choice_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;

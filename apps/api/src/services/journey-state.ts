@@ -226,6 +226,7 @@ function presentJourney(j: OpenedJourney, allowFileUpload: boolean, appearance: 
           claims: walletClaimsFor(flow),
           status: j.wallet.status,
           refusals_left: Math.max(0, WALLET_REFUSALS_PER_ROUND - j.wallet.refused),
+          sandbox_wallet: j.tenant.environment === 'sandbox',
         }
       : null,
     required_pieces: requiredPieces(flow, p),

@@ -1,7 +1,7 @@
 import { findWalletSandboxIssuer, insertWalletSandboxIssuer, type Executor } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import type { TrustAnchor } from '@idv/wallet';
-import { createTestIssuer, loadTestIssuer, saveTestIssuer, type TestIssuer } from '@idv/wallet/testing';
+import { createStatusList, createTestIssuer, loadTestIssuer, saveTestIssuer, type TestIssuer } from '@idv/wallet/testing';
 
 /**
  * The sandbox ships a test issuer (docs/wallet.md#the-sandbox-test-issuer): generated once per
@@ -66,4 +66,26 @@ export async function sandboxTrustAnchors(ctx: { db: Executor; keyring: MasterKe
 /** The sandbox test issuer with its private material, to issue sandbox credentials. */
 export async function sandboxTestIssuer(ctx: { db: Executor; keyring: MasterKeyring; now: () => Date }): Promise<TestIssuer> {
   return (await loaded(ctx)).issuer;
+}
+
+/**
+ * The sandbox test issuer's token status list, which the service publishes to itself: its
+ * SD-JWT VC credentials point at this URI (an `.invalid` host: no one else answers for it), and
+ * the sandbox verification reads the list from here instead of the network (wallet-verify-task.ts),
+ * checking its signature and reading the credential's bit as for any issuer's list. Index 0 is
+ * valid, index 1 revoked (the sandbox test wallet's `revoked` outcome).
+ */
+export const SANDBOX_STATUS_LIST_URI = 'https://sandbox-status.idv.invalid/lists/1';
+export const SANDBOX_STATUS_INDEX = { valid: 0, revoked: 1 } as const;
+/** Signed anew after an hour (the list says it expires after a day). */
+const STATUS_LIST_TTL_MS = 3_600_000;
+const statusLists = new WeakMap<object, { at: number; token: Promise<string> }>();
+
+export async function sandboxStatusList(ctx: { db: Executor; keyring: MasterKeyring; now: () => Date }): Promise<string> {
+  const kept = statusLists.get(ctx.db);
+  if (kept && Date.now() - kept.at < STATUS_LIST_TTL_MS) return kept.token;
+  const token = sandboxTestIssuer(ctx).then((issuer) => createStatusList(issuer, [SANDBOX_STATUS_INDEX.revoked], SANDBOX_STATUS_LIST_URI));
+  statusLists.set(ctx.db, { at: Date.now(), token });
+  token.catch(() => statusLists.delete(ctx.db));
+  return token;
 }

@@ -21,7 +21,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { inspectWalletPortrait } from './images.ts';
 import { PERSON, journeyRowOwner, openJourney, requireOpen } from './journey-state.ts';
-import { sandboxTrustAnchors } from './wallet-sandbox-issuer.ts';
+import { SANDBOX_STATUS_LIST_URI, sandboxStatusList, sandboxTrustAnchors } from './wallet-sandbox-issuer.ts';
 import { walletVerifierFor } from './wallet-verifier.ts';
 
 /**
@@ -158,7 +158,7 @@ export function walletRequestObject(row: WalletRequestRow, now: Date): string | 
 }
 
 /** The formats of the flow the case was opened with (its version does not change). */
-async function requestFormats(ctx: AppContext, row: WalletRequestRow): Promise<WalletFormat[]> {
+export async function requestFormats(ctx: AppContext, row: WalletRequestRow): Promise<WalletFormat[]> {
   const caseRow = await findCase(ctx.db, { clientId: row.clientId, environment: row.environment }, row.caseId);
   const flow = caseRow && (await findFlowById(ctx.db, caseRow.flowId));
   if (!flow) throw new Error('flow of the wallet request is missing');
@@ -180,7 +180,8 @@ export async function judgeWalletResponse(ctx: AppContext, row: WalletRequestRow
   const encryptionKey = JSON.parse(ctx.keyring.openText(row.encryptionKeySealed, keyAad(row.id))) as JsonWebKey;
   const verifier = await ctx.db.transaction((tx) => walletVerifierFor(tx, ctx.keyring, tenant, ctx.config.apiBaseUrl, ctx.now()));
   const anchors: TrustAnchor[] = (await listTrustAnchors(ctx.db, tenant)).map((a) => ({ kind: a.kind, certificatePem: a.certificatePem }));
-  if (tenant.environment === 'sandbox') anchors.push(...(await sandboxTrustAnchors(ctx)));
+  const sandbox = tenant.environment === 'sandbox';
+  if (sandbox) anchors.push(...(await sandboxTrustAnchors(ctx)));
   const statusPolicy = { environment: tenant.environment, allowPrivateNetworks: ctx.config.webhooks.allowPrivateNetworks };
   const result = await ctx.walletVerification.verify({
     response,
@@ -194,6 +195,8 @@ export async function judgeWalletResponse(ctx: AppContext, row: WalletRequestRow
     trustAnchors: anchors,
     now: ctx.now(),
     statusPolicy,
+    // The sandbox test issuer's status list (its credentials' revocation), published by the service itself.
+    ...(sandbox ? { ownStatusLists: { [SANDBOX_STATUS_LIST_URI]: await sandboxStatusList(ctx) } } : {}),
   }).catch(() => ({ ok: false as const, reason: 'wallet_presentation_invalid' as const, detail: 'verification failed' }));
 
   if (!result.ok) {

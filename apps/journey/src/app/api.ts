@@ -71,6 +71,8 @@ export class Api {
   walletRequest = (id: string) => this.call<WalletRequest>('GET', `/wallet/requests/${encodeURIComponent(id)}`);
   /** The same-device answer: what the browser's Digital Credentials API returned, for the service to verify. */
   walletResponse = (id: string, response: string) => this.call<WalletRequest>('POST', `/wallet/requests/${encodeURIComponent(id)}/response`, { response });
+  /** Sandbox only: the service's test wallet answers the request (docs/wallet.md#try-the-whole-path-in-the-sandbox). */
+  sandboxWallet = (id: string) => this.call<WalletRequest>('POST', `/wallet/requests/${encodeURIComponent(id)}/sandbox-presentation`, {});
 
   /** The live sequence in one JSON upload, with its progress (docs/liveness.md#the-live-sequence). */
   uploadSequence(sequence: FaceSequence, onProgress: (sent: number, total: number) => void): Promise<JourneyState> {

@@ -45,6 +45,8 @@ export interface JourneyState {
     /** accepted: a presentation was accepted this round; refused: as many were refused as a round allows (the step is over). */
     status: 'accepted' | 'refused' | null;
     refusals_left: number;
+    /** The sandbox test wallet may answer (the sandbox only). */
+    sandbox_wallet: boolean;
   } | null;
   required_pieces: PieceKind[];
   pieces: { id: string; kind: PieceKind; received_at: string }[];

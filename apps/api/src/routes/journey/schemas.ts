@@ -50,6 +50,9 @@ export const JourneySchema = Type.Object(
             description: 'accepted: a presentation was accepted this round; refused: as many were refused as a round allows (the step is over); null: none yet',
           }),
           refusals_left: Type.Integer({ minimum: 0, description: 'Presentations that may still be refused this round before the step ends' }),
+          sandbox_wallet: Type.Boolean({
+            description: 'The sandbox test wallet may answer this journey’s requests (POST /v1/sessions/current/wallet/requests/{id}/sandbox-presentation): true in the sandbox only',
+          }),
         }),
         Type.Null(),
       ],

@@ -5,6 +5,7 @@ import { ApiError } from '../../http/api-error.ts';
 import { journeyOf } from '../../http/session-auth.ts';
 import { BODY_ERRORS } from '../../schemas/common.ts';
 import { WALLET_REQUEST_LIMITS, createWalletRequest, judgeWalletResponse, presentWalletRequest } from '../../services/wallet.ts';
+import { SANDBOX_WALLET_CREDENTIALS, SANDBOX_WALLET_CREDENTIAL_TYPES, SANDBOX_WALLET_OUTCOMES, presentWithSandboxWallet } from '../../services/wallet-sandbox-wallet.ts';
 import { JOURNEY_SECURITY, journeyErrors } from './schemas.ts';
 
 /**
@@ -95,6 +96,65 @@ export function registerJourneyWallet(app: App, ctx: AppContext): void {
       await judgeWalletResponse(ctx, row, req.body.response);
       const answered = await findWalletRequestOfCase(ctx.db, session.caseId, row.id);
       return presentWalletRequest(answered!, ctx.now());
+    },
+  );
+
+  app.post(
+    '/v1/sessions/current/wallet/requests/:id/sandbox-presentation',
+    {
+      config: { auth: 'session' },
+      schema: {
+        operationId: 'presentWithSandboxWallet',
+        tags: ['journey'],
+        summary: 'Present with the sandbox test wallet',
+        description:
+          'Sandbox only (404 sandbox_only in production): the service’s own test wallet answers this pending request with a credential the sandbox test issuer ' +
+          'issues on the spot (the names, birth date, nationality and document number the person entered or the client declared, sandbox defaults otherwise), ' +
+          'through the same verification as a real wallet’s answer: accepted (journey.wallet_presented) or refused with its reason (journey.wallet_refused). ' +
+          'An outcome other than accepted makes the credential or the presentation wrong on purpose to rehearse a refusal (docs/wallet.md#try-the-whole-path-in-the-sandbox)',
+        security: JOURNEY_SECURITY,
+        params: RequestParams,
+        body: Type.Object(
+          {
+            credential: Type.Optional(
+              Type.Union(
+                SANDBOX_WALLET_CREDENTIALS.map((c) => Type.Literal(c)),
+                { description: `The credential presented, one the flow’s wallet.formats allow: ${SANDBOX_WALLET_CREDENTIALS.map((c) => `${c}: ${SANDBOX_WALLET_CREDENTIAL_TYPES[c]}`).join('; ')}. Default: the first the request asks for` },
+              ),
+            ),
+            outcome: Type.Optional(
+              Type.Union(
+                Object.keys(SANDBOX_WALLET_OUTCOMES).map((o) => Type.Literal(o)),
+                {
+                  description: `What to rehearse (default accepted): ${Object.entries(SANDBOX_WALLET_OUTCOMES)
+                    .filter(([, reason]) => reason)
+                    .map(([o, reason]) => `${o} is refused with ${reason}`)
+                    .join('; ')}`,
+                },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Ref('WalletRequest'),
+          ...journeyErrors(
+            ...BODY_ERRORS,
+            'sandbox_only',
+            'sandbox_wallet_choice_invalid',
+            'resource_not_found',
+            'journey_closed',
+            'wallet_request_answered',
+            'wallet_request_expired',
+            'wallet_step_done',
+            'wallet_verification_busy',
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const body = req.body as { credential?: (typeof SANDBOX_WALLET_CREDENTIALS)[number]; outcome?: keyof typeof SANDBOX_WALLET_OUTCOMES };
+      return presentWithSandboxWallet(ctx, journeyOf(req).session, req.params.id, body);
     },
   );
 }

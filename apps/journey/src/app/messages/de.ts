@@ -166,6 +166,8 @@ const de: Messages = {
   wallet_other_device: 'Eine Wallet auf einem anderen Gerät verwenden',
   wallet_continue: 'Mit meiner Wallet fortfahren',
   wallet_use_document: 'Stattdessen mein Ausweisdokument verwenden',
+  wallet_sandbox_present: 'Mit der Test-Wallet der Sandbox vorzeigen',
+  wallet_sandbox_note: 'Sandbox: Keine echte Wallet nötig. Die Test-Wallet des Dienstes teilt eine Testidentität, die wie eine echte geprüft wird.',
   wallet_opening: 'Ihre Wallet wird geöffnet…',
   wallet_checking: 'Was Ihre Wallet geteilt hat, wird geprüft…',
   wallet_scan: 'Scannen Sie diesen Code mit der Wallet-App auf Ihrem Telefon:',

@@ -165,6 +165,8 @@ const en = {
   wallet_other_device: 'Use a wallet on another device',
   wallet_continue: 'Continue with my wallet',
   wallet_use_document: 'Use my identity document instead',
+  wallet_sandbox_present: 'Present with the sandbox test wallet',
+  wallet_sandbox_note: 'Sandbox: no real wallet needed. The service’s own test wallet shares a test identity, checked as a real one would be.',
   wallet_opening: 'Opening your wallet…',
   wallet_checking: 'Checking what your wallet shared…',
   wallet_scan: 'Scan this code with the wallet app on your phone:',

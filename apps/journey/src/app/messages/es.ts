@@ -166,6 +166,8 @@ const es: Messages = {
   wallet_other_device: 'Usar una cartera en otro dispositivo',
   wallet_continue: 'Continuar con mi cartera',
   wallet_use_document: 'Usar mi documento de identidad en su lugar',
+  wallet_sandbox_present: 'Presentar con la cartera de prueba del entorno de pruebas',
+  wallet_sandbox_note: 'Entorno de pruebas: no hace falta una cartera real. La cartera de prueba del servicio comparte una identidad de prueba, verificada como una real.',
   wallet_opening: 'Abriendo su cartera…',
   wallet_checking: 'Comprobando lo que ha compartido su cartera…',
   wallet_scan: 'Escanee este código con la aplicación de cartera de su teléfono:',

@@ -166,6 +166,8 @@ const fr: Messages = {
   wallet_other_device: 'Utiliser un portefeuille sur un autre appareil',
   wallet_continue: 'Continuer avec mon portefeuille',
   wallet_use_document: 'Utiliser plutôt ma pièce d’identité',
+  wallet_sandbox_present: 'Présenter avec le portefeuille de test du bac à sable',
+  wallet_sandbox_note: 'Bac à sable : aucun vrai portefeuille n’est nécessaire. Le portefeuille de test du service partage une identité de test, vérifiée comme une vraie.',
   wallet_opening: 'Ouverture de votre portefeuille…',
   wallet_checking: 'Vérification de ce que votre portefeuille a partagé…',
   wallet_scan: 'Scannez ce code avec l’application de portefeuille de votre téléphone :',

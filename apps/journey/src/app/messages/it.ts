@@ -166,6 +166,8 @@ const it: Messages = {
   wallet_other_device: 'Usa un portafoglio su un altro dispositivo',
   wallet_continue: 'Continua con il mio portafoglio',
   wallet_use_document: 'Usa invece il mio documento d’identità',
+  wallet_sandbox_present: 'Presenta con il portafoglio di prova della sandbox',
+  wallet_sandbox_note: 'Sandbox: non serve un portafoglio vero. Il portafoglio di prova del servizio condivide un’identità di prova, verificata come una vera.',
   wallet_opening: 'Apertura del portafoglio…',
   wallet_checking: 'Verifica di ciò che il portafoglio ha condiviso…',
   wallet_scan: 'Scansiona questo codice con l’app del portafoglio sul tuo telefono:',

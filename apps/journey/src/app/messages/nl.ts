@@ -166,6 +166,8 @@ const nl: Messages = {
   wallet_other_device: 'Een wallet op een ander apparaat gebruiken',
   wallet_continue: 'Doorgaan met mijn wallet',
   wallet_use_document: 'Toch mijn identiteitsbewijs gebruiken',
+  wallet_sandbox_present: 'Tonen met de testwallet van de sandbox',
+  wallet_sandbox_note: 'Sandbox: geen echte wallet nodig. De testwallet van de dienst deelt een testidentiteit, die wordt gecontroleerd als een echte.',
   wallet_opening: 'Uw wallet wordt geopend…',
   wallet_checking: 'Wat uw wallet heeft gedeeld, wordt gecontroleerd…',
   wallet_scan: 'Scan deze code met de wallet-app op uw telefoon:',

@@ -166,6 +166,8 @@ const pl: Messages = {
   wallet_other_device: 'Użyj portfela na innym urządzeniu',
   wallet_continue: 'Kontynuuj z moim portfelem',
   wallet_use_document: 'Użyj zamiast tego dokumentu tożsamości',
+  wallet_sandbox_present: 'Przedstaw za pomocą testowego portfela piaskownicy',
+  wallet_sandbox_note: 'Piaskownica: prawdziwy portfel nie jest potrzebny. Testowy portfel usługi udostępnia testową tożsamość, sprawdzaną jak prawdziwa.',
   wallet_opening: 'Otwieranie portfela…',
   wallet_checking: 'Sprawdzanie, co udostępnił portfel…',
   wallet_scan: 'Zeskanuj ten kod aplikacją portfela na telefonie:',

@@ -167,6 +167,8 @@ const pt: Messages = {
   wallet_other_device: 'Usar uma carteira noutro dispositivo',
   wallet_continue: 'Continuar com a minha carteira',
   wallet_use_document: 'Usar antes o meu documento de identificação',
+  wallet_sandbox_present: 'Apresentar com a carteira de teste do ambiente de testes',
+  wallet_sandbox_note: 'Ambiente de testes: não é precisa uma carteira real. A carteira de teste do serviço partilha uma identidade de teste, verificada como uma real.',
   wallet_opening: 'A abrir a sua carteira…',
   wallet_checking: 'A verificar o que a sua carteira partilhou…',
   wallet_scan: 'Leia este código com a aplicação da carteira no seu telemóvel:',

@@ -166,6 +166,8 @@ const ro: Messages = {
   wallet_other_device: 'Folosește un portofel de pe alt dispozitiv',
   wallet_continue: 'Continuă cu portofelul meu',
   wallet_use_document: 'Folosește în schimb actul meu de identitate',
+  wallet_sandbox_present: 'Prezintă cu portofelul de test al mediului sandbox',
+  wallet_sandbox_note: 'Sandbox: nu este nevoie de un portofel real. Portofelul de test al serviciului partajează o identitate de test, verificată ca una reală.',
   wallet_opening: 'Se deschide portofelul…',
   wallet_checking: 'Se verifică ce a partajat portofelul…',
   wallet_scan: 'Scanați acest cod cu aplicația de portofel de pe telefon:',

@@ -166,6 +166,8 @@ const tr: Messages = {
   wallet_other_device: 'Başka bir cihazdaki cüzdanı kullan',
   wallet_continue: 'Cüzdanımla devam et',
   wallet_use_document: 'Bunun yerine kimlik belgemi kullan',
+  wallet_sandbox_present: 'Sandbox test cüzdanıyla sun',
+  wallet_sandbox_note: 'Sandbox: gerçek bir cüzdan gerekmez. Hizmetin test cüzdanı, gerçeği gibi doğrulanan bir test kimliği paylaşır.',
   wallet_opening: 'Cüzdanınız açılıyor…',
   wallet_checking: 'Cüzdanınızın paylaştıkları kontrol ediliyor…',
   wallet_scan: 'Bu kodu telefonunuzdaki cüzdan uygulamasıyla tarayın:',

@@ -167,6 +167,8 @@ const zh: Messages = {
   wallet_other_device: '使用其他设备上的钱包',
   wallet_continue: '使用我的钱包继续',
   wallet_use_document: '改用我的身份证件',
+  wallet_sandbox_present: '使用沙盒测试钱包出示',
+  wallet_sandbox_note: '沙盒：无需真实钱包。服务自带的测试钱包会分享一个测试身份，并像真实身份一样进行验证。',
   wallet_opening: '正在打开您的钱包…',
   wallet_checking: '正在核对您的钱包分享的内容…',
   wallet_scan: '请用手机上的钱包应用扫描此二维码：',

@@ -59,12 +59,36 @@ export function walletScreen(j: JourneyView): void {
     { type: 'button', class: browserFirst ? 'secondary' : 'primary', onclick: () => crossDevice(j) },
     t(browserFirst ? 'wallet_other_device' : 'wallet_continue'),
   );
+  const sandbox = j.state.wallet?.sandbox_wallet === true;
   stage(
     j,
-    [h('p', null, t('wallet_intro')), h('p', null, t('wallet_consent'))],
-    [...(dc ? (browserFirst ? [viaBrowser, viaCode] : [viaCode, viaBrowser]) : [viaCode]), documentInstead(j)],
+    [h('p', null, t('wallet_intro')), h('p', null, t('wallet_consent')), sandbox ? h('p', { class: 'note sandbox-note' }, t('wallet_sandbox_note')) : null],
+    [
+      ...(dc ? (browserFirst ? [viaBrowser, viaCode] : [viaCode, viaBrowser]) : [viaCode]),
+      sandbox ? h('button', { type: 'button', class: 'secondary sandbox-wallet', onclick: () => sandboxWallet(j) }, t('wallet_sandbox_present')) : null,
+      documentInstead(j),
+    ],
     () => walletScreen(j),
   );
+}
+
+/**
+ * The sandbox's "test" button (the sandbox only: the service says so in the journey state): a
+ * request as for a wallet on another device, answered by the service's own test wallet through
+ * the same verification as a real wallet's answer; the page then follows it like any other.
+ */
+function sandboxWallet(j: JourneyView): void {
+  const status = h('p', { class: 'hint', 'aria-live': 'polite' }, t('wallet_checking'));
+  stage(j, [status, errorLine()], [], () => walletScreen(j));
+  void (async () => {
+    let answer: WalletRequest;
+    try {
+      answer = await j.api.sandboxWallet((await j.api.createWalletRequest('cross_device')).id);
+    } catch (err) {
+      return failed(j, err);
+    }
+    if (status.isConnected && !settled(j, answer)) follow(j, answer.id, status, () => undefined);
+  })();
 }
 
 /** "Use my identity document instead", where the flow allows it: the document step then applies. */
