@@ -120,16 +120,14 @@ export async function presentWithSandboxWallet(
       ? { validFrom: new Date(now.getTime() - 400 * DAY), validUntil: new Date(now.getTime() - DAY) }
       : { validFrom: new Date(now.getTime() - DAY), validUntil: new Date(now.getTime() + 365 * DAY) };
 
-  if (choice.outcome === 'revoked' && choice.credential !== 'pid_sd_jwt') {
-    throw new ApiError('sandbox_wallet_choice_invalid', 'A revoked credential is rehearsed with pid_sd_jwt (the token status list of SD-JWT VC).', 'outcome');
-  }
-
   const wallet = await TestWallet.create();
-  // The sandbox issuer's SD-JWT VCs carry its status list, so their revocation is checked as any issuer's.
+  // The sandbox issuer's credentials carry its status list (an SD-JWT VC's status claim, an
+  // mdoc's MSO status), so their revocation is checked as any issuer's: the list is signed below
+  // the sandbox IACA, which answers for both formats.
   const status = { statusListUri: SANDBOX_STATUS_LIST_URI, statusIndex: choice.outcome === 'revoked' ? SANDBOX_STATUS_INDEX.revoked : SANDBOX_STATUS_INDEX.valid };
   if (choice.credential === 'pid_sd_jwt') await wallet.addPid(issuer, person, { ...validity, ...status });
-  else if (choice.credential === 'pid_mdoc') await wallet.addPidMdoc(issuer, person, validity);
-  else await wallet.addMdl(issuer, person, validity);
+  else if (choice.credential === 'pid_mdoc') await wallet.addPidMdoc(issuer, person, { ...validity, ...status });
+  else await wallet.addMdl(issuer, person, { ...validity, ...status });
 
   // As a wallet does: a cross-device request object is fetched (the page sees it fetched), a
   // same-device one is read from what the page was given; the answer is the wallet's own JWE.
