@@ -1,7 +1,8 @@
 import { findWalletSandboxIssuer, insertWalletSandboxIssuer, type Executor } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
 import type { TrustAnchor } from '@idv/wallet';
-import { createStatusList, createTestIssuer, loadTestIssuer, saveTestIssuer, type TestIssuer } from '@idv/wallet/testing';
+import type { TestIssuer } from '@idv/wallet/testing';
+import { walletTestKit } from './wallet-library.ts';
 
 /**
  * The sandbox ships a test issuer (docs/wallet.md#the-sandbox-test-issuer): generated once per
@@ -33,6 +34,7 @@ async function loadOrCreate(db: Executor, keyring: MasterKeyring, now: () => Dat
     { kind: 'iaca', certificatePem: row.iacaPem },
     { kind: 'sd_jwt_issuer', certificatePem: row.sdJwtIssuerPem },
   ];
+  const { createTestIssuer, loadTestIssuer, saveTestIssuer } = await walletTestKit();
   const stored = await findWalletSandboxIssuer(db);
   if (stored) return { anchors: anchorsOf(stored), issuer: await loadTestIssuer(keyring.openText(stored.issuerSealed, AAD)) };
   const made = await createTestIssuer({ name: NAME, country: COUNTRY });
@@ -84,7 +86,9 @@ const statusLists = new WeakMap<object, { at: number; token: Promise<string> }>(
 export async function sandboxStatusList(ctx: { db: Executor; keyring: MasterKeyring; now: () => Date }): Promise<string> {
   const kept = statusLists.get(ctx.db);
   if (kept && Date.now() - kept.at < STATUS_LIST_TTL_MS) return kept.token;
-  const token = sandboxTestIssuer(ctx).then((issuer) => createStatusList(issuer, [SANDBOX_STATUS_INDEX.revoked], SANDBOX_STATUS_LIST_URI));
+  const token = Promise.all([sandboxTestIssuer(ctx), walletTestKit()]).then(([issuer, { createStatusList }]) =>
+    createStatusList(issuer, [SANDBOX_STATUS_INDEX.revoked], SANDBOX_STATUS_LIST_URI),
+  );
   statusLists.set(ctx.db, { at: Date.now(), token });
   token.catch(() => statusLists.delete(ctx.db));
   return token;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { findCase, findWalletRequestOfCase, markWalletRequestFetched, type SessionByToken } from '@idv/db';
 import { readIdentities } from '@idv/case-data';
 import type { CredentialFormat } from '@idv/wallet';
-import { TestWallet, createTestIssuer, type Tamper, type TestIssuer, type TestPerson } from '@idv/wallet/testing';
+import type { Tamper, TestIssuer, TestPerson } from '@idv/wallet/testing';
+import { walletTestKit } from './wallet-library.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { judgeWalletResponse, presentWalletRequest, requestFormats } from './wallet.ts';
@@ -51,10 +52,13 @@ const documentNumberOf = (caseId: string) => `SB${createHash('sha256').update(ca
 
 /** An issuer nobody trusts, for `untrusted_issuer`: made once per process (its keys are never kept). */
 let stranger: Promise<TestIssuer> | null = null;
-const untrustedIssuer = () => (stranger ??= createTestIssuer({ name: 'Untrusted sandbox issuer', country: 'UT' }).catch((err) => {
-  stranger = null;
-  throw err;
-}));
+const untrustedIssuer = () =>
+  (stranger ??= walletTestKit()
+    .then(({ createTestIssuer }) => createTestIssuer({ name: 'Untrusted sandbox issuer', country: 'UT' }))
+    .catch((err) => {
+      stranger = null;
+      throw err;
+    }));
 
 const text = (v: unknown, max: number): string | null => (typeof v === 'string' && v.trim() !== '' && v.length <= max ? v.trim() : null);
 const isoDate = (v: unknown): string | null => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : null);
@@ -120,6 +124,7 @@ export async function presentWithSandboxWallet(
       ? { validFrom: new Date(now.getTime() - 400 * DAY), validUntil: new Date(now.getTime() - DAY) }
       : { validFrom: new Date(now.getTime() - DAY), validUntil: new Date(now.getTime() + 365 * DAY) };
 
+  const { TestWallet } = await walletTestKit();
   const wallet = await TestWallet.create();
   // The sandbox issuer's credentials carry its status list (an SD-JWT VC's status claim, an
   // mdoc's MSO status), so their revocation is checked as any issuer's: the list is signed below

@@ -1,6 +1,7 @@
 import { appendClientJournal, findClient, findWalletVerifier, insertWalletVerifier, type Executor, type Tenant, type WalletVerifierRow } from '@idv/db';
 import type { MasterKeyring } from '@idv/vault';
-import { generateVerifierIdentity, type VerifierIdentity } from '@idv/wallet';
+import type { VerifierIdentity } from '@idv/wallet';
+import { walletLibrary } from './wallet-library.ts';
 
 /**
  * The verifier identity a client's wallet requests are signed with (OpenID4VP client identifier
@@ -34,6 +35,7 @@ export async function walletVerifierFor(tx: Executor, keyring: MasterKeyring, te
   const stored = await findWalletVerifier(tx, tenant);
   if (stored) return identityOf(stored, keyring, dnsName);
   const client = await findClient(tx, tenant.clientId);
+  const { generateVerifierIdentity } = await walletLibrary();
   const made = await generateVerifierIdentity({ dnsName, organisation: client?.name ?? tenant.clientId, validDays: 3650 });
   const { row, created } = await insertWalletVerifier(tx, {
     clientId: tenant.clientId,

@@ -16,7 +16,8 @@ import {
 } from '@idv/db';
 import { newId, pieceKeyClass, walletClaimsFor, walletSettings, type CheckReason, type WalletFormat } from '@idv/domain';
 import { pieceBlobs, walletPresentationPurpose, type StoredWalletPresentation } from '@idv/case-data';
-import { buildRequest, type TrustAnchor, type VerifiedPresentation, type WalletClaim, type WalletRefusal } from '@idv/wallet';
+import type { TrustAnchor, VerifiedPresentation, WalletClaim, WalletRefusal } from '@idv/wallet';
+import { walletLibrary } from './wallet-library.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/api-error.ts';
 import { inspectWalletPortrait } from './images.ts';
@@ -92,6 +93,7 @@ export async function createWalletRequest(ctx: AppContext, session: SessionByTok
     const claims = walletClaimsFor(j.flow) as WalletClaim[];
     const { formats } = walletSettings(j.flow);
     const verifier = await walletVerifierFor(tx, ctx.keyring, j.tenant, ctx.config.apiBaseUrl, now);
+    const { buildRequest } = await walletLibrary();
     const built = await buildRequest({
       verifier,
       claims,
