@@ -29,7 +29,7 @@ import { buildPadSet, type PadRow, type PadSet } from '../bench/checks/pad-set.t
  * prints from NUAA's live frames (one webcam), but a phone's video frames are smoother than both
  * and generated prints grainier than photos, so a linear model over them moved the threshold and
  * raised the reported half's BPCER (docs/liveness.md gives the run). With PAD_TEXTURE=1 the L2
- * penalty is 0.1 (chosen by leaving one training subject out; 0.02 flagged phone video frames).
+ * penalty is 0.1 (0.02 and 0.3 did worse when leaving one training subject out).
  * The face's mean red difference (YCbCr Cr), tried with them, flagged grey photos like saturation
  * and is not measured.
  */
