@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadFaceModels } from '../../packages/engine/src/faces/index.ts';
-import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE } from '../../packages/engine/src/faces/medium/index.ts';
-import { quantile, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
+import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type MediumFeature } from '../../packages/engine/src/faces/medium/index.ts';
+import { auc, quantile, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
 import { buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
 
 /**
@@ -16,6 +16,10 @@ import { buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
  *    bona fide faces;
  *  - after: the committed model (faces/medium/model.ts) at its committed threshold, and for the
  *    document as the selfie, the portrait distance rule as well;
+ *  - texture: each micro-texture measure alone (measured and reported, not in the model: see
+ *    scripts/fit-pad-model.ts), its separation of pad-dev's prints from its live frames on the
+ *    reported half (AUC), and its rates per species at the threshold keeping 97% of every bona
+ *    fide species of the training half (in the direction the training half shows);
  *  - CPU of the medium judgement per still (decode at up to 2048 px included).
  * Generated species are labelled generated: they are made by this project's own simulator.
  * Environment: PAD_SAVE=path writes the set read (for scripts/fit-pad-model.ts PAD_ROWS);
@@ -47,6 +51,13 @@ export async function measurePad(): Promise<Record<string, unknown>> {
   const pairs = (half: number, same: boolean) => set.portraitPairs.filter((p) => p.half === half && p.samePhoto === same).map((p) => p.distance);
   const spread = (v: number[]) => (v.length ? { n: v.length, min: Math.min(...v), p5: quantile(v, 0.05), median: quantile(v, 0.5), p95: quantile(v, 0.95), max: Math.max(...v) } : { n: 0 });
   const table = (rates: SpeciesRate[]) => Object.fromEntries(rates.map((s) => [s.species, { [s.species.startsWith('bona') ? 'bpcer' : 'apcer']: s.rate, errors: s.errors, judged: s.stills - s.no_face, no_face: s.no_face }]));
+  const texture = Object.fromEntries((['lbp_edges', 'lbp_irregular'] as MediumFeature[]).map((f) => {
+    const sign = auc(train.filter((r) => r.face), f) >= 0.5 ? 1 : -1;
+    const alone = (r: PadRow) => sign * r.features![f];
+    const t = thresholdForBpcer(train, alone);
+    const padDev = reported.filter((r) => r.face && r.species.includes('pad_dev'));
+    return [f, { higher_on_attacks: sign > 0, auc_pad_dev_reported: auc(padDev, f), ...table(speciesRates(reported, (r) => alone(r) >= t)) }];
+  }));
   return {
     seconds: Math.round((Date.now() - started) / 1000),
     model: { features: MEDIUM_MODEL.features.map((f) => f.name), threshold: MEDIUM_MODEL.threshold, portrait_max_distance: SELFIE_IS_PORTRAIT_MAX_DISTANCE },
@@ -54,6 +65,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
     reported_half_medium_only: table(mediumOnly),
     before_antispoof_alone: { threshold: Math.round(antispoofThreshold * 1000) / 1000, ...table(beforeRates) },
     training_half: table(trainingRates),
+    texture_alone: texture,
     portrait_distance: {
       training: { same_photo: spread(pairs(0, true)), different_photo: spread(pairs(0, false)) },
       reported: { same_photo: spread(pairs(1, true)), different_photo: spread(pairs(1, false)) },

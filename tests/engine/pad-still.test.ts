@@ -99,7 +99,7 @@ const unit = (k: number, angle: number) => Array.from({ length: 512 }, (_, i) =>
 test('the face check raises presentation_attack_suspected (attention) when the medium is an attack, and keeps the measures', () => {
   const doc = face(unit(1, 0));
   const selfie = face(unit(1, 0.6)); // distance about 0.59: the same person, another photo
-  const measures = { medium_spectrum_peaks: 2, medium_high_frequency: -1, medium_saturation: 0.2, medium_dynamic_range: 0.6, medium_glare: 0, medium_straight_edges: 0.3, medium_attack_score: 0.97 };
+  const measures = { medium_spectrum_peaks: 2, medium_high_frequency: -1, medium_saturation: 0.2, medium_dynamic_range: 0.6, medium_glare: 0, medium_straight_edges: 0.3, medium_lbp_edges: 0.3, medium_lbp_irregular: 0.07, medium_attack_score: 0.97 };
   const attacked = judgeFaceMatch([doc], [selfie], THRESHOLDS, { measures, score: 0.97, attack: true }).report;
   assert.equal(attacked.status, 'attention');
   assert.deepEqual(attacked.reasons, ['presentation_attack_suspected']);

@@ -3,6 +3,7 @@ import type { RgbImage } from '../decode-image.ts';
 import { MEDIUM_MODEL, type MediumFeature } from './model.ts';
 import { colourMeasures, faceWindow, straightEdges } from './pixels.ts';
 import { spectrumMeasures } from './spectrum.ts';
+import { textureMeasures } from './texture.ts';
 
 /**
  * Is this still a live face, or a face shown on a screen or a print? Pure, on one decoded image
@@ -24,6 +25,10 @@ export interface StillMediumMeasures {
   medium_glare: number;
   /** The longest straight edge outside the face, over the image's diagonal. */
   medium_straight_edges: number;
+  /** Micro-texture of the face brought to 64×64: share of straight-edge local binary patterns. */
+  medium_lbp_edges: number;
+  /** Micro-texture of the face brought to 64×64: share of irregular (non-uniform) local binary patterns. */
+  medium_lbp_irregular: number;
 }
 
 export interface StillMediumJudgement {
@@ -45,6 +50,7 @@ function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures 
   const { lum, n } = faceWindow(image, clamped);
   const spectrum = spectrumMeasures(lum, n);
   const colour = colourMeasures(image, clamped);
+  const texture = textureMeasures(image, clamped);
   return {
     medium_spectrum_peaks: round(spectrum.peaks),
     medium_high_frequency: round(spectrum.highFrequency),
@@ -52,6 +58,8 @@ function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures 
     medium_dynamic_range: round(colour.dynamicRange),
     medium_glare: round(colour.glare),
     medium_straight_edges: round(straightEdges(image, clamped)),
+    medium_lbp_edges: round(texture.edges),
+    medium_lbp_irregular: round(texture.irregular),
   };
 }
 
@@ -64,6 +72,8 @@ export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = 
     dynamic_range: m.medium_dynamic_range,
     glare: Math.sqrt(m.medium_glare),
     straight_edges: m.medium_straight_edges,
+    lbp_edges: m.medium_lbp_edges,
+    lbp_irregular: m.medium_lbp_irregular,
     antispoof: passive.antispoof ?? 0.5,
     liveness: passive.liveness ?? 0.5,
   };
