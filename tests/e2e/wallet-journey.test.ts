@@ -5,17 +5,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { findWalletRequest, insertTrustAnchor, listPieces, queryRows } from '@idv/db';
-import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinition } from '@idv/domain';
-import { ChecksPool } from '@idv/engine';
-import { verifyWebhook } from '@idv/sdk';
+import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
 import { describeCertificate } from '@idv/wallet';
 import { TestWallet, createStatusList, createStatusListCwt, createTestIssuer, type TestIssuer, type TestPerson } from '@idv/wallet/testing';
-import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
 import { sandboxTestIssuer } from '../../apps/api/src/services/wallet-sandbox-issuer.ts';
-import { checksRunnerFor } from '../helpers/checks-runner.ts';
-import { activateFlow, fixture, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { createEndpoint, newTenant, type TestTenant } from '../helpers/webhooks.ts';
+import { activateFlow, fixture, newSession, openCase, type JourneyTestApp } from '../helpers/journey.ts';
+import { startWalletCases, reportOf as report, type WalletCases } from '../helpers/wallet-cases.ts';
+import type { TestTenant } from '../helpers/webhooks.ts';
 
 /**
  * The wallet as a way through a case (docs/wallet.md#the-wallet-in-a-case), over real HTTP: the
@@ -62,14 +58,14 @@ const PERSON: TestPerson = {
 const PORTRAIT = 'faces/face_recognition/examples/obama.jpg';
 const SELFIE = 'faces/face_recognition/examples/obama2.jpg';
 
+let cases: WalletCases;
 let t: JourneyTestApp;
 let base: string;
 let who: TestTenant;
-let secret: string;
-let rx: Receiver;
-let pool: ChecksPool;
-let runner: ChecksRunner;
-let dispatcher: WebhookDispatcher;
+let page: WalletCases['page'];
+let decided: WalletCases['decided'];
+let eventsOf: WalletCases['eventsOf'];
+let journalOf: WalletCases['journalOf'];
 /** Trusted by the client (an anchor of its own). */
 let trusted: TestIssuer;
 /** Trusted by nobody. */
@@ -80,10 +76,8 @@ let statusUri: string;
 let statusCwtUri: string;
 
 before(async () => {
-  t = await startJourneyApp({ WEBHOOK_POLL_MS: '50', API_BASE_URL: 'http://wallet-verifier.idv.test' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  who = await newTenant(t, 'sandbox');
+  cases = await startWalletCases({ threads: 2 });
+  ({ t, base, who, page, decided, eventsOf, journalOf } = cases);
   for (const [name, def] of [[FLOW_PID, PID_DEFINITION], [FLOW_MDL, MDL_DEFINITION], [FLOW_ANY, ANY_DEFINITION]] as const) {
     await activateFlow(t, who.tenant.clientId, 'sandbox', name, def);
   }
@@ -121,35 +115,14 @@ before(async () => {
   statusCwtUri = `http://127.0.0.1:${(statusServer.address() as AddressInfo).port}/status/cwt`;
   statusToken = await createStatusList(trusted, [7], statusUri);
   statusCwt = await createStatusListCwt(trusted, [5], statusCwtUri);
-
-  rx = await startReceiver();
-  secret = (await createEndpoint(t, who, rx.url, ['case.decided'])).secret;
-  dispatcher = new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen });
-  await dispatcher.start();
-  pool = new ChecksPool({ threads: 2 });
-  runner = checksRunnerFor(t, pool);
 });
 
 after(async () => {
-  await dispatcher?.stop();
-  await pool?.destroy();
-  await rx?.close();
   await new Promise((r) => statusServer?.close(r));
-  await t?.close();
+  await cases?.close();
 });
 
 // ------------------------------------------------------------------------------------ helpers
-
-/** A call of the journey page over HTTP with its session token. */
-async function page(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${base}/v1/sessions/current${path}`, {
-    method,
-    headers: { authorization: `Session ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
 
 /** A case of the flow with a session whose consent (and applicant data) is given; returns its id and token. */
 async function startCase(flow: string, declared?: Record<string, string>): Promise<{ caseId: string; token: string }> {
@@ -191,31 +164,6 @@ async function walletWith(add: (w: TestWallet) => Promise<void>): Promise<TestWa
   const w = await TestWallet.create();
   await add(w);
   return w;
-}
-
-function eventsOf(caseId: string): { type: string; data: Record<string, unknown> }[] {
-  return rx.received
-    .map((r) => verifyWebhook(r.body, r.headers, secret).event)
-    .filter((e) => (e.object as { id: string }).id === caseId)
-    .map((e) => ({ type: e.type, data: e.data as Record<string, unknown> }));
-}
-
-async function decided(caseId: string): Promise<Record<string, any>> {
-  const ran = await runner.drain();
-  assert.ok(ran.some((r) => r.caseId === caseId), `the runner ran the job of ${caseId}`);
-  await rx.waitFor(() => eventsOf(caseId).length >= 1, 15_000, `the webhook of ${caseId}`);
-  const res = await t.request('GET', `/v1/cases/${caseId}`, { key: who.key });
-  assert.equal(res.statusCode, 200, res.body);
-  const kase = res.json();
-  for (const c of kase.checks as CheckReport[]) assert.deepEqual(reportContradictions(c), [], JSON.stringify(c));
-  return kase;
-}
-
-const report = (kase: Record<string, any>, type: string) => (kase.checks as CheckReport[]).find((c) => c.type === type);
-
-async function journalOf(caseId: string, action: string): Promise<Record<string, unknown>[]> {
-  const rows = await queryRows<{ detail: Record<string, unknown> }>(t.database.db, sql`SELECT detail FROM case_journal WHERE case_id = ${caseId} AND action = ${action} ORDER BY id`);
-  return rows.map((r) => r.detail);
 }
 
 // -------------------------------------------------------------------------------- the two paths

@@ -1,16 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { findWalletRequest, listPieces, queryRows } from '@idv/db';
-import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinition } from '@idv/domain';
-import { ChecksPool } from '@idv/engine';
-import { verifyWebhook } from '@idv/sdk';
-import { ChecksRunner, WebhookDispatcher } from '@idv/worker';
-import { checksRunnerFor } from '../helpers/checks-runner.ts';
-import { activateFlow, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { createEndpoint, newTenant, type TestTenant } from '../helpers/webhooks.ts';
+import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
+import { activateFlow, newSession, openCase, type JourneyTestApp } from '../helpers/journey.ts';
+import { startWalletCases, reportOf as report, type WalletCases } from '../helpers/wallet-cases.ts';
+import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
 
 /**
  * The sandbox test wallet (docs/wallet.md#try-the-whole-path-in-the-sandbox), over real HTTP: the
@@ -35,48 +30,27 @@ const FLOW_MDOC = 'wallet_mdoc';
 const MDOC_DEFINITION: FlowDefinition = { ...ANY_DEFINITION, wallet: { formats: ['mso_mdoc'], document_fallback: false } };
 const DECLARED = { given_names: 'Julien', surname: 'Martin', birth_date: '1984-05-17' };
 
+let cases: WalletCases;
 let t: JourneyTestApp;
 let base: string;
 let who: TestTenant;
 let prod: TestTenant;
-let secret: string;
-let rx: Receiver;
-let pool: ChecksPool;
-let runner: ChecksRunner;
-let dispatcher: WebhookDispatcher;
+let page: WalletCases['page'];
+let decided: WalletCases['decided'];
+let eventsOf: WalletCases['eventsOf'];
+let journalOf: WalletCases['journalOf'];
 
 before(async () => {
-  t = await startJourneyApp({ WEBHOOK_POLL_MS: '50', API_BASE_URL: 'http://wallet-verifier.idv.test' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  who = await newTenant(t, 'sandbox');
+  cases = await startWalletCases({ threads: 1 });
+  ({ t, base, who, page, decided, eventsOf, journalOf } = cases);
   prod = await newTenant(t, 'prod');
   for (const [name, def] of [[FLOW_ANY, ANY_DEFINITION], [FLOW_MDOC, MDOC_DEFINITION]] as const) await activateFlow(t, who.tenant.clientId, 'sandbox', name, def);
   await activateFlow(t, prod.tenant.clientId, 'prod', FLOW_ANY, ANY_DEFINITION);
-  rx = await startReceiver();
-  secret = (await createEndpoint(t, who, rx.url, ['case.decided'])).secret;
-  dispatcher = new WebhookDispatcher({ db: t.database.db, keyring: t.ctx.keyring, settings: t.config.webhooks, listen: t.database.listen });
-  await dispatcher.start();
-  pool = new ChecksPool({ threads: 1 });
-  runner = checksRunnerFor(t, pool);
 });
 
 after(async () => {
-  await dispatcher?.stop();
-  await pool?.destroy();
-  await rx?.close();
-  await t?.close();
+  await cases?.close();
 });
-
-async function page(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${base}/v1/sessions/current${path}`, {
-    method,
-    headers: { authorization: `Session ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
 
 async function startCase(tenant: TestTenant, flow: string, declared?: Record<string, string>): Promise<{ caseId: string; token: string }> {
   // The service's clock follows the wall clock: the test wallet signs its device binding with the real time.
@@ -94,31 +68,6 @@ async function request(token: string, mode: 'cross_device' | 'dc_api' = 'cross_d
 }
 
 const present = (token: string, id: string, body: Record<string, unknown> = {}) => page(token, 'POST', `/wallet/requests/${id}/sandbox-presentation`, body);
-
-function eventsOf(caseId: string): { type: string; data: Record<string, any> }[] {
-  return rx.received
-    .map((r) => verifyWebhook(r.body, r.headers, secret).event)
-    .filter((e) => (e.object as { id: string }).id === caseId)
-    .map((e) => ({ type: e.type, data: e.data as Record<string, any> }));
-}
-
-async function decided(caseId: string): Promise<Record<string, any>> {
-  const ran = await runner.drain();
-  assert.ok(ran.some((r) => r.caseId === caseId), `the runner ran the job of ${caseId}`);
-  await rx.waitFor(() => eventsOf(caseId).length >= 1, 15_000, `the webhook of ${caseId}`);
-  const res = await t.request('GET', `/v1/cases/${caseId}`, { key: who.key });
-  assert.equal(res.statusCode, 200, res.body);
-  const kase = res.json();
-  for (const c of kase.checks as CheckReport[]) assert.deepEqual(reportContradictions(c), [], JSON.stringify(c));
-  return kase;
-}
-
-const report = (kase: Record<string, any>, type: string) => (kase.checks as CheckReport[]).find((c) => c.type === type);
-
-async function journalOf(caseId: string, action: string): Promise<Record<string, unknown>[]> {
-  const rows = await queryRows<{ detail: Record<string, unknown> }>(t.database.db, sql`SELECT detail FROM case_journal WHERE case_id = ${caseId} AND action = ${action} ORDER BY id`);
-  return rows.map((r) => r.detail);
-}
 
 describe('the sandbox test wallet presents through the same path as a real wallet', () => {
   test('a PID as SD-JWT VC with the declared names: accepted, the case approved with its webhook, the identity sealed in the vault', async () => {
