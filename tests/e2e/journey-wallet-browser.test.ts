@@ -251,12 +251,18 @@ describe(`the journey's wallet screens in Chromium (${TEST_DB})`, () => {
       }
     });
 
+    /** A wallet holding a PID of an issuer the client does not trust. */
+    const strangersWallet = async (): Promise<TestWallet> => {
+      const w = await TestWallet.create();
+      await w.addPid(await createTestIssuer({ name: 'Unknown Issuer', country: 'FR' }), PERSON);
+      return w;
+    };
+
     test('a phone without the API: the wallet link and the QR code; a credential from an untrusted issuer is refused, in words', async () => {
       const context = await browser.newContext(PHONE);
       try {
         await browserWithoutWallet(context);
-        const stranger = await TestWallet.create();
-        await stranger.addPid(await createTestIssuer({ name: 'Unknown Issuer', country: 'FR' }), PERSON);
+        const stranger = await strangersWallet();
         const { page } = await journey(context);
         await page.getByRole('button', { name: en.wallet_continue }).click();
         const link = page.getByRole('link', { name: en.wallet_link });
@@ -282,8 +288,7 @@ describe(`the journey's wallet screens in Chromium (${TEST_DB})`, () => {
       const context = await browser.newContext(PHONE);
       try {
         await browserWithoutWallet(context);
-        const stranger = await TestWallet.create();
-        await stranger.addPid(await createTestIssuer({ name: 'Unknown Issuer', country: 'FR' }), PERSON);
+        const stranger = await strangersWallet();
         const { page } = await journey(context);
         for (let attempt = 1; attempt <= WALLET_REFUSALS_PER_ROUND; attempt++) {
           if (attempt > 1) await page.getByRole('button', { name: en.retry }).click();
