@@ -31,15 +31,15 @@ export function refineMesh(mesh: Mesh, outputs: readonly Float32Array[]): MeshPo
   const used: number[] = [];
   for (let k = 0; k < 468; k++) if (mesh[k]![0] >= 1 && mesh[k]![1] >= 1) used.push(k);
   if (used.length < 100) return truncated;
-  let best: { points: MeshPoint[]; residual: number } | null = null;
-  for (const raw of outputs) {
+  // Newest first: the face's own output is among the last few. Another face's leaves residuals of
+  // many pixels, so the first one under the limit is the one.
+  for (let i = outputs.length - 1; i >= 0; i--) {
+    const raw = outputs[i]!;
     if (raw.length !== MESH_OUTPUT_LENGTH) continue;
     const fitted = fitAffine(raw, mesh, used);
-    if (!fitted) continue;
-    if (!best || fitted.residual < best.residual) best = fitted;
+    if (fitted && fitted.residual <= MAX_RESIDUAL) return fitted.points.map(([x, y], k) => [x, y, truncated[k]![2]]);
   }
-  if (!best || best.residual > MAX_RESIDUAL) return truncated;
-  return best.points.map(([x, y], k) => [x, y, truncated[k]![2]]);
+  return truncated;
 }
 
 /** x' = a·x + b·y + c (and y' likewise) from raw to pixel centres, by least squares over `used`. */
