@@ -40,7 +40,8 @@ test('flows on the old scale take the new standard thresholds; flows on the new 
   assert.deepEqual(byId.get(old.id)!.definition.steps, STANDARD_FLOW.steps);
   // The migration wrote the standard values of its day (the distance alone). The standard flow now
   // judges the quality-corrected score, whose reference quality keeps it on the distance's scale:
-  // its thresholds moved by at most 0.002, and flows carrying the older values are left as they are
-  // (docs/face-match.md: at 1.068 / 1.146 the score's FMR on lfw-dev's half B is 5.4e-5 / 7.9e-4).
-  assert.ok(Math.abs(STANDARD_FLOW.checks.face_match_max_distance - 1.068) <= 0.002 + 1e-9 && Math.abs(STANDARD_FLOW.checks.face_review_max_distance - 1.146) <= 0.002 + 1e-9, 'the standard flow\'s values are the migration\'s to within 0.002');
+  // its thresholds moved by at most 0.003 (the review threshold 1.149 since the sub-pixel alignment),
+  // and flows carrying the older values are left as they are (docs/face-match.md: at 1.068 / 1.146
+  // the score's FMR on lfw-dev's half B is 5.8e-5 / 7.8e-4).
+  assert.ok(Math.abs(STANDARD_FLOW.checks.face_match_max_distance - 1.068) <= 0.003 + 1e-9 && Math.abs(STANDARD_FLOW.checks.face_review_max_distance - 1.146) <= 0.003 + 1e-9, 'the standard flow\'s values are the migration\'s to within 0.003');
 });

@@ -1,13 +1,15 @@
 import type { FaceAnalysis, FaceBox } from '../types.ts';
 import { decodeForFaces, type RgbImage } from './decode-image.ts';
 import { pickLandmarks, type Landmark } from './landmarks.ts';
+import { refineMesh } from './mesh-precision.ts';
 import { loadFaceModels, type FaceModels } from './models.ts';
 import { describeFace } from './recognition-descriptor.ts';
 
 /**
  * Faces in one image: human finds them (detector + 468-point mesh, which gives the head pose, a
- * tight face outline and the five points of the alignment), then the recognition model describes
- * each one (recognition-descriptor.ts): a unit vector compared by Euclidean distance.
+ * tight face outline and the five points of the alignment, taken to a fraction of a pixel again:
+ * mesh-precision.ts), then the recognition model describes each one (recognition-descriptor.ts):
+ * a unit vector compared by Euclidean distance.
  */
 
 /** A face as analysed, with the passive liveness scores (reported as measures only, never as reasons). */
@@ -68,7 +70,7 @@ async function analyseRgb(models: FaceModels, rgb: RgbImage): Promise<FaceFindin
   for (const face of faces) {
     const outline = meshBox(face.mesh, rgb);
     if (outline.width < 8 || outline.height < 8) continue;
-    const { descriptor, quality } = await describeFace(models.recognition, rgb, face.mesh);
+    const { descriptor, quality } = await describeFace(models.recognition, rgb, refineMesh(face.mesh, models.meshOutputs));
     const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
     findings.push({
       box: outline,

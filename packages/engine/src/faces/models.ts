@@ -6,7 +6,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import { countModelLoad } from '../model-loads.ts';
 import { createCpuSession, runFloat } from '../onnx/session.ts';
 import { ALIGNED_SIDE } from './align.ts';
-import { runHumanModelsOnOnnx } from './human-onnx.ts';
+import { runHumanModelsOnOnnx, type MeshOutputs } from './human-onnx.ts';
 import { RECOGNITION_MODEL } from './recognition-descriptor.ts';
 
 /**
@@ -39,6 +39,8 @@ export interface FaceModels {
   humanTf: Tf;
   /** The recognition model on onnxruntime (recognition-descriptor.ts). */
   recognition: InferenceSession;
+  /** The mesh model's latest outputs, to undo human's truncation of the mesh (mesh-precision.ts). */
+  meshOutputs: MeshOutputs;
 }
 
 /** Human's settings: the face pipeline only, no body/hand/object/gesture models. */
@@ -97,9 +99,9 @@ async function load(): Promise<FaceModels> {
   if (humanTf.getBackend() !== 'wasm') throw new Error(`face models: wasm backend did not start (got ${humanTf.getBackend()})`);
   await human.load();
   // human's detector, mesh and liveness nets run on onnxruntime behind human's own pipeline.
-  await runHumanModelsOnOnnx(human.models.models ?? {}, humanTf);
+  const meshOutputs = await runHumanModelsOnOnnx(human.models.models ?? {}, humanTf);
   const recognition = await createCpuSession(await readFile(RECOGNITION_MODEL));
-  const models = { human, humanTf, recognition };
+  const models = { human, humanTf, recognition, meshOutputs };
   await warmUp(models);
   return models;
 }
