@@ -7,6 +7,7 @@ import { build } from '@idv/api';
 import { openDatabase, type Database } from '@idv/db';
 import { ERROR_CATALOGUE, type ErrorCode } from '@idv/domain';
 import { bootstrapDemoClient } from '../../apps/api/src/bootstrap.ts';
+import { compileEveryValidator } from '../../apps/api/src/http/lazy-validators.ts';
 import { DOCS_URL, errorOf, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { issueKey } from '../helpers/tenants.ts';
@@ -120,6 +121,14 @@ describe('the error shape everywhere', () => {
     // The caller cannot choose the request id.
     const chosen = await t.request('GET', '/v1/nope', { headers: { 'x-request-id': 'req_mine' } });
     assert.notEqual(errorOf(chosen).request_id, 'req_mine');
+  });
+});
+
+describe('request validation', () => {
+  test("every route's schemas compile (validators are compiled at a route's first request, so a bad schema is caught here)", () => {
+    // At least a body, a query or a parameters validator for most of the ~90 operations.
+    assert.ok(compileEveryValidator(t.app) > 80);
+    assert.equal(compileEveryValidator(t.app), 0, 'each validator is compiled once');
   });
 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { configProblems } from '../helpers/config-problems.ts';
-import { runNode } from '../helpers/processes.ts';
+import { runServe } from '../helpers/processes.ts';
 
 const problems = configProblems;
 
@@ -46,7 +46,7 @@ test('production refuses each demonstration default, naming it', () => {
 });
 
 test('the service refuses to start in production on the defaults and says every reason', async () => {
-  const proc = runNode('apps/server/src/main.ts', [], { NODE_ENV: 'production', DATA_DIR: '/nonexistent/never-created' });
+  const proc = runServe([], { NODE_ENV: 'production', DATA_DIR: '/nonexistent/never-created' });
   assert.equal(await proc.exited, 1);
   const err = proc.stderr();
   for (const name of ['MASTER_KEY', 'DATABASE_URL', 'API_BASE_URL', 'JOURNEY_URL', 'CONSOLE_URL', 'DOCS_URL', 'OIDC_ISSUER']) {

@@ -8,7 +8,7 @@ import { generateMasterKey } from '@idv/vault';
 import { launchChromium } from '../helpers/browser.ts';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
 import { Agent } from '../helpers/console.ts';
-import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+import { freePort, runServe, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
  * `npm start` as one runs it on a laptop: the service, the development provider and the console
@@ -57,7 +57,7 @@ after(async () => {
 });
 
 async function start(): Promise<void> {
-  proc = runNode('apps/server/src/main.ts', [], env);
+  proc = runServe([], env);
   // The whole stack starts here (migrations on PGlite, the console's bundle built and compressed,
   // the provider): on a loaded 2-core machine that has taken over the helpers' default 90 s.
   await waitUntilReady(proc, `${env.API_BASE_URL}/readyz`, 180_000);

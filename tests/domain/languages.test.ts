@@ -33,7 +33,8 @@ function messageProblems(reference: Record<string, string>, candidate: Record<st
 }
 
 async function messagesOf(locale: string): Promise<Record<string, unknown>> {
-  return (await import(join(MESSAGES_DIR, `${locale}.ts`))).default;
+  // A relative template the test runner's bundler can follow (it bundles every file it matches).
+  return (await import(`../../apps/journey/src/app/messages/${locale}.ts`)).default;
 }
 
 /** Every localised text of a flow's questionnaire, named by where it is. */

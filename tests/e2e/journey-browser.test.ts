@@ -18,7 +18,7 @@ import { documentFrame, glaredFrame, selfieFrame, y4mFromFrames, y4mFromImage } 
 import { recordCaptures } from '../helpers/capture-log.ts';
 import { IMAGES, SELFIE_BOX, fixture } from '../helpers/journey.ts';
 import { clipFrames } from '../helpers/liveness-clips.ts';
-import { ROOT, freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+import { ROOT, freePort, runServe, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
  * The hosted journey in a real browser: Debian's Chromium driven by playwright-core, its fake
@@ -42,7 +42,7 @@ let camera: string;
 const pages: EmbeddingPage[] = [];
 
 async function startService(): Promise<void> {
-  proc = runNode('apps/server/src/main.ts', [], env);
+  proc = runServe([], env);
   await waitUntilReady(proc, `${api}/readyz`);
   await waitUntilReady(proc, `${journeyUrl}/`);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@idv/vault';
 import { startFaultCluster, type FaultCluster } from './fault-cluster.ts';
-import { freePort, runNode, waitUntilReady, type Proc } from './processes.ts';
+import { freePort, runNode, runServe, waitUntilReady, type Proc } from './processes.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 /**
@@ -49,7 +49,6 @@ export interface FaultServiceOptions {
   env?: Record<string, string>;
 }
 
-const SERVER = 'apps/server/src/main.ts';
 const WORKER = 'apps/worker/src/main.ts';
 
 export async function startFaultService(opts: FaultServiceOptions = {}): Promise<FaultService> {
@@ -88,7 +87,7 @@ export async function startFaultService(opts: FaultServiceOptions = {}): Promise
   const workers: Node[] = [1, 2].map((i) => ({ name: `worker${i}`, proc: null as unknown as Proc }));
   const launch = async (node: Node): Promise<void> => {
     if (node.url) {
-      node.proc = runNode(SERVER, ['--api-only'], apiEnv(Number(new URL(node.url).port)));
+      node.proc = runServe(['--api-only'], apiEnv(Number(new URL(node.url).port)));
       await waitUntilReady(node.proc, `${node.url}/readyz`, 120_000);
     } else {
       // At info: its start line is what tells it is up.

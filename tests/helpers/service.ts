@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@idv/vault';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from './database.ts';
-import { freePort, runNode, stop, waitUntilReady, type Proc } from './processes.ts';
+import { freePort, runServe, stop, waitUntilReady, type Proc } from './processes.ts';
 
 /** The whole service as `npm start` runs it, on free ports, a fresh data directory and the database of TEST_DB. */
 export interface WholeService {
@@ -37,7 +37,7 @@ export async function startWholeService(env: Record<string, string> = {}): Promi
   const docsUrl = `http://127.0.0.1:${dport}`;
   const consoleUrl = `http://127.0.0.1:${cport}`;
   const idpUrl = `http://127.0.0.1:${iport}`;
-  const proc = runNode('apps/server/src/main.ts', [], {
+  const proc = runServe([], {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@idv/vault';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
-import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+import { freePort, runNode, runServe, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 
 /**
  * GET /metrics as a Prometheus server scrapes it: the service process (`npm start`) on the
@@ -27,7 +27,7 @@ before(async () => {
   if (TEST_DB === 'pglite') await seedPgliteDataDir(dataDir);
   if (TEST_DB === 'postgres') ({ url: databaseUrl, dropDb } = await createPostgresDatabase());
   const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
-  const proc = runNode('apps/server/src/main.ts', [], {
+  const proc = runServe([], {
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
     HOST: '127.0.0.1',

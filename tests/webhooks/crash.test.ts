@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { IdvClient, verifyWebhook } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import { TEST_DB, createPostgresDatabase, seedPgliteDataDir } from '../helpers/database.ts';
-import { freePort, runNode, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
+import { freePort, runNode, runServe, stop, waitUntilReady, type Proc } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 /**
@@ -35,7 +35,7 @@ const WORKER_ENV = { CHECKS_WARM_UP: 'false', WEBHOOK_CONCURRENCY: '8', WEBHOOK_
 async function startService(runWorker: boolean): Promise<{ proc: Proc; api: string }> {
   // Every companion server of the single process listens on its URL's port: all of them free ones.
   const [port, docsPort, journeyPort, consolePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const proc = runNode('apps/server/src/main.ts', [], {
+  const proc = runServe([], {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -32,6 +32,7 @@ import { openapiTags } from './schemas/tags.ts';
 import { webhookOperations } from './schemas/webhooks.ts';
 import { logRequest } from './http/log-request.ts';
 import { sharedSerializers } from './http/shared-serializers.ts';
+import { lazyValidator } from './http/lazy-validators.ts';
 import { CaseVault } from '@idv/case-data';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
 import { ReauthVerifier } from './services/reauth.ts';
@@ -97,7 +98,7 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
 
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(app, () => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema)));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   await app.register(swagger, {

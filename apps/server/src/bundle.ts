@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Loader } from 'esbuild';
+import type { Loader, Metafile, Plugin } from 'esbuild';
 import { SERVER_DIST } from './dist.ts';
 
 /**
@@ -28,6 +28,66 @@ const MANIFEST = join(SERVER_DIST, 'bundle.json');
 
 /** esbuild's loader for each extension the onLoad of bundleServer reads. */
 const LOADERS: Record<string, Loader> = { ts: 'ts', mts: 'ts', cts: 'ts', tsx: 'tsx', js: 'js', mjs: 'js', cjs: 'js', jsx: 'jsx' };
+
+/** What `import.meta.url` becomes (esbuild's define): a constant each bundled source declares. */
+const SOURCE_URL = '__idvSourceUrl';
+
+/**
+ * The source with its own URL declared on its first line (after a `#!` line), so that its lines
+ * keep their numbers in the source maps; only where it names `import.meta.url`.
+ */
+function withSourceUrl(source: string, url: string): string {
+  if (!source.includes('import.meta.url')) return source;
+  const declaration = `const ${SOURCE_URL} = ${JSON.stringify(url)};`;
+  const shebang = source.startsWith('#!') ? source.indexOf('\n') + 1 : 0;
+  return source.slice(0, shebang) + declaration + source.slice(shebang);
+}
+
+/**
+ * Bundles the repository's own sources and leaves every package of node_modules an import, with
+ * `import.meta.url` in each bundled file its source file's URL: what a source finds beside itself
+ * (migrations, worker threads' entries, models, fixtures) is found as when it runs through tsx.
+ * The service's bundle and the test runner's bundles of the test files (scripts/test.mjs) share it.
+ */
+function sourcesPlugin(): Plugin {
+  return {
+    name: 'idv-sources',
+    setup(b) {
+      // Packages from node_modules stay imports; the workspaces (@idv/*) are bundled.
+      b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@idv/') ? undefined : { external: true }));
+      b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => ({
+        contents: withSourceUrl(await readFile(args.path, 'utf8'), pathToFileURL(args.path).href),
+        loader: LOADERS[args.path.slice(args.path.lastIndexOf('.') + 1)],
+      }));
+    },
+  };
+}
+
+/**
+ * Bundles entry points with the repository's sources (sourcesPlugin) into ES modules for Node 20,
+ * shared chunks split out and linked source maps, so that stack traces name the sources (under
+ * Node's --enable-source-maps or process.setSourceMapsEnabled).
+ */
+export async function bundleSources(options: { entryPoints: string[]; outdir: string; outbase?: string }): Promise<Metafile> {
+  // Lazily: esbuild is loaded only when a bundle is made, never by a start on a current one.
+  const { build } = await import('esbuild');
+  const result = await build({
+    ...options,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    // An expression, not a text: `import.meta.url` inside a string or a comment is left alone.
+    define: { 'import.meta.url': SOURCE_URL },
+    plugins: [sourcesPlugin()],
+  });
+  return result.metafile;
+}
 
 /** What bundle.json records: the bundle's folder under dist/ and a hash of every source in it. */
 interface BundleManifest {
@@ -62,37 +122,9 @@ export function currentBundle(): string | null {
  * on one may yet load a chunk of it). Returns the entry.
  */
 export async function bundleServer({ prune = false } = {}): Promise<string> {
-  // Lazily: esbuild is loaded only when a bundle is made, never by a start on a current one.
-  const { build } = await import('esbuild');
   const dir = `bundle-${Date.now().toString(36)}-${process.pid}`;
-  const result = await build({
-    entryPoints: [ENTRY],
-    outdir: join(SERVER_DIST, dir),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outExtension: { '.js': '.mjs' },
-    // Stack traces name the sources (serve.mjs turns source maps on).
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'warning',
-    plugins: [
-      {
-        name: 'idv-server',
-        setup(b) {
-          // Packages from node_modules stay imports; the workspaces (@idv/*) are bundled.
-          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@idv/') ? undefined : { external: true }));
-          b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => ({
-            contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-            loader: LOADERS[args.path.slice(args.path.lastIndexOf('.') + 1)],
-          }));
-        },
-      },
-    ],
-  });
-  const files = Object.keys(result.metafile.inputs)
+  const metafile = await bundleSources({ entryPoints: [ENTRY], outdir: join(SERVER_DIST, dir) });
+  const files = Object.keys(metafile.inputs)
     .map((input) => relative(ROOT, join(process.cwd(), input)))
     .sort();
   const manifest: BundleManifest = { dir, sources: hashSources(files)!, files };
