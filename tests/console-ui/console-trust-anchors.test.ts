@@ -69,7 +69,10 @@ describe('wallet trust anchors in the console', () => {
     // From a file: the PID issuer's certificate, twelve days left.
     await page.getByRole('radio', { name: /^SD-JWT VC issuer/ }).check();
     await page.getByLabel('Or choose a .pem file').setInputFiles({ name: 'pid-issuer.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(soon.pem) });
-    assert.equal((await page.getByLabel('Certificate (PEM)').inputValue()).trim(), soon.pem.trim(), 'the file is read into the field');
+    // The browser reads the file asynchronously: on a loaded machine the field fills a moment later.
+    const pemField = page.getByLabel('Certificate (PEM)');
+    for (let i = 0; i < 100 && (await pemField.inputValue()).trim() !== soon.pem.trim(); i++) await page.waitForTimeout(100);
+    assert.equal((await pemField.inputValue()).trim(), soon.pem.trim(), 'the file is read into the field');
     await page.getByRole('button', { name: 'Add the anchor' }).click();
     const soonRow = page.locator('tbody tr', { hasText: 'Test PID Issuer 2026' });
     await soonRow.getByText('Expires soon').waitFor();
