@@ -46,6 +46,28 @@ interface WorkspaceManifest {
 /** packages/<name>/dist, where the package is built. */
 const distOf = (name: PackageName): string => join(ROOT, 'packages', PACKAGES[name].dir, 'dist');
 
+/** What every build of a package shares. */
+function commonOptions(spec: PackageBuild): BuildOptions {
+  return {
+    bundle: true,
+    platform: spec.platform,
+    target: spec.target,
+    // Readable output: integrators step into it when debugging their integration.
+    minify: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * The package's ES module (dist/index.js) as published, written to `outfile`: the documentation's
+ * executed samples import the SDK built this way (tests/docs/reference-samples.test.ts).
+ */
+export function moduleBuildOptions(name: PackageName, outfile: string): BuildOptions {
+  const spec: PackageBuild = PACKAGES[name];
+  return { ...commonOptions(spec), entryPoints: [join(ROOT, 'packages', spec.dir, 'src', 'index.ts')], outfile, format: 'esm' };
+}
+
 /** Builds one package into its dist folder and returns that folder. */
 export async function buildPackage(name: PackageName): Promise<string> {
   const spec: PackageBuild = PACKAGES[name];
@@ -55,17 +77,9 @@ export async function buildPackage(name: PackageName): Promise<string> {
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
 
-  const common: BuildOptions = {
-    bundle: true,
-    platform: spec.platform,
-    target: spec.target,
-    // Readable output: integrators step into it when debugging their integration.
-    minify: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  };
+  const common = commonOptions(spec);
   const files = ['index.js', 'index.d.ts'];
-  await build({ ...common, entryPoints: [entry], outfile: join(dist, 'index.js'), format: 'esm' });
+  await build(moduleBuildOptions(name, join(dist, 'index.js')));
   if (spec.cjs) {
     await build({ ...common, entryPoints: [entry], outfile: join(dist, 'index.cjs'), format: 'cjs' });
     files.push('index.cjs', 'index.d.cts');

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build as esbuild } from 'esbuild';
+import { moduleBuildOptions } from '../../scripts/build-packages.ts';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { IdvClient } from '@idv/sdk';
 import { STANDARD_FLOW } from '@idv/domain';
@@ -57,15 +58,7 @@ before(async () => {
   const sdk = join(work, 'node_modules', '@idv', 'sdk');
   mkdirSync(sdk, { recursive: true });
   writeFileSync(join(sdk, 'package.json'), JSON.stringify({ name: '@idv/sdk', type: 'module', exports: './index.js' }));
-  await esbuild({
-    entryPoints: [join(ROOT, 'packages', 'sdk', 'src', 'index.ts')],
-    outfile: join(sdk, 'index.js'),
-    bundle: true,
-    platform: 'node',
-    target: ['node18'],
-    format: 'esm',
-    logLevel: 'warning',
-  });
+  await esbuild(moduleBuildOptions('sdk', join(sdk, 'index.js')));
   // Each Node.js sample reports the status of every answer it gets, on stderr, for the test to compare.
   writeFileSync(
     join(work, 'status-probe.mjs'),
