@@ -210,18 +210,53 @@ function runJob(job) {
 // in-thread require hook only for the worker threads' TypeScript entries. Through tsx's import hook
 // every run resolved and loaded its ~400 modules through a loader thread: about two seconds of CPU
 // a run, a sixth of a small API suite's. TEST_BUNDLE=0 runs the sources through tsx instead.
+/** Packages of the checks engine that run WebAssembly. */
+const ENGINE_WASM = ['@tensorflow/tfjs-backend-wasm', '@techstark/opencv-js', '@vladmandic/human', 'tesseract.js', 'zxing-wasm'];
+
 const bundled = process.env.TEST_BUNDLE !== '0';
 const bundleDir = join(root, '.tmp', 'test-bundles', String(process.pid));
+/** The test files whose bundle can reach the checks engine's WebAssembly (models, OCR, barcodes). */
+let reachesEngineWasm = () => true;
 if (bundled) {
   const t0 = Date.now();
   rmSync(bundleDir, { recursive: true, force: true });
   process.on('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
   const { bundleSources } = await tsImport('../apps/server/src/bundle.ts', import.meta.url);
-  await bundleSources({ entryPoints: [...new Set(jobs.map((j) => j.file))], outdir: bundleDir, outbase: root });
+  const metafile = await bundleSources({ entryPoints: [...new Set(jobs.map((j) => j.file))], outdir: bundleDir, outbase: root });
+  reachesEngineWasm = reachingPackages(metafile, ENGINE_WASM);
   console.log(`bundled the test files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
+// PGlite is PostgreSQL compiled to WebAssembly: V8 compiles it quickly (Liftoff), then compiles
+// its busy functions again, optimised, on background threads, which in a test file's short life
+// was 1.5 to 2 s of CPU that never paid back (measured on tests/api files). Files that cannot run
+// the checks engine's WebAssembly (models, OCR, barcodes: long computations that need the optimised
+// code) run with --liftoff-only.
 const runArgs = (file) =>
-  bundled ? ['--require', 'tsx/cjs', '--enable-source-maps', '--test-reporter=spec', join(bundleDir, file.replace(/\.ts$/, '.mjs'))] : ['--import', 'tsx', '--test-reporter=spec', file];
+  bundled
+    ? ['--require', 'tsx/cjs', '--enable-source-maps', ...(reachesEngineWasm(file) ? [] : ['--liftoff-only']), '--test-reporter=spec', join(bundleDir, file.replace(/\.ts$/, '.mjs'))]
+    : ['--import', 'tsx', '--test-reporter=spec', file];
+
+/**
+ * Whether a test file's bundle imports one of `packages` (or a file of one), following its chunks'
+ * static and dynamic imports in esbuild's metafile.
+ */
+function reachingPackages(metafile, packages) {
+  const entries = new Map(Object.entries(metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [o.entryPoint, out]));
+  return (file) => {
+    const seen = new Set();
+    const pending = [entries.get(file)];
+    while (pending.length > 0) {
+      const out = pending.pop();
+      if (!out || seen.has(out)) continue;
+      seen.add(out);
+      for (const imported of metafile.outputs[out].imports) {
+        if (!imported.external) pending.push(imported.path);
+        else if (packages.some((p) => imported.path === p || imported.path.startsWith(`${p}/`))) return true;
+      }
+    }
+    return false;
+  };
+}
 
 console.log(`${jobs.length} test runs (${files.length} files on ${backends.join(' and ')}), ${concurrency} at a time`);
 const started = Date.now();
