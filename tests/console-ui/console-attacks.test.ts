@@ -52,7 +52,7 @@ async function reviewedCase(givenNames: string, ref: string): Promise<{ caseId: 
 }
 
 before(async () => {
-  h = await startConsoleHarness({ realTime: true, worker: true });
+  h = await startConsoleHarness({ realTime: true, worker: true, stills: true });
   rita = await h.operator('reviewer', 'Rita Reviewer');
   attacked = await reviewedCase('Sandbox Attack challenge_not_live', 'CUST-ATTACK-0001');
   clean = await reviewedCase('Sandbox Review', 'CUST-CLEAN-0002');

@@ -34,7 +34,7 @@ let portraitCase: { caseId: string; taskId: string };
 let plain: { caseId: string; taskId: string };
 
 before(async () => {
-  h = await startConsoleHarness({ realTime: true, worker: true });
+  h = await startConsoleHarness({ realTime: true, worker: true, stills: true });
   rita = await h.operator('reviewer', 'Rita Reviewer');
   sam = await h.operator('supervisor', 'Sam Supervisor');
   plain = await h.taskInReview({ riskScore: 30 });

@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { screenAudits as sharedScreenAudits } from '../helpers/axe.ts';
 import { ROOT, freePort } from '../helpers/processes.ts';
-import { IMAGES, fixture, journey, newSession } from '../helpers/journey.ts';
+import { IMAGES, allowStills, fixture, journey, newSession } from '../helpers/journey.ts';
 import { issueKey } from '../helpers/tenants.ts';
 import { checksRunnerFor } from '../helpers/checks-runner.ts';
 
@@ -63,6 +63,11 @@ export interface HarnessOptions {
   worker?: boolean;
   /** The webhook dispatcher alone runs beside the service (without the checks). */
   webhooks?: boolean;
+  /**
+   * The demo tenant's `standard` flow accepts stills (a second version, allowStills), for suites
+   * whose cases go through `completeJourney`: it sends one still per movement, cheaper than a sequence.
+   */
+  stills?: boolean;
 }
 
 export const ARTIFACTS = join(ROOT, 'artifacts', 'console');
@@ -80,6 +85,7 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
   realTime?.unref();
   await t.app.listen({ port: apiPort, host: '127.0.0.1' });
   const tenant: Tenant = { clientId: t.demo.client_id, environment: 'sandbox' };
+  if (options.stills) await allowStills(t, tenant);
   const consoleKey = await issueKey(t, { clientId: tenant.clientId, kind: 'console', name: 'console' });
   let consoleOffset = 0;
   const pool = options.worker ? new ChecksPool({ threads: 1 }) : undefined;
