@@ -553,7 +553,7 @@ export const en = {
   'flows.form.liveness': 'Liveness challenges',
   'flows.form.allow_stills': 'Also accept one photo per movement (for a capture client that cannot film)',
   'flows.form.allow_stills_help':
-    'Off: the movements must be filmed as the live sequence, for a challenge the service draws; one photo per movement is refused. On: photos are accepted, but nothing proves they were taken live, so the case carries “movements sent as photos” and follows its setting below (an operator by default; never approved automatically). The hosted journey always films.',
+    'Off: the movements must be filmed as the live sequence, for a challenge the service draws; one photo per movement is refused. On: photos are accepted, but nothing proves they were taken live: the case carries the reason “The head movements came as one still per movement”, and its setting below decides what follows (an operator by default; never approved automatically). The hosted journey always films.',
   'flows.form.checks': 'Face comparison and age',
   'flows.form.face_match': 'Match up to distance',
   'flows.form.face_review': 'Review up to distance (above: mismatch)',

@@ -555,7 +555,7 @@ export const fr: Messages = {
   'flows.form.liveness': 'Épreuves de vivacité',
   'flows.form.allow_stills': 'Accepter aussi une photo par mouvement (pour un client de capture qui ne peut pas filmer)',
   'flows.form.allow_stills_help':
-    'Désactivé : les mouvements doivent être filmés en séquence vivante, pour un défi tiré par le service ; une photo par mouvement est refusée. Activé : les photos sont acceptées, mais rien ne prouve qu’elles ont été prises en direct : le dossier porte « mouvements envoyés en photos » et suit son réglage ci-dessous (un opérateur par défaut ; jamais approuvé automatiquement). Le parcours hébergé filme toujours.',
+    'Désactivé : les mouvements doivent être filmés en séquence vivante, pour un défi tiré par le service ; une photo par mouvement est refusée. Activé : les photos sont acceptées, mais rien ne prouve qu’elles ont été prises en direct : le dossier porte le motif « Les mouvements de la tête sont arrivés en une photo par mouvement », et son réglage ci-dessous décide de la suite (un opérateur par défaut ; jamais approuvé automatiquement). Le parcours hébergé filme toujours.',
   'flows.form.checks': 'Comparaison des visages et âge',
   'flows.form.face_match': 'Correspondance jusqu’à la distance',
   'flows.form.face_review': 'Revue jusqu’à la distance (au-delà : non-correspondance)',
