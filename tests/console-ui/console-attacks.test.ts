@@ -194,7 +194,13 @@ describe('the evidence of a suspected presentation attack', () => {
       await panel.getByRole('heading', { name: 'Liveness challenge frames' }).waitFor();
       assert.match((await panel.textContent())!, /No check suspects a presentation attack\./);
       assert.equal(await panel.locator('.attack-why').count(), 0);
-      await framesLoaded(page, 16);
+      // The filmed sequence's 16 frames in one row (lazy thumbnails: the first ones load in view).
+      await page.locator('.frame-strip').scrollIntoViewIfNeeded();
+      assert.equal(await panel.locator('.frame-strip img').count(), 16);
+      await page.waitForFunction(() => {
+        const i = document.querySelector<HTMLImageElement>('.frame-strip img');
+        return i !== null && i.complete && i.naturalWidth > 0;
+      });
       assert.ok(await fitsWidth(page));
       await capture(page, 'attack-evidence-none', viewport);
     }
