@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { queryRows, schema } from '@idv/db';
 import { JOURNEY_URL, errorOf } from '../helpers/app.ts';
 import { otherClient } from '../helpers/tenants.ts';
-import { IMAGES, fillStandardSteps, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import { IMAGES, allowStills, fillStandardSteps, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
 
 /**
  * The desktop-to-phone handoff's routes (docs/journey.md#continuing-on-a-phone) on the real app
@@ -15,6 +15,8 @@ import { IMAGES, fillStandardSteps, fixture, journey, newSession, openCase, star
 let t: JourneyTestApp;
 before(async () => {
   t = await startJourneyApp();
+  // The handoff is this file's subject: the phone sends stills, in a flow that takes them.
+  await allowStills(t);
 });
 after(() => t.close());
 

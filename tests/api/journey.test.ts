@@ -12,6 +12,8 @@ import { otherClient } from '../helpers/tenants.ts';
 import {
   IMAGES,
   activateFlow,
+  allowStills,
+  STANDARD_WITH_STILLS,
   fillStandardSteps,
   fixture,
   journey,
@@ -25,7 +27,9 @@ import { pieceBlobs } from '@idv/case-data';
 let t: JourneyTestApp;
 before(async () => {
   t = await startJourneyApp();
-  const strict: FlowDefinition = { ...STANDARD_FLOW, documents: [{ country: 'FR', types: ['id_card'] }] };
+  // The journey's routes, not liveness, are this file's subject: its stills need a flow that takes them.
+  await allowStills(t);
+  const strict: FlowDefinition = { ...STANDARD_WITH_STILLS, documents: [{ country: 'FR', types: ['id_card'] }] };
   const lean: FlowDefinition = { ...STANDARD_FLOW, steps: ['consent', 'document'], capture: { allow_file_upload: false } };
   await activateFlow(t, t.demo.client_id, 'sandbox', 'strict', strict);
   await activateFlow(t, t.demo.client_id, 'sandbox', 'lean', lean);
@@ -167,7 +171,7 @@ describe('a whole journey', () => {
     state = res.json();
     assert.deepEqual(state.document.chosen, { country: 'FR', type: 'id_card' });
     assert.deepEqual(state.document.sides, ['document_front', 'document_back']);
-    // The live sequence is asked (liveness_frame); an older client's stills, one per movement, still complete the face step.
+    // The live sequence is asked (liveness_frame); where the flow allows stills, one per movement completes the face step.
     assert.deepEqual(state.required_pieces, ['document_front', 'document_back', 'selfie', 'liveness_frame']);
 
     const images: Record<string, Buffer> = {

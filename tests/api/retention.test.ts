@@ -2,10 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { countCaseFaces, queryRows } from '@idv/db';
-import { STANDARD_FLOW } from '@idv/domain';
 import { RetentionSweeper } from '@idv/worker';
 import { errorOf, type Credentials } from '../helpers/app.ts';
-import { activateFlow } from '../helpers/journey.ts';
+import { STANDARD_WITH_STILLS, activateFlow } from '../helpers/journey.ts';
 import { PERSONS, journeyThrough, openCaseFor, recordReading, sendToReview, startPersonalDataApp, type PersonalDataTestApp } from '../helpers/personal-data.ts';
 import { issueKey } from '../helpers/tenants.ts';
 
@@ -19,7 +18,7 @@ before(async () => {
   t = await startPersonalDataApp();
   dataKey = await issueKey(t, { clientId: t.tenant.clientId, permissions: ['personal_data', 'decisions'], name: 'retention' });
   // A flow of its own: images kept 2 days, data 10 days after the case closed.
-  await activateFlow(t, t.tenant.clientId, 'sandbox', 'short', { ...STANDARD_FLOW, retention: { images_days: 2, data_days: 10 } });
+  await activateFlow(t, t.tenant.clientId, 'sandbox', 'short', { ...STANDARD_WITH_STILLS, retention: { images_days: 2, data_days: 10 } });
   sweeper = new RetentionSweeper({ db: t.database.db, blobs: t.ctx.blobs, log: quiet, now: t.clock.now, batchSize: 3 });
 });
 after(() => t.close());

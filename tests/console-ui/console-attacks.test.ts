@@ -40,22 +40,23 @@ let sequence: { caseId: string; taskId: string };
 const EXTRA_FRAMES = 34;
 const PERSON = { surname: 'Hopper', birth_date: '1906-12-09' };
 
-async function reviewedCase(givenNames: string, ref: string): Promise<{ caseId: string; taskId: string }> {
+async function reviewedCase(givenNames: string, ref: string, filmed = false): Promise<{ caseId: string; taskId: string }> {
   const created = await h.t.request('POST', '/v1/cases', {
     signed: true,
     body: { flow_name: 'standard', country: 'FR', external_ref: ref, declared: { given_names: givenNames, ...PERSON } },
   });
   assert.equal(created.statusCode, 201, created.body);
   const caseId = created.json().id as string;
-  await h.completeJourney(caseId);
+  await h.completeJourney(caseId, { filmed });
   return { caseId, taskId: '' };
 }
 
 before(async () => {
-  h = await startConsoleHarness({ realTime: true, worker: true });
+  h = await startConsoleHarness({ realTime: true, worker: true, stills: true });
   rita = await h.operator('reviewer', 'Rita Reviewer');
   attacked = await reviewedCase('Sandbox Attack challenge_not_live', 'CUST-ATTACK-0001');
-  clean = await reviewedCase('Sandbox Review', 'CUST-CLEAN-0002');
+  // Filmed: head turns sent as stills carry challenge_stills, an attack reason of their own.
+  clean = await reviewedCase('Sandbox Review', 'CUST-CLEAN-0002', true);
   sequence = await reviewedCase('Sandbox Attack camera_injection_suspected', 'CUST-SEQUENCE-0003');
   const ran = await h.runChecks();
   for (const c of [attacked, clean, sequence]) {
@@ -126,6 +127,8 @@ describe('the evidence of a suspected presentation attack', () => {
     const why = panel.getByRole('list', { name: 'Why the checks suspect an attack' });
     assert.match((await why.textContent())!, /The face moved like a flat picture, not like a head turning\./);
     assert.match((await why.textContent())!, /kept the proportions of a flat picture being tilted/);
+    // Its head turns came as stills (the harness's flow allows them): the panel says what that cannot prove.
+    assert.match((await why.textContent())!, /The movements came as one photo each/);
     // Written from the reason, never from the person: no name, no date of birth in the panel.
     const text = (await panel.textContent())!;
     for (const personal of ['Hopper', 'Grace', '1906']) assert.ok(!text.includes(personal), `${personal} in the attack panel`);
@@ -191,7 +194,13 @@ describe('the evidence of a suspected presentation attack', () => {
       await panel.getByRole('heading', { name: 'Liveness challenge frames' }).waitFor();
       assert.match((await panel.textContent())!, /No check suspects a presentation attack\./);
       assert.equal(await panel.locator('.attack-why').count(), 0);
-      await framesLoaded(page, 2);
+      // The filmed sequence's 16 frames in one row (lazy thumbnails: the first ones load in view).
+      await page.locator('.frame-strip').scrollIntoViewIfNeeded();
+      assert.equal(await panel.locator('.frame-strip img').count(), 16);
+      await page.waitForFunction(() => {
+        const i = document.querySelector<HTMLImageElement>('.frame-strip img');
+        return i !== null && i.complete && i.naturalWidth > 0;
+      });
       assert.ok(await fitsWidth(page));
       await capture(page, 'attack-evidence-none', viewport);
     }

@@ -34,7 +34,7 @@ let portraitCase: { caseId: string; taskId: string };
 let plain: { caseId: string; taskId: string };
 
 before(async () => {
-  h = await startConsoleHarness({ realTime: true, worker: true });
+  h = await startConsoleHarness({ realTime: true, worker: true, stills: true });
   rita = await h.operator('reviewer', 'Rita Reviewer');
   sam = await h.operator('supervisor', 'Sam Supervisor');
   plain = await h.taskInReview({ riskScore: 30 });
@@ -95,7 +95,8 @@ describe('which case this is', () => {
     // The window's title (kept in the browser's history) names the task, not the reference.
     assert.doesNotMatch(await page.title(), /CUST-PORTRAIT/);
     const ident = (await page.locator('.case-ident').textContent())!;
-    for (const part of [portraitCase.caseId, 'standard v1', 'FR']) assert.ok(ident.includes(part), `${part} in the header: ${ident}`);
+    // v2: the version the harness activated to take stills (`stills`), which the case was opened under.
+    for (const part of [portraitCase.caseId, 'standard v2', 'FR']) assert.ok(ident.includes(part), `${part} in the header: ${ident}`);
     await facesLoaded(page);
     const portrait = page.locator('.face-portrait img');
     assert.match((await portrait.getAttribute('src'))!, /\?view=portrait$/);

@@ -54,6 +54,17 @@ describe('console: flows', () => {
     const json = page.getByLabel('Definition (JSON)');
     assert.match(await json.inputValue(), /"face_match_max_distance": 1\.1/);
     assert.match(await json.inputValue(), /"double_validation": true/);
+    // The stills path: off in the standard flow, its consequence said under it; the box writes the setting.
+    const stills = page.getByRole('checkbox', { name: 'Also accept one photo per movement (for a capture client that cannot film)' });
+    assert.equal(await stills.isChecked(), false);
+    assert.match((await page.locator('#flows-stills-help').textContent())!, /one photo per movement is refused/);
+    assert.equal(await stills.getAttribute('aria-describedby'), 'flows-stills-help');
+    await stills.check();
+    assert.match(await json.inputValue(), /"allow_stills": true/);
+    await stills.scrollIntoViewIfNeeded();
+    await capture(page, 'flow-stills', 'desktop');
+    await stills.uncheck();
+    assert.match(await json.inputValue(), /"allow_stills": false/);
     // …and JSON typed beside it redraws the form.
     await json.fill((await json.inputValue()).replace('"min_age": 18', '"min_age": 21'));
     assert.equal(await page.getByLabel('Minimum age').inputValue(), '21');
@@ -90,6 +101,9 @@ describe('console: flows', () => {
     const phone = await openAs(ada, '/flows/standard?version=2', 'phone');
     await phone.getByRole('heading', { name: /Version 2\s+Active/ }).waitFor();
     await capture(phone, 'flow-edit', 'phone');
+    assert.equal(active.definition.liveness.allow_stills, false, 'saved as the form left it');
+    await phone.getByRole('checkbox', { name: /Also accept one photo per movement/ }).check();
+    await capture(phone, 'flow-stills', 'phone');
   });
 
   test('an administrator creates a flow from a template (or a copy), the service\'s rules shown at the field, dry-runs, saves the draft and activates it', async () => {

@@ -65,7 +65,7 @@ async function caseDrawn(page: Page): Promise<void> {
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  h = await startConsoleHarness({ realTime: true, worker: true });
+  h = await startConsoleHarness({ realTime: true, worker: true, stills: true });
   rita = await h.operator('reviewer', 'Rita Reviewer');
   sam = await h.operator('supervisor', 'Sam Supervisor');
   // "Sandbox Review" sends the case to review whatever the checks say (sandbox.md); the checks still run on the real images.

@@ -54,7 +54,7 @@ async function approve(page: Page): Promise<void> {
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  h = await startConsoleHarness({ realTime: true, worker: true });
+  h = await startConsoleHarness({ realTime: true, worker: true, stills: true });
   // The flow `dual`: the standard flow with double validation.
   await h.t.database.db.transaction((tx) => createFlowVersion(tx, h.tenant, 'dual', { ...STANDARD_FLOW, double_validation: true }, h.t.clock.now(), true));
   rx = await startReceiver();

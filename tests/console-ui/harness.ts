@@ -15,9 +15,10 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
 import { screenAudits as sharedScreenAudits } from '../helpers/axe.ts';
 import { ROOT, freePort } from '../helpers/processes.ts';
-import { IMAGES, fixture, journey, newSession } from '../helpers/journey.ts';
+import { IMAGES, allowStills, fixture, journey, newSession } from '../helpers/journey.ts';
 import { issueKey } from '../helpers/tenants.ts';
 import { checksRunnerFor } from '../helpers/checks-runner.ts';
+import { clipFrames } from '../helpers/liveness-clips.ts';
 
 /**
  * The whole console for browser tests, once per file: the service (the real app on its own
@@ -36,9 +37,12 @@ export interface ConsoleHarness {
   taskInReview(spec?: { riskScore?: number; dueAt?: Date; surname?: string; flow?: string; checks?: CheckReport[] }): Promise<{ caseId: string; taskId: string }>;
   /**
    * The person's whole journey for a case through the journey routes, with real photos from the
-   * shared fixtures (passport page, selfie, two head turns), finished: the case waits for its checks.
+   * shared fixtures (passport page, selfie, two head turns as stills: the harness started with
+   * `stills`), finished: the case waits for its checks. `filmed`: the head turns as a live
+   * sequence instead, 16 frames of a real head-turn clip for a drawn challenge (a case whose
+   * capture raises no presentation-attack reason; about a second more of the checks' CPU).
    */
-  completeJourney(caseId: string): Promise<void>;
+  completeJourney(caseId: string, opts?: { filmed?: boolean }): Promise<void>;
   /** Runs every due checks job (harness started with `worker`); returns each job's outcome. */
   runChecks(): Promise<{ caseId: string; outcome: string }[]>;
   /**
@@ -63,6 +67,11 @@ export interface HarnessOptions {
   worker?: boolean;
   /** The webhook dispatcher alone runs beside the service (without the checks). */
   webhooks?: boolean;
+  /**
+   * The demo tenant's `standard` flow accepts stills (a second version, allowStills), for suites
+   * whose cases go through `completeJourney`: it sends one still per movement, cheaper than a sequence.
+   */
+  stills?: boolean;
 }
 
 export const ARTIFACTS = join(ROOT, 'artifacts', 'console');
@@ -80,6 +89,7 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
   realTime?.unref();
   await t.app.listen({ port: apiPort, host: '127.0.0.1' });
   const tenant: Tenant = { clientId: t.demo.client_id, environment: 'sandbox' };
+  if (options.stills) await allowStills(t, tenant);
   const consoleKey = await issueKey(t, { clientId: tenant.clientId, kind: 'console', name: 'console' });
   let consoleOffset = 0;
   const pool = options.worker ? new ChecksPool({ threads: 1 }) : undefined;
@@ -107,6 +117,20 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
     return context;
   };
   let n = 0;
+  /** A challenge drawn for the journey, answered with 16 frames of p01's phone clip (jittered times, a phone's camera). */
+  const filmHeadTurns = async (token: string) => {
+    const challenge = await journey(t, 'POST', '/face/challenge', token);
+    if (challenge.statusCode !== 201) throw new Error(`face challenge: ${challenge.body}`);
+    const { id, nonce } = challenge.json() as { id: string; nonce: string };
+    const clip = clipFrames('bona_fide/bf_p01_phone_turn_right_left.mp4', { start: 0.5, duration: 1.6 });
+    const frames = clip.frames.slice(0, 16).map((f, i) => ({ t: 1000.5 + i * 100 + ((i * 7) % 5) - 2, image: f.toString('base64') }));
+    // The capture lasts 1.5 s: it cannot have arrived sooner after its challenge was issued.
+    if (options.realTime) await new Promise((r) => setTimeout(r, 1600));
+    else t.clock.advance(1600);
+    const camera = { label: 'Front Camera', width: 720, height: 1280, frame_rate: 30, facing_mode: 'user', video_inputs: 2 };
+    const res = await journey(t, 'POST', '/face/sequence', token, { body: { challenge_id: id, nonce, frames, camera } });
+    if (res.statusCode !== 200) throw new Error(`face sequence: ${res.body}`);
+  };
   return {
     t,
     tenant,
@@ -140,7 +164,7 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
       t.clock.advance(1000);
       return { caseId, taskId: task.id };
     },
-    async completeJourney(caseId) {
+    async completeJourney(caseId, opts = {}) {
       const token = await newSession(t, caseId, 'en');
       const steps: [string, unknown][] = [
         ['/consent', { accepted: true }],
@@ -155,13 +179,18 @@ export async function startConsoleHarness(options: HarnessOptions = {}): Promise
       const pieces: [string, string][] = [
         ['document_front', IMAGES.passport],
         ['selfie', IMAGES.selfie],
-        ['liveness_turn_left', IMAGES.turnLeft],
-        ['liveness_turn_right', IMAGES.turnRight],
+        ...(opts.filmed
+          ? []
+          : ([
+              ['liveness_turn_left', IMAGES.turnLeft],
+              ['liveness_turn_right', IMAGES.turnRight],
+            ] as [string, string][])),
       ];
       for (const [kind, path] of pieces) {
         const res = await journey(t, 'PUT', `/pieces/${kind}`, token, { bytes: fixture(path) });
         if (res.statusCode !== 200) throw new Error(`journey piece ${kind}: ${res.body}`);
       }
+      if (opts.filmed) await filmHeadTurns(token);
       const done = await journey(t, 'POST', '/finish', token);
       if (done.statusCode !== 200) throw new Error(`journey finish: ${done.body}`);
     },

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verifyWebhook } from '@idv/sdk';
-import { completeStandardJourney, FIXTURES } from '../helpers/journey.ts';
+import { allowStillsOver, completeStandardJourney, FIXTURES } from '../helpers/journey.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +38,14 @@ function decisions(caseId: string): { outcome: string }[] {
   return out;
 }
 
-/** A new case and its session through one API, its journey through the other. */
+let stillsAllowed = false;
+
+/** A new case and its session through one API, its journey through the other (stills: the sandbox `standard` flow accepts them, once). */
 async function journey(createOn: string, journeyOn: string, ref: string): Promise<string> {
+  if (!stillsAllowed) {
+    await allowStillsOver(createOn, cluster.creds.api_key);
+    stillsAllowed = true;
+  }
   const client = cluster.client(createOn);
   const kase = await client.createCase({ flow_name: 'standard', country: 'FR', external_ref: ref });
   const session = await client.createSession({ case_id: kase.id, locale: 'en' });

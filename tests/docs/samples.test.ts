@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { withAddresses } from '../../apps/docs/src/addresses.ts';
 import { extractSamples, type SampleStep } from '../../apps/docs/src/samples.ts';
 import { markdownSources, readSource } from '../../apps/docs/src/sources.ts';
-import { completeStandardJourney } from '../helpers/journey.ts';
+import { allowStillsOver, completeStandardJourney } from '../helpers/journey.ts';
 import { ROOT, childEnv, freePort, stop, type Proc } from '../helpers/processes.ts';
 import { startWholeService, waitUntil, type WholeService } from '../helpers/service.ts';
 
@@ -24,6 +24,9 @@ let receiverPort: number;
 
 before(async () => {
   service = await startWholeService();
+  // The test stands in for the person's browser with stills (completeStandardJourney), so the
+  // service's sandbox `standard` flow accepts them: docs/flows.md#the-live-sequence-or-stills.
+  await allowStillsOver(service.api, service.creds.api_key);
   receiverPort = await freePort();
   // Inside the repository, so that the samples' `@idv/sdk` resolves as it does for a reader in the clone.
   work = join(ROOT, '.tmp', `docs-samples-${process.pid}`);

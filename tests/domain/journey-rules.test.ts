@@ -14,6 +14,7 @@ import {
   sniffImageType,
   validateAnswers,
   validateApplicant,
+  validateFlowDefinition,
   type FlowDefinition,
   type JourneyProgress,
 } from '@idv/domain';
@@ -22,7 +23,7 @@ const empty: JourneyProgress = { consented: false, applicantDone: false, questio
 const flow = STANDARD_FLOW;
 
 describe('journey steps', () => {
-  test('steps come in the flow order; document sides follow the chosen type; face asks selfie then the live sequence (or, from older clients, each challenge\'s still)', () => {
+  test('steps come in the flow order; document sides follow the chosen type; face asks selfie then the live sequence (or, where the flow allows stills, each challenge\'s still)', () => {
     assert.equal(nextStep(flow, empty), 'consent');
     let p: JourneyProgress = { ...empty, consented: true };
     assert.equal(nextStep(flow, p), 'applicant');
@@ -42,8 +43,28 @@ describe('journey steps', () => {
     assert.equal(nextStep(flow, p), 'check', 'the live sequence');
     assert.deepEqual(missingItems(flow, p), []);
     p = { ...p, pieces: ['document_front', 'selfie', 'liveness_turn_left', 'liveness_turn_right'] };
-    assert.equal(nextStep(flow, p), 'check', 'every still of an older client');
-    assert.deepEqual(missingItems(flow, p), []);
+    const stills = { ...flow, liveness: { ...flow.liveness, allow_stills: true } };
+    assert.equal(nextStep(stills, p), 'check', 'every still, in a flow that allows stills');
+    assert.deepEqual(missingItems(stills, p), []);
+    assert.equal(nextStep(flow, p), 'face', 'stills do not complete the face step of a flow that refuses them');
+    assert.deepEqual(missingItems(flow, p), ['liveness_frame']);
+  });
+
+  test('stills: refused by the standard flow and by a flow without the setting (face_sequence_required), accepted where allowed', () => {
+    const p: JourneyProgress = { ...empty, consented: true, applicantDone: true, questionnaireDone: true, document: { country: 'FR', type: 'passport' } };
+    assert.equal(STANDARD_FLOW.liveness.allow_stills, false, 'the standard flow says it');
+    const older = { ...flow, liveness: { challenges: flow.liveness.challenges } };
+    for (const def of [STANDARD_FLOW, older]) {
+      const refused = pieceExpectation(def, p, 'liveness_turn_left');
+      assert.equal(refused.ok === false && refused.code, 'face_sequence_required');
+    }
+    const allowed = { ...flow, liveness: { ...flow.liveness, allow_stills: true } };
+    assert.equal(pieceExpectation(allowed, p, 'liveness_turn_left').ok, true);
+    const notAsked = pieceExpectation(allowed, p, 'liveness_look_up');
+    assert.equal(notAsked.ok === false && notAsked.code, 'piece_not_expected', 'a movement the flow does not ask is not expected, stills or not');
+    assert.deepEqual(validateFlowDefinition(allowed), []);
+    assert.deepEqual(validateFlowDefinition(older), []);
+    assert.match(validateFlowDefinition({ ...flow, liveness: { ...flow.liveness, allow_stills: 'yes' } }).join('\n'), /\/liveness\/allow_stills/);
   });
 
   test('a resubmission round asks only the steps it names, without consent again', () => {
@@ -52,7 +73,7 @@ describe('journey steps', () => {
     assert.deepEqual(requiredPieces(flow, p), ['selfie', 'liveness_frame']);
     assert.equal(pieceExpectation(flow, p, 'document_front').ok, false);
     assert.equal(pieceExpectation(flow, p, 'selfie').ok, true);
-    assert.equal(pieceExpectation(flow, p, 'liveness_turn_left').ok, true, 'a still of an older client');
+    assert.equal(pieceExpectation({ ...flow, liveness: { ...flow.liveness, allow_stills: true } }, p, 'liveness_turn_left').ok, true, 'a still, where the flow allows stills');
     assert.equal(pieceExpectation(flow, p, 'liveness_frame').ok, false, 'frames come only with their challenge');
   });
 

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { completeStandardJourney } from '../helpers/journey.ts';
+import { allowStillsOver, completeStandardJourney } from '../helpers/journey.ts';
 import { freePort, runNode, stop, type Proc } from '../helpers/processes.ts';
 import { startWholeService, waitUntil, type WholeService } from '../helpers/service.ts';
 
@@ -20,6 +20,9 @@ let exampleUrl: string;
 before(async () => {
   // The example listens on this machine: a deployment's receiver would be on a public address.
   service = await startWholeService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  // The test stands in for the person's browser with stills (completeStandardJourney), so the
+  // service's sandbox `standard` flow accepts them: docs/flows.md#the-live-sequence-or-stills.
+  await allowStillsOver(service.api, service.creds.api_key);
   const eport = await freePort();
   exampleUrl = `http://127.0.0.1:${eport}`;
   example = runNode('examples/fastify-integration.ts', [], {

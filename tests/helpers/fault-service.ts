@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { generateMasterKey } from '@idv/vault';
 import { startFaultCluster, type FaultCluster } from './fault-cluster.ts';
 import { freePort, runNode, runServe, waitUntilReady, type Proc } from './processes.ts';
+import { allowStillsOver } from './journey.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 /**
@@ -145,6 +146,8 @@ export async function startFaultService(opts: FaultServiceOptions = {}): Promise
     // The first API migrates the database and creates the demo client (its credentials in DATA_DIR).
     await launch(apis[0]);
     service.creds = JSON.parse(readFileSync(join(dataDir, 'bootstrap-credentials.json'), 'utf8'));
+    // The load's journeys send stills (fault-load.ts): the sandbox `standard` flow accepts them.
+    await allowStillsOver(apis[0].url!, service.creds.api_key);
     await Promise.all([launch(apis[1]), ...workers.map(launch)]);
   } catch (err) {
     const out = service.output();

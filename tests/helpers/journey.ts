@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LightMyRequestResponse } from 'fastify';
-import { createFlowVersion, type Environment } from '@idv/db';
-import type { FlowDefinition } from '@idv/domain';
+import { createFlowVersion, type Environment, type Tenant } from '@idv/db';
+import { STANDARD_FLOW, type FlowDefinition } from '@idv/domain';
+import { IdvClient } from '@idv/sdk';
 import { startTestApp, type Credentials, type TestApp } from './app.ts';
 
 /** The shared fixtures beside the checkout (read in place, never copied into the repository). */
@@ -97,6 +98,28 @@ export async function activateFlow(t: TestApp, clientId: string, environment: En
   await t.database.db.transaction((tx) => createFlowVersion(tx, { clientId, environment }, name, definition, t.clock.now(), true));
 }
 
+/**
+ * The standard flow with the stills path open (`liveness.allow_stills`,
+ * docs/flows.md#the-live-sequence-or-stills): the flow of suites whose subject is not liveness.
+ * They send one still per movement, as a capture client that cannot film would, because a live
+ * sequence costs the checks about a second of CPU more per case (docs/liveness.md) and CI is
+ * CPU-bound. Their cases carry `challenge_stills` (never approved without a sandbox test value,
+ * which they use). The standard flow itself refuses stills: tests/api/face-stills.test.ts.
+ */
+export const STANDARD_WITH_STILLS: FlowDefinition = { ...STANDARD_FLOW, liveness: { ...STANDARD_FLOW.liveness, allow_stills: true } };
+
+/** The tenant's `standard` flow accepts stills from now on: a new version, activated (cases opened before keep theirs). */
+export async function allowStills(t: TestApp, tenant: Tenant = { clientId: t.demo.client_id, environment: 'sandbox' }): Promise<void> {
+  await activateFlow(t, tenant.clientId, tenant.environment, 'standard', STANDARD_WITH_STILLS);
+}
+
+/** The same on a started service, through the API with a key of its client (the demo key by default). */
+export async function allowStillsOver(api: string, key: { secret: string; signing_secret: string }): Promise<void> {
+  const idv = new IdvClient({ baseUrl: api, apiKey: key.secret, signingSecret: key.signing_secret });
+  const created = await idv.createFlowVersion('standard', { definition: STANDARD_WITH_STILLS });
+  await idv.activateFlowVersion('standard', created.version);
+}
+
 /** Runs the standard flow's steps up to the document choice (consent, applicant, questionnaire). */
 export async function fillStandardSteps(t: TestApp, token: string): Promise<void> {
   const steps: [string, unknown][] = [
@@ -135,7 +158,7 @@ export async function journeyToDocumentPhoto(api: string, token: string, givenNa
   await call('POST', '/document', { country: 'FR', type: 'passport' });
 }
 
-/** Real fixture photos of the passport, the selfie and both liveness challenges, then the finish. */
+/** Real fixture photos of the passport, the selfie and both liveness challenges (the case's flow allows stills: allowStillsOver), then the finish. */
 async function sendStandardPhotos(api: string, token: string): Promise<void> {
   const call = journeyCaller(api, token);
   for (const [kind, path] of [['document_front', IMAGES.passport], ['selfie', IMAGES.selfie], ['liveness_turn_left', IMAGES.turnLeft], ['liveness_turn_right', IMAGES.turnRight]] as const) {

@@ -9,7 +9,7 @@ import { FACE_TEMPLATE_LENGTH, FACE_TEMPLATE_VERSION } from '@idv/engine';
 import { LocalKeyWrapper } from '@idv/vault';
 import type { Sensitivity } from '@idv/domain';
 import { startReviewApp, type ReviewTestApp } from './operators.ts';
-import { IMAGES, fixture, journey, newSession } from './journey.ts';
+import { IMAGES, allowStills, fixture, journey, newSession } from './journey.ts';
 
 /** A test person: what the client declares, what the person enters, and what the document says. */
 export interface Person {
@@ -26,6 +26,8 @@ export interface PersonalDataTestApp extends ReviewTestApp {
 export async function startPersonalDataApp(env: Record<string, string> = {}): Promise<PersonalDataTestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-personal-'));
   const t = await startReviewApp({ DATA_DIR: dataDir, ...env });
+  // These suites' journeys send stills (journeyThrough), their subject being personal data, not liveness.
+  await allowStills(t);
   const close = t.close;
   return Object.assign(t, {
     dataDir,
@@ -53,7 +55,7 @@ export function journeyImages(): Record<string, Buffer> {
   };
 }
 
-/** The person goes through the hosted journey of the standard flow: entered data, answers, passport, selfie, challenges, finish. */
+/** The person goes through the hosted journey of the standard flow (stills allowed: startPersonalDataApp): entered data, answers, passport, selfie, challenges, finish. */
 export async function journeyThrough(
   t: ReviewTestApp,
   caseId: string,

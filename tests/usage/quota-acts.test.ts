@@ -2,9 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { createClient, queryRows, setSubscription, type NewSubscription } from '@idv/db';
-import { STANDARD_FLOW } from '@idv/domain';
 import { errorOf, type Credentials } from '../helpers/app.ts';
-import { activateFlow, newSession } from '../helpers/journey.ts';
+import { STANDARD_WITH_STILLS, activateFlow, newSession } from '../helpers/journey.ts';
 import { PERSONS, journeyThrough, startPersonalDataApp, type PersonalDataTestApp } from '../helpers/personal-data.ts';
 import { issueKey } from '../helpers/tenants.ts';
 
@@ -21,8 +20,8 @@ let sandbox: Credentials;
 before(async () => {
   t = await startPersonalDataApp();
   clientId = (await createClient(t.database.db, 'Quota Bank', t.clock.now())).id;
-  await activateFlow(t, clientId, 'prod', 'standard', STANDARD_FLOW);
-  await activateFlow(t, clientId, 'sandbox', 'standard', STANDARD_FLOW);
+  await activateFlow(t, clientId, 'prod', 'standard', STANDARD_WITH_STILLS);
+  await activateFlow(t, clientId, 'sandbox', 'standard', STANDARD_WITH_STILLS);
   prod = await issueKey(t, { clientId, environment: 'prod' });
   sandbox = await issueKey(t, { clientId, environment: 'sandbox' });
 });

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { STANDARD_FLOW, USAGE_SERVICES } from '@idv/domain';
+import { USAGE_SERVICES } from '@idv/domain';
 import type { LightMyRequestResponse } from 'fastify';
 import { queryRows } from '@idv/db';
 import { errorOf, type Credentials } from '../helpers/app.ts';
 import { TEST_DB } from '../helpers/database.ts';
-import { IMAGES, activateFlow, fixture, journey, newSession } from '../helpers/journey.ts';
+import { IMAGES, STANDARD_WITH_STILLS, activateFlow, fixture, journey, newSession } from '../helpers/journey.ts';
 import { addOperator } from '../helpers/operators.ts';
 import { PERSONS, journeyThrough, openCaseFor, sendToReview, startPersonalDataApp, type PersonalDataTestApp } from '../helpers/personal-data.ts';
 import { issueKey, otherClient } from '../helpers/tenants.ts';
@@ -20,7 +20,7 @@ before(async () => {
   t = await startPersonalDataApp();
   dataKey = await issueKey(t, { clientId: t.tenant.clientId, permissions: ['personal_data'], name: 'dpo' });
   prodKey = await issueKey(t, { clientId: t.tenant.clientId, environment: 'prod', name: 'production' });
-  await activateFlow(t, t.tenant.clientId, 'prod', 'standard', STANDARD_FLOW);
+  await activateFlow(t, t.tenant.clientId, 'prod', 'standard', STANDARD_WITH_STILLS);
 });
 after(() => t.close());
 

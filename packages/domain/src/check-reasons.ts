@@ -74,6 +74,7 @@ export const CHECK_REASONS = {
   challenge_not_live: r('liveness', 'The face moved like a flat picture, not like a head turning.'),
   challenge_expired: r('liveness', 'The capture does not answer the challenge issued for it in time (stale, reused or another challenge).'),
   challenge_not_continuous: r('liveness', 'The challenge frames are not one continuous capture of one face.'),
+  challenge_stills: r('liveness', 'The head movements came as one still per movement, not filmed for a challenge drawn by the service (the flow allows stills).'),
   camera_injection_suspected: r('liveness', 'What the browser said about the camera points to an injected or virtual camera.'),
   // duplicates
   duplicate_document: r('duplicates', 'Another case of the client carries the same document.'),

@@ -119,6 +119,12 @@ export const ERROR_CATALOGUE = {
   piece_limit_reached: e(409, 'conflict_error', 'Too many images of this kind were sent for the case.', 'Contact the organisation that sent the link.'),
   face_challenge_invalid: e(409, 'conflict_error', 'The live sequence does not answer a challenge of this journey: the challenge is unknown, its nonce differs, or it was already answered.', 'Ask for a new challenge (POST /v1/sessions/current/face/challenge) and film it; a challenge is answered once.'),
   face_challenge_expired: e(409, 'conflict_error', 'The challenge of the live sequence expired (a minute after it was issued) before its frames arrived.', 'Ask for a new challenge and film it again.'),
+  face_sequence_required: e(
+    422,
+    'validation_error',
+    "The flow of this case asks for the live sequence of the head movements: it does not accept one still per movement.",
+    'Ask for a challenge (POST /v1/sessions/current/face/challenge), film it and send its frames (POST /v1/sessions/current/face/sequence), as the hosted journey does; a capture client that cannot film needs a flow with liveness.allow_stills (docs/flows.md).',
+  ),
   face_challenge_limit_reached: e(409, 'conflict_error', 'This case has asked for as many face challenges as it may (20).', 'Contact the organisation that sent the link.'),
   wallet_request_answered: e(409, 'conflict_error', 'The wallet request was already answered: a request is answered once.', 'Create a new wallet request (POST /v1/sessions/current/wallet/requests) and present again.'),
   wallet_request_expired: e(409, 'conflict_error', 'The wallet request expired before the wallet answered it (five minutes after it was issued).', 'Create a new wallet request and present again.'),

@@ -92,7 +92,15 @@ export const FlowDefinitionSchema = Type.Object(
       { minItems: 1, maxItems: 300 },
     ),
     liveness: Type.Object(
-      { challenges: Type.Array(Type.Union(LIVENESS_CHALLENGES.map((c) => Type.Literal(c))), { maxItems: 4, uniqueItems: true }) },
+      {
+        challenges: Type.Array(Type.Union(LIVENESS_CHALLENGES.map((c) => Type.Literal(c))), { maxItems: 4, uniqueItems: true }),
+        allow_stills: Type.Optional(
+          Type.Boolean({
+            description:
+              'Accept one still per movement (PUT /pieces/liveness_<movement>) instead of the live sequence, for a capture client that cannot film; the liveness check then carries challenge_stills (absent: false, the live sequence only; docs/flows.md#the-live-sequence-or-stills)',
+          }),
+        ),
+      },
       { additionalProperties: false },
     ),
     checks: Type.Object(
@@ -207,6 +215,15 @@ export function acceptedDocumentTypes(def: FlowDefinition, country: string): rea
 
 export function acceptsCountry(def: FlowDefinition, country: string): boolean {
   return acceptedDocumentTypes(def, country).length > 0;
+}
+
+/**
+ * Whether the face step accepts one still per movement (the older capture, no challenge drawn by
+ * the service) instead of the live sequence. Absent means no: a flow written before the setting
+ * refuses stills like a new one (docs/flows.md#the-live-sequence-or-stills).
+ */
+export function stillsAllowed(def: FlowDefinition): boolean {
+  return def.liveness.allow_stills === true;
 }
 
 /** The flow's wallet setting, with its defaults where the flow has the wallet step but no setting. */

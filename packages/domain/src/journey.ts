@@ -3,6 +3,7 @@ import {
   APPLICANT_FIELDS,
   LIVENESS_CHALLENGES,
   acceptedDocumentTypes,
+  stillsAllowed,
   walletSettings,
   type DocumentType,
   type FlowDefinition,
@@ -165,7 +166,7 @@ function stepDone(def: FlowDefinition, p: JourneyProgress, step: FlowStep): bool
       if (walletAnswered(def, p)) return true;
       return p.document !== null && documentSides(p.document.type).every(has);
     case 'face':
-      return has('selfie') && (def.liveness.challenges.length === 0 || has('liveness_frame') || def.liveness.challenges.map(challengeKind).every(has));
+      return has('selfie') && (def.liveness.challenges.length === 0 || has('liveness_frame') || (stillsAllowed(def) && def.liveness.challenges.map(challengeKind).every(has)));
   }
 }
 
@@ -205,7 +206,7 @@ export function pieceExpectation(
   def: FlowDefinition,
   p: JourneyProgress,
   kind: PieceKind,
-): { ok: true } | { ok: false; code: 'piece_not_expected' | 'document_not_chosen'; message: string } {
+): { ok: true } | { ok: false; code: 'piece_not_expected' | 'document_not_chosen' | 'face_sequence_required'; message: string } {
   const steps = roundSteps(def, p.resubmission);
   if (kind === 'wallet_portrait') return { ok: false, code: 'piece_not_expected', message: 'The wallet portrait comes with the wallet presentation, never as an upload.' };
   const step: FlowStep = kind.startsWith('document_') ? 'document' : 'face';
@@ -216,8 +217,16 @@ export function pieceExpectation(
   }
   // The live sequence's frames come only with their challenge (POST /v1/sessions/current/face/sequence).
   if (kind === 'liveness_frame') return { ok: false, code: 'piece_not_expected', message: 'Frames of the live sequence are sent together with their challenge.' };
-  // One still per movement: the earlier capture, still accepted from clients that send it (docs/liveness.md).
+  // One still per movement: the earlier capture, with no challenge drawn by the service, so photos
+  // of the person pass it. Accepted only where the flow says so (docs/flows.md#the-live-sequence-or-stills).
   const still = def.liveness.challenges.map(challengeKind).includes(kind) && steps.includes('face');
+  if (still && !stillsAllowed(def)) {
+    return {
+      ok: false,
+      code: 'face_sequence_required',
+      message: `This flow asks for the live sequence of the head movements (POST /v1/sessions/current/face/challenge, then /face/sequence), not one still per movement (${kind}).`,
+    };
+  }
   if (!still && !requiredPieces(def, p).includes(kind)) {
     return { ok: false, code: 'piece_not_expected', message: `This journey does not ask for ${kind}${p.document ? ` with a ${p.document.type}` : ''}.` };
   }

@@ -31,7 +31,8 @@ interface AttackRule {
  * portrait is the document held to the camera, which no honest capture produces, so it is
  * refused; a face moving like a flat picture is reviewed (the frames show it); a stale challenge
  * or a broken sequence is most often a slow network or a capture that restarted, so the person
- * tries again; a document photographed from a screen or a copy goes to an operator: a retake would
+ * tries again; movements sent as stills (a flow that allows them, for a client that cannot film)
+ * had no challenge drawn by the service, so photos of the person pass them: an operator looks; a document photographed from a screen or a copy goes to an operator: a retake would
  * tell a fraudster what was seen and invite the same screen again, and a genuine document with
  * little colour (some older cards, a greyscale scan) would be flagged again on every retake, so
  * only a person can clear it (bench:pad-documents: 2 of 30 real fixture documents). Every retake is capped by the flow's
@@ -43,6 +44,7 @@ export const PRESENTATION_ATTACKS = {
   challenge_not_live: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_expired: { step: 'face', default: 'retake', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_not_continuous: { step: 'face', default: 'retake', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
+  challenge_stills: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   camera_injection_suspected: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   document_screen_replay_suspected: { step: 'document', default: 'review', rejectCode: 'document_specimen', retakeCode: null },
   document_photocopy_suspected: { step: 'document', default: 'review', rejectCode: 'document_specimen', retakeCode: null },

@@ -83,7 +83,7 @@ export const STANDARD_FLOW: FlowDefinition = {
     review_threshold: 50,
   },
   documents: [{ country: '*', types: ['passport', 'id_card', 'driving_licence', 'residence_permit'] }],
-  liveness: { challenges: ['turn_left', 'turn_right'] },
+  liveness: { challenges: ['turn_left', 'turn_right'], allow_stills: false },
   checks: { face_match_max_distance: 1.067, face_review_max_distance: 1.149, min_age: 18 },
   decision: { on_attention: 'review', max_resubmissions: 2, review_due_hours: 24 },
   double_validation: false,

@@ -136,18 +136,32 @@ export function finishFacePart(input: CaseInput, readings: FaceReadings | null, 
         }),
       );
     } else if (challenges.length > 0) {
-      if (match.selfieFace) {
-        const found: Partial<Record<LivenessChallenge, FaceFinding[] | null>> = {};
-        for (const c of challenges) if (input.pieces[challengeKind(c)]) found[c] = readings.challenges[c] ?? null;
-        // The hosted journey saves the camera's own frames, unmirrored (see faces/liveness.ts).
-        reports.push(judgeLiveness({ challenges, selfieFace: match.selfieFace, found, mirrored: false }));
-      } else {
-        // Without one usable selfie face the challenges cannot be judged; face_match already asks for a retake.
-        reports.push({ type: 'liveness', status: 'attention', reasons: ['challenges_not_judged'], measures: { challenges: challenges.length, judged: 0 } });
-      }
+      const liveness: CheckReport = match.selfieFace
+        ? // The hosted journey saves the camera's own frames, unmirrored (see faces/liveness.ts).
+          judgeLiveness({ challenges, selfieFace: match.selfieFace, found: stillsFound(input, readings, challenges), mirrored: false })
+        : // Without one usable selfie face the challenges cannot be judged; face_match already asks for a retake.
+          { type: 'liveness', status: 'attention', reasons: ['challenges_not_judged'], measures: { challenges: challenges.length, judged: 0 } };
+      reports.push(recordStills(liveness, challenges.some((c) => input.pieces[challengeKind(c)])));
     }
   }
   return { reports, templates, portraitBox, ms };
+}
+
+function stillsFound(input: CaseInput, readings: FaceReadings, challenges: readonly LivenessChallenge[]): Partial<Record<LivenessChallenge, FaceFinding[] | null>> {
+  const found: Partial<Record<LivenessChallenge, FaceFinding[] | null>> = {};
+  for (const c of challenges) if (input.pieces[challengeKind(c)]) found[c] = readings.challenges[c] ?? null;
+  return found;
+}
+
+/**
+ * Movements sent as stills (only a flow with liveness.allow_stills accepts them) had no challenge
+ * drawn by the service, no timing, no continuity and no planarity to judge: photos of the person
+ * turning pass them. The report says so (challenge_stills, at least attention) and the flow's
+ * presentation_attacks setting decides what follows (review by default; never approved).
+ */
+function recordStills(report: CheckReport, stills: boolean): CheckReport {
+  if (!stills) return report;
+  return { ...report, status: report.status === 'ok' ? 'attention' : report.status, reasons: [...report.reasons, 'challenge_stills'] };
 }
 
 /** A face's box as fractions of the image it was found in (four decimals: a tenth of a pixel on a 1024-pixel analysis). */

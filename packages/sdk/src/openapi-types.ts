@@ -1726,7 +1726,7 @@ export interface paths {
         get?: never;
         /**
          * Upload an image
-         * @description An image of the journey: a document side, the selfie or a liveness challenge. The body is the image bytes (JPEG, PNG, WebP or AVIF, read from the bytes whatever the Content-Type; at most 10 MB; 480×320 to 8192 pixels a side). A retake replaces the piece of its kind.
+         * @description An image of the journey: a document side, the selfie, or one still per movement where the flow allows stills (liveness.allow_stills; otherwise 422 face_sequence_required: the movements come as the live sequence). The body is the image bytes (JPEG, PNG, WebP or AVIF, read from the bytes whatever the Content-Type; at most 10 MB; 480×320 to 8192 pixels a side). A retake replaces the piece of its kind.
          */
         put: operations["uploadJourneyPiece"];
         post?: never;
@@ -3665,6 +3665,8 @@ export interface components {
             }[];
             liveness: {
                 challenges: ("turn_left" | "turn_right" | "look_up" | "look_down")[];
+                /** @description Accept one still per movement (PUT /pieces/liveness_<movement>) instead of the live sequence, for a capture client that cannot film; the liveness check then carries challenge_stills (absent: false, the live sequence only; docs/flows.md#the-live-sequence-or-stills) */
+                allow_stills?: boolean;
             };
             checks: {
                 face_match_max_distance: number;
@@ -3687,6 +3689,8 @@ export interface components {
                     challenge_expired?: "reject" | "retake" | "review";
                     /** @description Default: retake */
                     challenge_not_continuous?: "reject" | "retake" | "review";
+                    /** @description Default: review */
+                    challenge_stills?: "reject" | "retake" | "review";
                     /** @description Default: review */
                     camera_injection_suspected?: "reject" | "retake" | "review";
                     /** @description Default: review */
@@ -13446,7 +13450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: parameter_invalid, piece_not_expected, image_unreadable, image_dimensions_invalid */
+            /** @description Error codes: parameter_invalid, piece_not_expected, face_sequence_required, image_unreadable, image_dimensions_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -127,10 +127,11 @@ export class Journey implements JourneyView {
       }
       case 'face': {
         if (!this.has('selfie')) return () => this.lazy(() => import('./screens/capture.ts'), (m) => m.faceIntro(this));
-        // The live sequence (the hosted journey's capture); one still per movement only if the service asks for stills.
-        const challenge = s.required_pieces.find((k) => k.startsWith('liveness_') && !this.has(k));
-        if (challenge === 'liveness_frame') return () => this.lazy(() => import('./screens/sequence.ts'), (m) => m.sequenceScreen(this, () => this.next()));
-        return challenge ? capture(challenge) : null;
+        // The movements are always filmed as the live sequence, never sent as stills: the service
+        // lists no still among the required pieces, and a flow that allows stills (for a client
+        // that cannot film) still takes the sequence (docs/liveness.md#the-live-sequence).
+        const filmed = !s.required_pieces.includes('liveness_frame') || this.has('liveness_frame');
+        return filmed ? null : () => this.lazy(() => import('./screens/sequence.ts'), (m) => m.sequenceScreen(this, () => this.next()));
       }
     }
   }

@@ -73,7 +73,8 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
           tags: ['journey'],
           summary: 'Upload an image',
           description:
-            'An image of the journey: a document side, the selfie or a liveness challenge. The body is the image bytes (JPEG, PNG, WebP or AVIF, ' +
+            'An image of the journey: a document side, the selfie, or one still per movement where the flow allows stills (liveness.allow_stills; ' +
+            'otherwise 422 face_sequence_required: the movements come as the live sequence). The body is the image bytes (JPEG, PNG, WebP or AVIF, ' +
             'read from the bytes whatever the Content-Type; at most 10 MB; 480×320 to 8192 pixels a side). A retake replaces the piece of its kind.',
           security: JOURNEY_SECURITY,
           params: Type.Object({ kind: literals(PIECE_KINDS) }),
@@ -86,6 +87,7 @@ export function registerJourneyPieces(app: App, ctx: AppContext): void {
               'journey_step_not_asked',
               'document_not_chosen',
               'piece_not_expected',
+              'face_sequence_required',
               'piece_limit_reached',
               'image_too_large',
               'image_type_unsupported',

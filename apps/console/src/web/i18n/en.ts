@@ -155,6 +155,8 @@ export const en = {
   'attack.why.challenge_not_live': 'Across the movement, the points of the face kept the proportions of a flat picture being tilted, not of a head turning (nose and ears did not move against the cheeks). Look in the frames for a face that only tilts as a whole.',
   'attack.why.challenge_expired': 'The capture does not answer the challenge issued for it in time: it arrived too late, was sent twice, or answers another challenge. A slow network explains some of these; a replayed capture explains the others.',
   'attack.why.challenge_not_continuous': 'The frames are not one continuous capture of one face: time, the face or the scene jumps between frames. Look in the strip for a cut, a change of background or of person.',
+  'attack.why.challenge_stills':
+    'The movements came as one photo each, which this flow allows for a client that cannot film: no challenge was drawn, no timing, continuity or depth could be judged, and photos of the person taken earlier pass. Compare the photos with each other and with the selfie: same light, same clothes, same background, a real turn of the head.',
   'attack.why.camera_injection_suspected': "What the browser reported about the camera points to a virtual or injected camera rather than the device's own. Injected frames can look perfect: judge them with care, and the other checks too.",
   'attack.why.document_screen_replay_suspected': "The document photo shows the signs of a screen: moiré, a pixel grid, a screen's glow or its frame around the document. Look for them on the document's sides.",
   'attack.why.document_photocopy_suspected': "The document photo shows the signs of a copy or a print: flat colours or grey where the original is printed in colour, toner texture, missing security print. Look for them on the document's sides.",
@@ -549,6 +551,9 @@ export const en = {
   'flows.form.add_country': 'Add a country',
   'flows.form.remove_country': 'Remove {country}',
   'flows.form.liveness': 'Liveness challenges',
+  'flows.form.allow_stills': 'Also accept one photo per movement (for a capture client that cannot film)',
+  'flows.form.allow_stills_help':
+    'Off: the movements must be filmed as the live sequence, for a challenge the service draws; one photo per movement is refused. On: photos are accepted, but nothing proves they were taken live: the case carries the reason “The head movements came as one still per movement”, and its setting below decides what follows (an operator by default; never approved automatically). The hosted journey always films.',
   'flows.form.checks': 'Face comparison and age',
   'flows.form.face_match': 'Match up to distance',
   'flows.form.face_review': 'Review up to distance (above: mismatch)',

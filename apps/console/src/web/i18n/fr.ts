@@ -157,6 +157,8 @@ export const fr: Messages = {
   'attack.why.challenge_not_live': 'Pendant le mouvement, les points du visage ont gardé les proportions d’une image plane qu’on incline, non d’une tête qui tourne (le nez et les oreilles n’ont pas bougé par rapport aux joues). Cherchez sur les images un visage qui ne fait que s’incliner d’un bloc.',
   'attack.why.challenge_expired': 'La capture ne répond pas à temps au défi émis pour elle : elle est arrivée trop tard, a été envoyée deux fois ou répond à un autre défi. Un réseau lent explique certains de ces cas ; une capture rejouée explique les autres.',
   'attack.why.challenge_not_continuous': 'Les images ne forment pas une capture continue d’un seul visage : le temps, le visage ou la scène sautent d’une image à l’autre. Cherchez dans le bandeau une coupure, un changement de fond ou de personne.',
+  'attack.why.challenge_stills':
+    'Les mouvements sont arrivés en une photo chacun, ce que ce flux permet pour un client qui ne peut pas filmer : aucun défi n’a été tiré, ni le temps, ni la continuité, ni la profondeur n’ont pu être jugés, et des photos de la personne prises auparavant passent. Comparez les photos entre elles et avec le selfie : même lumière, mêmes vêtements, même fond, une vraie rotation de la tête.',
   'attack.why.camera_injection_suspected': 'Ce que le navigateur a indiqué de la caméra désigne une caméra virtuelle ou injectée plutôt que celle de l’appareil. Des images injectées peuvent sembler parfaites : jugez-les avec prudence, ainsi que les autres contrôles.',
   'attack.why.document_screen_replay_suspected': 'La photo du document montre les signes d’un écran : moiré, trame de pixels, lueur d’un écran ou son cadre autour du document. Cherchez-les sur les faces du document.',
   'attack.why.document_photocopy_suspected': 'La photo du document montre les signes d’une copie ou d’un tirage : couleurs plates ou gris là où l’original est imprimé en couleur, texture de toner, impressions de sécurité absentes. Cherchez-les sur les faces du document.',
@@ -551,6 +553,9 @@ export const fr: Messages = {
   'flows.form.add_country': 'Ajouter un pays',
   'flows.form.remove_country': 'Retirer {country}',
   'flows.form.liveness': 'Épreuves de vivacité',
+  'flows.form.allow_stills': 'Accepter aussi une photo par mouvement (pour un client de capture qui ne peut pas filmer)',
+  'flows.form.allow_stills_help':
+    'Désactivé : les mouvements doivent être filmés en séquence vivante, pour un défi tiré par le service ; une photo par mouvement est refusée. Activé : les photos sont acceptées, mais rien ne prouve qu’elles ont été prises en direct : le dossier porte le motif « Les mouvements de la tête sont arrivés en une photo par mouvement », et son réglage ci-dessous décide de la suite (un opérateur par défaut ; jamais approuvé automatiquement). Le parcours hébergé filme toujours.',
   'flows.form.checks': 'Comparaison des visages et âge',
   'flows.form.face_match': 'Correspondance jusqu’à la distance',
   'flows.form.face_review': 'Revue jusqu’à la distance (au-delà : non-correspondance)',

@@ -52,6 +52,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   challenge_not_live: 'Le visage a bougé comme une image plate, pas comme une tête qui tourne.',
   challenge_expired: 'La capture ne répond pas à temps au défi émis pour elle (périmé, réutilisé ou autre défi).',
   challenge_not_continuous: 'Les images du défi ne sont pas une seule capture continue d’un seul visage.',
+  challenge_stills: 'Les mouvements de la tête sont arrivés en une photo par mouvement, non filmés pour un défi tiré par le service (le flux accepte les photos).',
   camera_injection_suspected: 'Ce que le navigateur a dit de la caméra indique une caméra injectée ou virtuelle.',
   duplicate_document: 'Un autre dossier du client porte le même document.',
   duplicate_face: 'Un autre dossier du client porte le même visage.',

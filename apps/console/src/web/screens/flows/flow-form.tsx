@@ -71,10 +71,10 @@ function NumberField({
   );
 }
 
-function Check({ label, checked, onChange, name }: { label: string; checked: boolean; onChange(on: boolean): void; name?: string }) {
+function Check({ label, checked, onChange, name, describedBy }: { label: string; checked: boolean; onChange(on: boolean): void; name?: string; describedBy?: string }) {
   return (
     <label className="check-label">
-      <input type="checkbox" name={name} checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      <input type="checkbox" name={name} aria-describedby={describedBy} checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
       {label}
     </label>
   );
@@ -205,6 +205,17 @@ export function FlowForm({ def, problems, onChange }: Props) {
             onChange={(on) => set((d) => (d.liveness.challenges = toggled(d.liveness.challenges, c, on, CHALLENGES)))}
           />
         ))}
+        {/* Absent and false mean the same: the live sequence only. */}
+        <Check
+          name="allow_stills"
+          label={t('flows.form.allow_stills')}
+          describedBy="flows-stills-help"
+          checked={def.liveness.allow_stills ?? false}
+          onChange={(on) => set((d) => (d.liveness.allow_stills = on))}
+        />
+        <p id="flows-stills-help" className="muted small">
+          {t('flows.form.allow_stills_help')}
+        </p>
       </Group>
 
       <Group inline legend={t('flows.form.checks')} problems={under('/checks', ['/checks/face_match_max_distance', '/checks/face_review_max_distance', '/checks/min_age'])}>
