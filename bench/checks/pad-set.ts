@@ -58,6 +58,8 @@ export interface PadRow {
   /** CPU of the medium judgement alone (decode at 2048 px included), and of the face analysis. */
   mediumCpuMs?: number;
   facesCpuMs?: number;
+  /** The anti-spoofing network's three class probabilities (faces/medium/anti-spoof-net.ts). */
+  networkClasses?: number[];
 }
 
 /** Genuine pairs of a document's portrait against a selfie: the same photo re-photographed, or another photo of the person. */
@@ -181,7 +183,7 @@ async function readStill(bytes: Uint8Array, base: Omit<PadRow, 'face'>): Promise
   const mediumCpu = cpuMs(cpu1);
   const { medium_attack_score: _score, ...measures } = judged.measures;
   return {
-    row: { ...base, face: true, relativeSize: face.relativeSize, measures, features: mediumFeatures(measures, face), mediumCpuMs: mediumCpu, facesCpuMs: facesCpu },
+    row: { ...base, face: true, relativeSize: face.relativeSize, measures, features: mediumFeatures(measures, face), mediumCpuMs: mediumCpu, facesCpuMs: facesCpu, networkClasses: judged.networkClasses.map((v) => Math.round(v * 1e5) / 1e5) },
     face,
   };
 }

@@ -20,7 +20,9 @@ import { buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
  *    scripts/fit-pad-model.ts), its separation of pad-dev's prints from its live frames on the
  *    reported half (AUC), and its rates per species at the threshold keeping 97% of every bona
  *    fide species of the training half (in the direction the training half shows);
- *  - CPU of the medium judgement per still (decode at up to 2048 px included).
+ *  - network: the trained anti-spoofing network's live log-odds alone (faces/medium/anti-spoof-net.ts;
+ *    measured and reported, not in the model: see scripts/fit-pad-model.ts), the same way;
+ *  - CPU of the medium judgement per still (decode at up to 2048 px and the network included).
  * Generated species are labelled generated: they are made by this project's own simulator.
  * Environment: PAD_SAVE=path writes the set read (for scripts/fit-pad-model.ts PAD_ROWS);
  * PAD_ROWS=path reads a saved set instead of the images.
@@ -51,12 +53,12 @@ export async function measurePad(): Promise<Record<string, unknown>> {
   const pairs = (half: number, same: boolean) => set.portraitPairs.filter((p) => p.half === half && p.samePhoto === same).map((p) => p.distance);
   const spread = (v: number[]) => (v.length ? { n: v.length, min: Math.min(...v), p5: quantile(v, 0.05), median: quantile(v, 0.5), p95: quantile(v, 0.95), max: Math.max(...v) } : { n: 0 });
   const table = (rates: SpeciesRate[]) => Object.fromEntries(rates.map((s) => [s.species, { [s.species.startsWith('bona') ? 'bpcer' : 'apcer']: s.rate, errors: s.errors, judged: s.stills - s.no_face, no_face: s.no_face }]));
-  const texture = Object.fromEntries((['lbp_edges', 'lbp_irregular'] as MediumFeature[]).map((f) => {
+  const aloneRates = (features: MediumFeature[]) => Object.fromEntries(features.map((f) => {
     const sign = auc(train.filter((r) => r.face), f) >= 0.5 ? 1 : -1;
     const alone = (r: PadRow) => sign * r.features![f];
     const t = thresholdForBpcer(train, alone);
     const padDev = reported.filter((r) => r.face && r.species.includes('pad_dev'));
-    return [f, { higher_on_attacks: sign > 0, auc_pad_dev_reported: auc(padDev, f), ...table(speciesRates(reported, (r) => alone(r) >= t)) }];
+    return [f, { higher_on_attacks: sign > 0, threshold: Math.round(sign * t * 1000) / 1000, auc_pad_dev_reported: auc(padDev, f), ...table(speciesRates(reported, (r) => alone(r) >= t)) }];
   }));
   return {
     seconds: Math.round((Date.now() - started) / 1000),
@@ -65,7 +67,8 @@ export async function measurePad(): Promise<Record<string, unknown>> {
     reported_half_medium_only: table(mediumOnly),
     before_antispoof_alone: { threshold: Math.round(antispoofThreshold * 1000) / 1000, ...table(beforeRates) },
     training_half: table(trainingRates),
-    texture_alone: texture,
+    texture_alone: aloneRates(['lbp_edges', 'lbp_irregular']),
+    network_alone: aloneRates(['network_live']),
     portrait_distance: {
       training: { same_photo: spread(pairs(0, true)), different_photo: spread(pairs(0, false)) },
       reported: { same_photo: spread(pairs(1, true)), different_photo: spread(pairs(1, false)) },

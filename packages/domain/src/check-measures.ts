@@ -85,6 +85,7 @@ export const CHECK_MEASURES = {
     medium_straight_edges: 'Selfie: longest straight edge around the face (a screen, a print, a card)',
     medium_lbp_edges: "Selfie: share of the face's fine texture made of straight edges (a print smooths the skin)",
     medium_lbp_irregular: "Selfie: share of the face's fine texture that is grain or noise (a dithered print or a screen)",
+    medium_network_live: "Selfie: a trained anti-spoofing network's probability that the face is live (0 to 1)",
     medium_attack_score: 'Selfie: screen or print score (0 to 1)',
   },
   liveness: {

@@ -84,6 +84,7 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     medium_straight_edges: 'Selfie : plus long bord droit autour du visage (un écran, un tirage, une carte)',
     medium_lbp_edges: 'Selfie : part de la texture fine du visage faite de bords nets (un tirage lisse la peau)',
     medium_lbp_irregular: 'Selfie : part de la texture fine du visage en grain ou en bruit (un tirage tramé ou un écran)',
+    medium_network_live: 'Selfie : probabilité que le visage soit vivant selon un réseau anti-fraude entraîné (0 à 1)',
     medium_attack_score: 'Selfie : score écran ou tirage (0 à 1)',
   },
   liveness: {

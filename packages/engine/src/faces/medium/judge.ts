@@ -29,6 +29,8 @@ export interface StillMediumMeasures {
   medium_lbp_edges: number;
   /** Micro-texture of the face brought to 64×64: share of irregular (non-uniform) local binary patterns. */
   medium_lbp_irregular: number;
+  /** The trained anti-spoofing network's probability that the face is live (anti-spoof-net.ts), when it was run. */
+  medium_network_live?: number;
 }
 
 export interface StillMediumJudgement {
@@ -43,6 +45,8 @@ export interface StillMediumJudgement {
 interface PassiveScores {
   antispoof?: number;
   liveness?: number;
+  /** The anti-spoofing network's live probability (anti-spoof-net.ts). */
+  network?: number;
 }
 
 function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures {
@@ -76,6 +80,8 @@ export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = 
     lbp_irregular: m.medium_lbp_irregular,
     antispoof: passive.antispoof ?? 0.5,
     liveness: passive.liveness ?? 0.5,
+    // Its log-odds: the network's probabilities crowd at 0 and 1, where the differences are.
+    network_live: logit(m.medium_network_live ?? passive.network ?? 0.5),
   };
 }
 
@@ -91,7 +97,7 @@ export function mediumScore(features: Record<MediumFeature, number>, model = MED
  * whether it is taken for an attack at the model's threshold.
  */
 export function judgeStillMedium(image: RgbImage, face: { box: FaceBox } & PassiveScores): StillMediumJudgement {
-  const measures = measureStillMedium(image, face.box);
+  const measures: StillMediumMeasures = { ...measureStillMedium(image, face.box), ...(face.network === undefined ? {} : { medium_network_live: Math.round(face.network * 10000) / 10000 }) };
   const score = mediumScore(mediumFeatures(measures, face));
   return { measures: { ...measures, medium_attack_score: round(score) }, score, attack: score >= MEDIUM_MODEL.threshold };
 }
@@ -103,3 +109,4 @@ function clampBox(box: FaceBox, image: RgbImage): FaceBox {
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+const logit = (p: number) => Math.log((p + 1e-4) / (1 - p + 1e-4));

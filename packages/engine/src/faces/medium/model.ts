@@ -3,7 +3,7 @@
  * TRAINING half of the attack set (people and subjects split by a hash; never pad-dev subjects
  * 0001-0008, which are not here). Do not edit by hand: rerun the script.
  */
-export type MediumFeature = 'spectrum_peaks' | 'high_frequency' | 'saturation' | 'dynamic_range' | 'glare' | 'straight_edges' | 'lbp_edges' | 'lbp_irregular' | 'antispoof' | 'liveness';
+export type MediumFeature = 'spectrum_peaks' | 'high_frequency' | 'saturation' | 'dynamic_range' | 'glare' | 'straight_edges' | 'lbp_edges' | 'lbp_irregular' | 'antispoof' | 'liveness' | 'network_live';
 
 export interface MediumModel {
   features: Array<{ name: MediumFeature; mean: number; scale: number; weight: number }>;

@@ -1,5 +1,6 @@
 import type { FaceFinding } from '../analyse-face.ts';
 import { decodeForFaces } from '../decode-image.ts';
+import { antiSpoofClasses, LIVE_CLASS, loadAntiSpoofNet } from './anti-spoof-net.ts';
 import { judgeStillMedium, type StillMediumJudgement } from './judge.ts';
 
 /**
@@ -9,9 +10,10 @@ import { judgeStillMedium, type StillMediumJudgement } from './judge.ts';
 const MEDIUM_MAX_SIDE = 2048;
 
 /** The medium of the face `face` (as analyseFaces found it) on this image's bytes. */
-export async function judgeImageMedium(image: Uint8Array, face: Pick<FaceFinding, 'box' | 'frame' | 'antispoof' | 'liveness'>): Promise<StillMediumJudgement> {
+export async function judgeImageMedium(image: Uint8Array, face: Pick<FaceFinding, 'box' | 'frame' | 'antispoof' | 'liveness'>): Promise<StillMediumJudgement & { networkClasses: number[] }> {
   const rgb = await decodeForFaces(image, MEDIUM_MAX_SIDE);
   const k = rgb.width / face.frame.width;
   const box = { x: face.box.x * k, y: face.box.y * k, width: face.box.width * k, height: face.box.height * k };
-  return judgeStillMedium(rgb, { box, antispoof: face.antispoof, liveness: face.liveness });
+  const networkClasses = await antiSpoofClasses(await loadAntiSpoofNet(), rgb, box);
+  return { ...judgeStillMedium(rgb, { box, antispoof: face.antispoof, liveness: face.liveness, network: networkClasses[LIVE_CLASS] }), networkClasses };
 }
