@@ -67,6 +67,7 @@ function sourcesPlugin(): Plugin {
  * Bundles entry points with the repository's sources (sourcesPlugin) into ES modules for Node 20,
  * shared chunks split out and linked source maps, so that stack traces name the sources (under
  * Node's --enable-source-maps or process.setSourceMapsEnabled).
+ * @public scripts/test.mjs loads it through tsx's tsImport, which knip cannot follow.
  */
 export async function bundleSources(options: { entryPoints: string[]; outdir: string; outbase?: string }): Promise<Metafile> {
   // Lazily: esbuild is loaded only when a bundle is made, never by a start on a current one.
