@@ -333,7 +333,7 @@ describe(`the API alone (npm run api: --api-only) on ${TEST_DB}`, () => {
       assert.match(text, /checks +not run by this process/);
       if (TEST_DB === 'pglite') assert.match(alone.proc.stdout() + alone.proc.stderr(), /the API alone with the embedded database: no webhook will be sent/);
       await stop(alone.proc);
-      assert.equal(await alone.proc.exited, 0);
+      assert.equal(await alone.proc.exited, 0, `a clean stop; what the service said:\n${alone.proc.stdout().slice(-2000)}\n${alone.proc.stderr().slice(-2000)}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

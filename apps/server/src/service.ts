@@ -92,20 +92,26 @@ export async function runService(config: Config, apiOnly: boolean, withoutConsol
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    // What has not finished yet, named in the log line of a forced exit.
+    const pending = new Set<string>();
+    const step = (name: string, done: Promise<unknown> | undefined) => {
+      pending.add(name);
+      return Promise.resolve(done).finally(() => pending.delete(name));
+    };
     const force = setTimeout(() => {
-      app.log.error('shutdown took over 15 s; exiting');
+      app.log.error({ pending: [...pending] }, 'shutdown took over 15 s; exiting');
       process.exit(1);
     }, 15_000);
     force.unref();
     // Requests and attempts in flight finish (and are recorded) before the database closes.
     await Promise.all([
-      app.close(),
-      worker ? worker.stop() : checks?.pool.destroy(),
-      ...servers.map((server) => new Promise((r) => server.close(r))),
-      consoleParts?.close(),
-      metrics?.close(),
+      step('api', app.close()),
+      step('worker', worker ? worker.stop() : checks?.pool.destroy()),
+      ...servers.map((server, i) => step(`server ${i + 1}`, new Promise((r) => server.close(r)))),
+      step('console', consoleParts?.close()),
+      step('metrics', metrics?.close()),
     ]);
-    await database.close();
+    await step('database', database.close());
     clearTimeout(force);
     process.exit(0);
   };
