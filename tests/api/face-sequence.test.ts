@@ -2,12 +2,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinition } from '@idv/domain';
-import { ChecksPool, generateDocument } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
-import { activateFlow, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import type { ChecksRunner } from '@idv/worker';
+import { journey, newSession, openCase, type JourneyTestApp } from '../helpers/journey.ts';
 import { clipFrames } from '../helpers/liveness-clips.ts';
-import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
-import { checksRunnerFor } from '../helpers/checks-runner.ts';
+import type { TestTenant } from '../helpers/webhooks.ts';
+import { startChecksJourney, type ChecksJourney } from '../helpers/checks-journey.ts';
 
 /**
  * The live sequence through the journey API on real frames (docs/liveness.md#the-live-sequence):
@@ -34,24 +33,16 @@ const PHONE = { label: 'Front Camera', width: 720, height: 1280, frame_rate: 30,
 
 let t: JourneyTestApp;
 let who: TestTenant;
-let pool: ChecksPool;
 let runner: ChecksRunner;
 let document: Buffer;
+let journeyChecks: ChecksJourney | undefined;
 
 before(async () => {
-  t = await startJourneyApp();
-  who = await newTenant(t, 'sandbox');
-  await activateFlow(t, who.tenant.clientId, 'sandbox', FLOW, DEFINITION);
-  pool = new ChecksPool({ threads: 1 });
-  runner = checksRunnerFor(t, pool);
-  const fields = { document_code: 'P', issuing_country: 'FRA', document_number: '14FP52K81', surname: 'MARTIN', given_names: 'JULIEN', nationality: 'FRA', birth_date: '1984-05-17', sex: 'M' as const, expiry_date: '2033-06-30' };
-  document = (await generateDocument({ format: 'TD3', fields, portrait: stills.frames[0]!, seed: 7 })).image;
+  journeyChecks = await startChecksJourney({ [FLOW]: DEFINITION }, stills.frames[0]!);
+  ({ t, who, runner, document } = journeyChecks);
 });
 
-after(async () => {
-  await pool?.destroy();
-  await t?.close();
-});
+after(() => journeyChecks?.close());
 
 /** A case at its face step with its selfie sent; returns the journey token. */
 async function atFaceStep(): Promise<{ caseId: string; token: string }> {

@@ -3,12 +3,11 @@ import assert from 'node:assert/strict';
 import { eq } from 'drizzle-orm';
 import { schema } from '@idv/db';
 import { STANDARD_FLOW, reportContradictions, type CheckReport, type FlowDefinition } from '@idv/domain';
-import { ChecksPool, generateDocument } from '@idv/engine';
-import { ChecksRunner } from '@idv/worker';
-import { IMAGES, activateFlow, fixture, journey, newSession, openCase, startJourneyApp, type JourneyTestApp } from '../helpers/journey.ts';
+import type { ChecksRunner } from '@idv/worker';
+import { IMAGES, fixture, journey, newSession, openCase, type JourneyTestApp } from '../helpers/journey.ts';
 import { clipFrames } from '../helpers/liveness-clips.ts';
-import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
-import { checksRunnerFor } from '../helpers/checks-runner.ts';
+import type { TestTenant } from '../helpers/webhooks.ts';
+import { startChecksJourney, type ChecksJourney } from '../helpers/checks-journey.ts';
 
 /**
  * One still per movement, the capture that carries no challenge drawn by the service
@@ -33,27 +32,16 @@ const clip = clipFrames('bona_fide/bf_p01_phone_turn_right_left.mp4', { start: 0
 
 let t: JourneyTestApp;
 let who: TestTenant;
-let pool: ChecksPool;
 let runner: ChecksRunner;
 let document: Buffer;
+let journeyChecks: ChecksJourney | undefined;
 
 before(async () => {
-  t = await startJourneyApp();
-  who = await newTenant(t, 'sandbox');
-  await activateFlow(t, who.tenant.clientId, 'sandbox', 'older', OLDER);
-  await activateFlow(t, who.tenant.clientId, 'sandbox', 'kiosk', KIOSK);
-  pool = new ChecksPool({ threads: 1 });
-  runner = checksRunnerFor(t, pool);
-  const fields = { document_code: 'P', issuing_country: 'FRA', document_number: '14FP52K81', surname: 'MARTIN', given_names: 'JULIEN', nationality: 'FRA', birth_date: '1984-05-17', sex: 'M' as const, expiry_date: '2033-06-30' };
-  // Another person's portrait: the selfie's own frame there would be the document held as the
-  // selfie (rejected); a portrait that differs is a failure, which a review answer comes before.
-  document = (await generateDocument({ format: 'TD3', fields, portrait: fixture(IMAGES.selfie), seed: 7 })).image;
+  journeyChecks = await startChecksJourney({ older: OLDER, kiosk: KIOSK }, fixture(IMAGES.selfie));
+  ({ t, who, runner, document } = journeyChecks);
 });
 
-after(async () => {
-  await pool?.destroy();
-  await t?.close();
-});
+after(() => journeyChecks?.close());
 
 /** A case of the flow at its face step, the document and the selfie sent; returns its id and journey token. */
 async function atFaceStep(flow: string, key = who.key): Promise<{ caseId: string; token: string }> {
