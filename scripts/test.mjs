@@ -210,11 +210,10 @@ function runJob(job) {
 // in-thread require hook only for the worker threads' TypeScript entries. Through tsx's import hook
 // every run resolved and loaded its ~400 modules through a loader thread: about two seconds of CPU
 // a run, a sixth of a small API suite's. TEST_BUNDLE=0 runs the sources through tsx instead.
-/** Packages of the checks engine that run WebAssembly. */
-const ENGINE_WASM = ['@tensorflow/tfjs-backend-wasm', '@techstark/opencv-js', '@vladmandic/human', 'tesseract.js', 'zxing-wasm'];
-
 const bundled = process.env.TEST_BUNDLE !== '0';
 const bundleDir = join(root, '.tmp', 'test-bundles', String(process.pid));
+/** Packages of the checks engine that run WebAssembly. */
+const ENGINE_WASM = ['@tensorflow/tfjs-backend-wasm', '@techstark/opencv-js', '@vladmandic/human', 'tesseract.js', 'zxing-wasm'];
 /** The test files whose bundle can reach the checks engine's WebAssembly (models, OCR, barcodes). */
 let reachesEngineWasm = () => true;
 if (bundled) {

@@ -36,7 +36,7 @@ export function lazyValidator(app: object, compile: () => ValidateFunction): Val
 
 /**
  * Compiles every validator of the app not compiled yet and returns how many: a schema Ajv refuses
- * throws here rather than at a route's first request (tests/api/validators.test.ts).
+ * throws here rather than at a route's first request (tests/api/errors.test.ts).
  */
 export function compileEveryValidator(app: object): number {
   const waiting = [...(pending.get(app) ?? [])];
