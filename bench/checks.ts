@@ -5,7 +5,8 @@
  * validity (bench/checks/document.ts), and the whole pipeline per case
  * (bench/checks/pipeline.ts), and the first case after `npm start` against the later ones
  * (bench/checks/cold-start.ts), whether a face's motion over a sequence is flat (a print or a
- * screen) or round (bench/checks/pad-motion.ts), and presentation attacks on documents
+ * screen) or round (bench/checks/pad-motion.ts), the trained network over a live capture's frames
+ * (bench/checks/pad-sequence.ts), and presentation attacks on documents
  * (bench/checks/pad-documents.ts), and presentation attacks on a still (bench/checks/pad.ts). A section whose file is absent is reported as such. Prints each
  * section's figures as it finishes, then ONE line of JSON holding all of them.
  *
@@ -38,6 +39,7 @@ const SECTIONS: Record<string, { file: string; fn: string }> = {
   pipeline: { file: 'checks/pipeline.ts', fn: 'measurePipeline' },
   cold_start: { file: 'checks/cold-start.ts', fn: 'measureColdStart' },
   pad_motion: { file: 'checks/pad-motion.ts', fn: 'measurePadMotion' },
+  pad_sequence: { file: 'checks/pad-sequence.ts', fn: 'measurePadSequence' },
   pad_documents: { file: 'checks/pad-documents.ts', fn: 'measurePadDocuments' },
   pad: { file: 'checks/pad.ts', fn: 'measurePad' },
 };

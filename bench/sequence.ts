@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STANDARD_FLOW } from '@idv/domain';
-import { ChecksPool, generateDocument, type CaseInput } from '@idv/engine';
+import { analyseFaces, ChecksPool, generateDocument, loadFaceModels, networkLiveOf, type CaseInput } from '@idv/engine';
 
 /**
  * npm run bench:sequence: the CPU a case costs with the live sequence (docs/liveness.md#the-live-sequence).
@@ -60,16 +60,29 @@ const pool = new ChecksPool({ threads: 2 });
 await pool.warmUp();
 const cpuOf = (tasks: Record<string, { cpuMs: number | null }> | undefined, match: (name: string) => boolean) =>
   Object.entries(tasks ?? {}).filter(([n]) => match(n)).reduce((a, [, t]) => a + (t.cpuMs ?? 0), 0);
-const rows: { total: number; sequence: number; wall: number; status: string }[] = [];
+const rows: { total: number; sequence: number; wall: number; status: string; networkFrames: number }[] = [];
 const without: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const a = await pool.analyse(input(true));
   const liveness = a.checks.find((c) => c.type === 'liveness');
-  rows.push({ total: cpuOf(a.timings.tasks, () => true), sequence: cpuOf(a.timings.tasks, (n) => n.startsWith('sequence_')), wall: a.timings.total, status: `${liveness?.status} ${liveness?.reasons.join(',')}` });
+  rows.push({ total: cpuOf(a.timings.tasks, () => true), sequence: cpuOf(a.timings.tasks, (n) => n.startsWith('sequence_')), wall: a.timings.total, status: `${liveness?.status} ${liveness?.reasons.join(',')}`, networkFrames: liveness?.measures.sequence_network_frames ?? 0 });
   const b = await pool.analyse(input(false));
   without.push(cpuOf(b.timings.tasks, () => true));
 }
 await pool.destroy();
+
+// The trained anti-spoofing network's share (faces/sequence-network.ts): its CPU per frame, timed
+// alone in this thread on frames the case's reading gave it, times the frames it read in a case.
+await loadFaceModels();
+const networkMs: number[] = [];
+for (const frame of frames.filter((_, i) => i % 6 === 0)) {
+  const [face] = await analyseFaces(frame);
+  if (!face) continue;
+  const started = process.cpuUsage();
+  await networkLiveOf(frame, face);
+  const cpu = process.cpuUsage(started);
+  networkMs.push((cpu.user + cpu.system) / 1000);
+}
 
 const median = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1]!;
 const bytes = frames.reduce((n, f) => n + f.length, 0);
@@ -83,9 +96,13 @@ const figures = {
   sequence_cpu_ms: median(rows.map((r) => r.sequence)),
   case_cpu_ms_without_liveness: median(without),
   case_wall_ms: median(rows.map((r) => r.wall)),
+  network_frames_per_case: rows[0]!.networkFrames,
+  network_cpu_ms_per_frame: Math.round(median(networkMs) * 10) / 10,
+  network_cpu_ms_per_case: Math.round(median(networkMs) * rows[0]!.networkFrames),
   liveness: rows[0]!.status,
 };
 console.log(`A case with a ${figures.frames}-frame live sequence (${figures.frame_bytes_mean} bytes a frame, ${figures.sequence_bytes} in all: ${figures.upload_seconds_at_750_kbit} s at 750 kbit/s in base64)`);
 console.log(`CPU per case: ${figures.case_cpu_ms_with_sequence} ms with the sequence (of which ${figures.sequence_cpu_ms} ms for its frames), ${figures.case_cpu_ms_without_liveness} ms without liveness; wall ${figures.case_wall_ms} ms on 2 threads`);
+console.log(`of which the anti-spoofing network: ${figures.network_frames_per_case} frames × ${figures.network_cpu_ms_per_frame} ms = ${figures.network_cpu_ms_per_case} ms`);
 console.log(`liveness: ${figures.liveness}`);
 console.log(JSON.stringify(figures));

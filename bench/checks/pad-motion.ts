@@ -247,7 +247,7 @@ function perClip(samples: Sample[]) {
 }
 
 /** One photo per person: the first portrait of each fixture person, then LFW people spread over the alphabet. */
-function printSources(count: number): Array<{ person: string; path: string }> {
+export function printSources(count: number): Array<{ person: string; path: string }> {
   const manifest = JSON.parse(readFileSync(join(FACES, 'manifest.json'), 'utf8')) as Array<{ path: string; person: string | null; kind: string }>;
   const out: Array<{ person: string; path: string }> = [];
   const seen = new Set<string>();

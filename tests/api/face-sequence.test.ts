@@ -7,12 +7,13 @@ import { journey, newSession, openCase, type JourneyTestApp } from '../helpers/j
 import { clipFrames } from '../helpers/liveness-clips.ts';
 import type { TestTenant } from '../helpers/webhooks.ts';
 import { startChecksJourney, type ChecksJourney } from '../helpers/checks-journey.ts';
+import { SEQUENCE_NETWORK } from '@idv/engine';
 
 /**
  * The live sequence through the journey API on real frames (docs/liveness.md#the-live-sequence):
  * a challenge drawn by the server, the frames of a real head turn sent for it, the checks runner
- * judging them; then what is refused: another challenge's order, a reused, wrong or stale nonce,
- * and frames outside the limits.
+ * judging them; then what is refused: another challenge's order, the recording replayed on a
+ * screen, a reused, wrong or stale nonce, and frames outside the limits.
  */
 
 const FLOW = 'sequence_api';
@@ -68,10 +69,10 @@ async function challenge(token: string): Promise<{ id: string; nonce: string; mo
   return res.json();
 }
 
-/** The clip's frames in the order that performs `movements` (forwards or backwards), with a camera's jittered times. */
-function framesFor(movements: string[]): { t: number; image: string }[] {
+/** A clip's frames in the order that performs `movements` (forwards or backwards), with a camera's jittered times. */
+function framesFor(movements: string[], of: Buffer[] = clip.frames): { t: number; image: string }[] {
   const forwards = movements[0] === 'turn_left';
-  const frames = forwards ? clip.frames : [...clip.frames].reverse();
+  const frames = forwards ? of : [...of].reverse();
   return frames.map((f, i) => ({ t: 1000.5 + i * 100 + ((i * 7) % 5) - 2, image: f.toString('base64') }));
 }
 
@@ -139,6 +140,21 @@ test('the same recording sent for a challenge drawn in the other order is not pe
   const liveness = await livenessOf(caseId);
   assert.ok(liveness.reasons.includes('challenge_not_performed'), JSON.stringify(liveness));
   assert.notEqual(liveness.status, 'ok');
+});
+
+test('the same recording replayed on a phone screen and filmed for the challenge is read as a screen', async () => {
+  // Real: p01's recording played on a phone and filmed by a second camera (the clips' README).
+  const replay = clipFrames('replay_attack/ra_p01_screen_turn_right_left.mp4', { start: 0.5, duration: 9.4 });
+  const { caseId, token } = await atFaceStep();
+  const c = await challenge(token);
+  t.clock.advance(14_000);
+  const res = await send(token, { challenge_id: c.id, nonce: c.nonce, frames: framesFor(c.movements, replay.frames) });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal((await journey(t, 'POST', '/finish', token)).statusCode, 200);
+  const liveness = await livenessOf(caseId);
+  assert.ok(liveness.reasons.includes('challenge_screen_or_print'), JSON.stringify(liveness));
+  assert.ok(liveness.measures.sequence_network_live_median! < SEQUENCE_NETWORK.maxMedianLogit, JSON.stringify(liveness.measures));
+  assert.equal(liveness.status, 'attention', 'what follows is the flow’s choice (review by default)');
 });
 
 test('a wrong, another case’s or a stale nonce is refused and stores nothing', async () => {

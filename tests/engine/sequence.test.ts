@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyseFaces, cameraSignals, framesToRead, judgeSequence, readFrameChanges, readSequenceFaces, type SequenceFrameReading, type SequenceJudgeInput } from '../../packages/engine/src/faces/index.ts';
-import { readFileSync } from 'node:fs';
+import { analyseFaces, cameraSignals, framesToRead, judgeSequence, judgeSequenceNetwork, readFrameChanges, readSequenceFaces, SEQUENCE_NETWORK, sequenceReadings, type SequenceFrameReading, type SequenceJudgeInput } from '../../packages/engine/src/faces/index.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { join } from 'node:path';
 import { PLANARITY_LIMITS } from '../../packages/engine/src/faces/planarity.ts';
 import { printPathSequence } from '../../packages/engine/src/generator/attacks/print-path.ts';
@@ -21,8 +22,7 @@ const PHONE = { label: 'Front Camera', width: 720, height: 1280, frame_rate: 30,
 async function read(frames: Buffer[], times: number[]): Promise<SequenceFrameReading[]> {
   const picked = framesToRead(times);
   const [thumbs, faces] = await Promise.all([readFrameChanges(frames), readSequenceFaces(picked.map((index) => ({ index, image: frames[index]! })))]);
-  const found = new Map(faces.faces);
-  return times.map((t, i) => ({ t, ...(found.has(i) ? { faces: found.get(i)! } : {}), change: thumbs.changes[i] ?? null, width: thumbs.sizes[i]!.width, height: thumbs.sizes[i]!.height }));
+  return sequenceReadings(times, thumbs, [faces]);
 }
 
 const readings = await read(clip.frames, clip.times);
@@ -138,4 +138,48 @@ test('flat or round: the real head turn is round; a printed photo turned by hand
   assert.ok(report.reasons.includes('challenge_not_live'), JSON.stringify(report));
   assert.ok(report.measures.planarity_residual! < PLANARITY_LIMITS.maxFlatResidual);
   assert.notEqual(report.status, 'ok');
+});
+
+test('screen or print: the network reads the head turn as live, the same recording replayed on a phone screen as an attack', async () => {
+  const real = judge(base);
+  assert.ok(real.measures.sequence_network_frames! >= SEQUENCE_NETWORK.minFrames, JSON.stringify(real.measures));
+  assert.ok(real.measures.sequence_network_live_median! > SEQUENCE_NETWORK.maxMedianLogit, JSON.stringify(real.measures));
+  assert.ok(!real.reasons.includes('challenge_screen_or_print'));
+
+  // Real: p01's recording played on a phone and filmed by a second camera (the clips' README).
+  const replay = clipFrames('replay_attack/ra_p01_screen_turn_right_left.mp4', { start: 0.5, duration: 9.4 });
+  const report = judge({ ...base, frames: await read(replay.frames, replay.times) });
+  assert.ok(report.reasons.includes('challenge_screen_or_print'), JSON.stringify(report));
+  assert.ok(report.measures.sequence_network_frames_under! > report.measures.sequence_network_frames! / 2, JSON.stringify(report.measures));
+  assert.notEqual(report.status, 'ok');
+});
+
+test('screen or print: a laptop webcam’s head turn, a camera the threshold was not chosen on, stays live', async () => {
+  const webcam = clipFrames('bona_fide/bf_p02_webcam_turn_left_right.mp4');
+  const frames = await read(webcam.frames, webcam.times);
+  const verdict = judgeSequenceNetwork(frames.flatMap((f) => (f.networkLogit === undefined ? [] : [f.networkLogit])));
+  assert.ok(verdict.frames >= SEQUENCE_NETWORK.minFrames && !verdict.attack, JSON.stringify(verdict));
+});
+
+test('screen or print: NUAA’s printed photos held to a webcam are attacks, the same subject’s live frames are not (pad-dev, at the journey’s 320 px)', async () => {
+  const PAD = join(FIXTURES_DIR, 'pad-dev');
+  // Subject 0010, of the half the threshold was not chosen on (bench/checks/pad-sequence.ts).
+  const framesOf = (label: 'live' | 'spoof') =>
+    Promise.all(readdirSync(join(PAD, label, '0010')).sort().slice(0, 8).map((f) => sharp(readFileSync(join(PAD, label, '0010', f))).resize(320, 320, { fit: 'inside' }).jpeg({ quality: 60 }).toBuffer()));
+  const judged = async (frames: Buffer[]) => {
+    const read = await readSequenceFaces(frames.map((image, index) => ({ index, image })));
+    return judgeSequenceNetwork(read.network.map(([, v]) => v));
+  };
+  const print = await judged(await framesOf('spoof'));
+  assert.ok(print.frames >= SEQUENCE_NETWORK.minFrames && print.attack, JSON.stringify(print));
+  const live = await judged(await framesOf('live'));
+  assert.ok(live.frames >= SEQUENCE_NETWORK.minFrames && !live.attack, JSON.stringify(live));
+});
+
+test('screen or print: judged by the median, so one misread frame does not decide; too few frames are not judged', () => {
+  const low = SEQUENCE_NETWORK.maxMedianLogit - 3;
+  const high = SEQUENCE_NETWORK.maxMedianLogit + 3;
+  assert.equal(judgeSequenceNetwork([high, low, high, high]).attack, false);
+  assert.equal(judgeSequenceNetwork([low, low, high, low]).attack, true);
+  assert.deepEqual(judgeSequenceNetwork([low, low]), { frames: 2, median: null, under: 2, attack: false });
 });

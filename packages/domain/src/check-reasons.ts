@@ -72,6 +72,7 @@ export const CHECK_REASONS = {
   challenge_person_differs: r('liveness', 'The challenge images do not show the person of the selfie.'),
   challenges_not_judged: r('liveness', 'The head movements could not be judged without one usable face on the selfie.'),
   challenge_not_live: r('liveness', 'The face moved like a flat picture, not like a head turning.'),
+  challenge_screen_or_print: r('liveness', 'The challenge frames look like a face on a screen or a print held to the camera.'),
   challenge_expired: r('liveness', 'The capture does not answer the challenge issued for it in time (stale, reused or another challenge).'),
   challenge_not_continuous: r('liveness', 'The challenge frames are not one continuous capture of one face.'),
   challenge_stills: r('liveness', 'The head movements came as one still per movement, not filmed for a challenge drawn by the service (the flow allows stills).'),

@@ -29,7 +29,8 @@ interface AttackRule {
  * have innocent causes a person can tell apart on the frames (a glossy screen protector, a virtual
  * camera driver left installed), so an operator looks; a selfie that is the document's own
  * portrait is the document held to the camera, which no honest capture produces, so it is
- * refused; a face moving like a flat picture is reviewed (the frames show it); a stale challenge
+ * refused; a face moving like a flat picture, or filmed frames a trained network reads as a
+ * screen or a print, is reviewed (the frames show it); a stale challenge
  * or a broken sequence is most often a slow network or a capture that restarted, so the person
  * tries again; movements sent as stills (a flow that allows them, for a client that cannot film)
  * had no challenge drawn by the service, so photos of the person pass them: an operator looks; a document photographed from a screen or a copy goes to an operator: a retake would
@@ -42,6 +43,7 @@ export const PRESENTATION_ATTACKS = {
   presentation_attack_suspected: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   selfie_is_document_portrait: { step: 'face', default: 'reject', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_not_live: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
+  challenge_screen_or_print: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_expired: { step: 'face', default: 'retake', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_not_continuous: { step: 'face', default: 'retake', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },
   challenge_stills: { step: 'face', default: 'review', rejectCode: 'liveness_failed', retakeCode: 'face_unclear' },

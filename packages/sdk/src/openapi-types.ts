@@ -3685,6 +3685,8 @@ export interface components {
                     selfie_is_document_portrait?: "reject" | "retake" | "review";
                     /** @description Default: review */
                     challenge_not_live?: "reject" | "retake" | "review";
+                    /** @description Default: review */
+                    challenge_screen_or_print?: "reject" | "retake" | "review";
                     /** @description Default: retake */
                     challenge_expired?: "reject" | "retake" | "review";
                     /** @description Default: retake */

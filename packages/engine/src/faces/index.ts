@@ -6,5 +6,6 @@ export { checkLiveness, judgeLiveness, challengeMet } from './liveness.ts';
 export { loadFaceModels } from './models.ts';
 export { RECOGNITION_LENGTH as FACE_DESCRIPTOR_LENGTH } from './recognition-descriptor.ts';
 export { judgeSequence, cameraSignals, type SequenceFrameReading, type SequenceJudgeInput } from './sequence.ts';
-export { framesToRead, readFrameChanges, readSequenceFaces } from './sequence-read.ts';
-export { judgeStillMedium, judgeImageMedium } from './medium/index.ts';
+export { framesToRead, readFrameChanges, readSequenceFaces, sequenceReadings } from './sequence-read.ts';
+export { judgeSequenceNetwork, SEQUENCE_NETWORK } from './sequence-network.ts';
+export { judgeStillMedium, judgeImageMedium, networkLiveOf } from './medium/index.ts';

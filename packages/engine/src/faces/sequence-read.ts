@@ -2,13 +2,18 @@ import sharp from 'sharp';
 import type { TaskTiming } from '../case-types.ts';
 import { timedTask } from '../pool/thread-cpu.ts';
 import { analyseFaces, type FaceFinding } from './analyse-face.ts';
+import { liveLogOdds } from './medium/anti-spoof-net.ts';
+import { networkLiveOf } from './medium/read.ts';
+import { SEQUENCE_NETWORK } from './sequence-network.ts';
+import type { SequenceFrameReading } from './sequence.ts';
 
 /**
  * Reading the live sequence's frames, the CPU part of its judgement (sequence.ts judges).
  * Every frame is decoded to a 16×16 grey thumbnail (about a millisecond: cuts between frames are
  * seen on all of them); only a sample goes through the face models (about 55 ms of CPU a
  * 320-pixel frame on this machine's cores: all 50 frames of a 5-second capture would take 2.8 s,
- * more than a whole case's budget). The sample is a frame every `sampleMs`, at most `maxRead`.
+ * more than a whole case's budget). The sample is a frame every `sampleMs`, at most `maxRead`; the
+ * trained anti-spoofing network reads every other frame of it (about 15 ms a frame).
  */
 
 const SEQUENCE_READ = {
@@ -71,12 +76,42 @@ export async function readFrameChanges(frames: readonly Uint8Array[]): Promise<F
   return { ...result, timing };
 }
 
-/** The faces of some frames (null: undecodable), by index. */
-export async function readSequenceFaces(frames: readonly { index: number; image: Uint8Array }[]): Promise<{ faces: [number, FaceFinding[] | null][]; timing: TaskTiming }> {
+export interface SequenceFacesRead {
+  /** The faces of each frame (null: undecodable), by index. */
+  faces: [number, FaceFinding[] | null][];
+  /** The anti-spoofing network's live log-odds of the largest face, by index, on every `SEQUENCE_NETWORK.every`-th frame given that has a face. */
+  network: [number, number][];
+  timing: TaskTiming;
+}
+
+/** The faces of some frames, and the trained anti-spoofing network on some of them (sequence-network.ts judges). */
+export async function readSequenceFaces(frames: readonly { index: number; image: Uint8Array }[]): Promise<SequenceFacesRead> {
   const { result, timing } = await timedTask(async () => {
-    const out: [number, FaceFinding[] | null][] = [];
-    for (const f of frames) out.push([f.index, await analyseFaces(f.image).catch(() => null)]);
-    return out;
+    const faces: [number, FaceFinding[] | null][] = [];
+    const network: [number, number][] = [];
+    for (const [k, f] of frames.entries()) {
+      const found = await analyseFaces(f.image).catch(() => null);
+      faces.push([f.index, found]);
+      if (k % SEQUENCE_NETWORK.every === 0 && found?.length) {
+        const live = await networkLiveOf(f.image, found[0]!).catch(() => null);
+        if (live !== null) network.push([f.index, liveLogOdds(live)]);
+      }
+    }
+    return { faces, network };
   });
-  return { faces: result, timing };
+  return { ...result, timing };
+}
+
+/** Every frame as the judge reads it (sequence.ts): its time, size and change, and what the face models and the network read of the frames they read. */
+export function sequenceReadings(times: readonly number[], thumbs: Pick<FrameThumbs, 'changes' | 'sizes'>, parts: readonly Pick<SequenceFacesRead, 'faces' | 'network'>[]): SequenceFrameReading[] {
+  const found = new Map(parts.flatMap((p) => p.faces));
+  const network = new Map(parts.flatMap((p) => p.network));
+  return times.map((t, i) => ({
+    t,
+    ...(found.has(i) ? { faces: found.get(i)! } : {}),
+    ...(network.has(i) ? { networkLogit: network.get(i)! } : {}),
+    change: thumbs.changes[i] ?? null,
+    width: thumbs.sizes[i]?.width ?? 0,
+    height: thumbs.sizes[i]?.height ?? 0,
+  }));
 }

@@ -4,12 +4,13 @@ import type { FaceFinding } from './analyse-face.ts';
 import { faceDistance } from './distance.ts';
 import { LIVENESS_LIMITS, challengeMet } from './liveness.ts';
 import { judgePlanarity, type PlanarityJudgement } from './planarity.ts';
+import { judgeSequenceNetwork } from './sequence-network.ts';
 import { median } from '../middle.ts';
 
 /**
  * The live sequence's judgement (docs/liveness.md#the-live-sequence), pure: the frames are read
  * first (sequence-read.ts: a sample of them through the face models, every one as a small grey
- * thumbnail), then judged here on four questions:
+ * thumbnail), then judged here on these questions:
  *
  * - timing: the capture fits its challenge (arrived before expiry, and lasts no longer than the
  *   time between issue and arrival: a recording made before the challenge existed cannot);
@@ -19,6 +20,7 @@ import { median } from '../middle.ts';
  *   against the selfie's pose (the first frames' without a selfie face);
  * - flat or round: the landmarks' motion across the frames read is not that of one plane (a print
  *   or a screen tilted by hand) but of a head turning (planarity.ts);
+ * - screen or print: a trained anti-spoofing network's reading of the frames (sequence-network.ts);
  * - the person: the frames' faces are the selfie's person and one another's;
  * - the camera: what the browser said about it, judged into injection signals (never one alone).
  */
@@ -56,6 +58,8 @@ export interface SequenceFrameReading {
   faces?: FaceFinding[] | null;
   /** Mean absolute difference with the previous frame's thumbnail (0..255); null on the first frame or an undecodable one. */
   change: number | null;
+  /** The trained anti-spoofing network's live log-odds of the largest face, on the frames it read (sequence-network.ts). */
+  networkLogit?: number;
   width: number;
   height: number;
 }
@@ -153,6 +157,13 @@ export function judgeSequence(input: SequenceJudgeInput): CheckReport {
     if (planarity.measures.residualMedian !== null) measures.planarity_residual = round(planarity.measures.residualMedian, 3);
     if (planarity.flat) reasons.add('challenge_not_live');
   }
+
+  // Screens and prints: the trained network over the frames it read, judged by their median.
+  const network = judgeSequenceNetwork(frames.map((f) => f.networkLogit).filter((v): v is number => v !== undefined));
+  measures.sequence_network_frames = network.frames;
+  measures.sequence_network_frames_under = network.under;
+  if (network.median !== null) measures.sequence_network_live_median = round(network.median, 2);
+  if (network.attack) reasons.add('challenge_screen_or_print');
 
   // The person: every face read against the selfie, and against the first face of the capture.
   if (faces.length) {

@@ -4,8 +4,7 @@ import { challengeImages, PORTRAIT_MAX_SIDE } from '../analyse-case.ts';
 import { combineParts, comparedPortrait, finishDocumentPart, finishFacePart, wantsFaces, type FaceReadings } from '../case-finish.ts';
 import type { CaseAnalysis, CaseInput, DocumentReading, FacesFound, PrintedOcr, TaskTiming } from '../case-types.ts';
 import { needsSecondPass, type OcrPass } from '../document/printed-zone.ts';
-import { framesToRead, type FrameThumbs } from '../faces/sequence-read.ts';
-import type { FaceFinding } from '../faces/analyse-face.ts';
+import { framesToRead, sequenceReadings, type FrameThumbs, type SequenceFacesRead } from '../faces/sequence-read.ts';
 import type { SequenceFrameReading } from '../faces/sequence.ts';
 import { disableOnnxTelemetry } from '../onnx/telemetry.ts';
 import { widenHeapGrowth } from './heap-growth.ts';
@@ -113,16 +112,9 @@ export class ChecksPool {
     const halves = [picked.filter((_, k) => k % 2 === 0), picked.filter((_, k) => k % 2 === 1)].filter((h) => h.length > 0);
     const [thumbs, ...parts] = await Promise.all([
       run<FrameThumbs>('sequence_changes', { task: 'sequence_changes', frames: sequence.frames }),
-      ...halves.map((h, n) => run<{ faces: [number, FaceFinding[] | null][] }>(`sequence_faces_${n}`, { task: 'sequence_faces', frames: h.map((index) => ({ index, image: sequence.frames[index]! })) })),
+      ...halves.map((h, n) => run<Omit<SequenceFacesRead, 'timing'>>(`sequence_faces_${n}`, { task: 'sequence_faces', frames: h.map((index) => ({ index, image: sequence.frames[index]! })) })),
     ]);
-    const found = new Map(parts.flatMap((p) => p.faces));
-    return sequence.times.map((t, i) => ({
-      t,
-      ...(found.has(i) ? { faces: found.get(i)! } : {}),
-      change: thumbs.changes[i] ?? null,
-      width: thumbs.sizes[i]?.width ?? 0,
-      height: thumbs.sizes[i]?.height ?? 0,
-    }));
+    return sequenceReadings(sequence.times, thumbs, parts);
   }
 
   /** Loads the models on every thread now rather than during the first cases. */

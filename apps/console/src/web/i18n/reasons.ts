@@ -50,6 +50,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   challenge_person_differs: 'Les images du défi ne montrent pas la personne du selfie.',
   challenges_not_judged: 'Les mouvements de tête n’ont pas pu être jugés sans un visage exploitable sur le selfie.',
   challenge_not_live: 'Le visage a bougé comme une image plate, pas comme une tête qui tourne.',
+  challenge_screen_or_print: 'Les images du défi ressemblent à un visage sur un écran ou sur un tirage tenu devant la caméra.',
   challenge_expired: 'La capture ne répond pas à temps au défi émis pour elle (périmé, réutilisé ou autre défi).',
   challenge_not_continuous: 'Les images du défi ne sont pas une seule capture continue d’un seul visage.',
   challenge_stills: 'Les mouvements de la tête sont arrivés en une photo par mouvement, non filmés pour un défi tiré par le service (le flux accepte les photos).',

@@ -77,6 +77,12 @@ export async function antiSpoofClasses(session: InferenceSession, image: RgbImag
 
 let loading: Promise<InferenceSession> | null = null;
 
+/**
+ * The live probability's log-odds, bounded (±9.2): the network's probabilities crowd at 0 and 1,
+ * where the differences are.
+ */
+export const liveLogOdds = (p: number): number => Math.log((p + 1e-4) / (1 - p + 1e-4));
+
 /** This thread's session, loaded on first use. */
 export function loadAntiSpoofNet(): Promise<InferenceSession> {
   loading ??= readFile(ANTI_SPOOF_MODEL).then((bytes) => createCpuSession(bytes)).catch((err) => {

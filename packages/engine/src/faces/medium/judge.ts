@@ -1,5 +1,6 @@
 import type { FaceBox } from '../../types.ts';
 import type { RgbImage } from '../decode-image.ts';
+import { liveLogOdds } from './anti-spoof-net.ts';
 import { MEDIUM_MODEL, type MediumFeature } from './model.ts';
 import { colourMeasures, faceWindow, straightEdges } from './pixels.ts';
 import { spectrumMeasures } from './spectrum.ts';
@@ -81,7 +82,7 @@ export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = 
     antispoof: passive.antispoof ?? 0.5,
     liveness: passive.liveness ?? 0.5,
     // Its log-odds: the network's probabilities crowd at 0 and 1, where the differences are.
-    network_live: logit(m.medium_network_live ?? passive.network ?? 0.5),
+    network_live: liveLogOdds(m.medium_network_live ?? passive.network ?? 0.5),
   };
 }
 
@@ -109,4 +110,3 @@ function clampBox(box: FaceBox, image: RgbImage): FaceBox {
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
-const logit = (p: number) => Math.log((p + 1e-4) / (1 - p + 1e-4));
