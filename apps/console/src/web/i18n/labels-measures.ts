@@ -118,7 +118,7 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     planarity_judged_frames: 'Séquence en direct : images assez tournées pour juger plat ou en relief',
     planarity_residual: 'Séquence en direct : écart à une image plate (en écarts des yeux ; un tirage reste sous 0,073)',
     sequence_network_frames: 'Séquence en direct : images lues par le réseau anti-fraude entraîné',
-    sequence_network_live_median: 'Séquence en direct : log-cote médiane que le visage soit vivant selon le réseau (sous THRESH : un écran ou un tirage)',
+    sequence_network_live_median: 'Séquence en direct : log-cote médiane que le visage soit vivant selon le réseau (sous −1,9 : un écran ou un tirage)',
     sequence_network_frames_under: 'Séquence en direct : images que le réseau seul lit comme un écran ou un tirage',
     sequence_yaw_max: 'Séquence en direct : rotation la plus forte vers la gauche (degrés)',
     sequence_yaw_min: 'Séquence en direct : rotation la plus forte vers la droite (degrés, négatif)',
