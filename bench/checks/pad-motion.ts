@@ -36,14 +36,16 @@ import { clipFrames } from './clip-frames.ts';
  * Environment: PAD_MOTION_SOURCES (source photos for the prints, default 24), PAD_MOTION_CACHE.
  */
 
-const FPS = 8;
-const WINDOW = 16;
-const STRIDE = 8;
+/** The clips' windows, what a challenge's burst sends: 16 frames at 8 a second, one every 8 frames (bench:pad-sequence cuts the same). */
+export const CLIP_WINDOWS = { fps: 8, frames: 16, stride: 8 } as const;
+const FPS = CLIP_WINDOWS.fps;
+const WINDOW = CLIP_WINDOWS.frames;
+const STRIDE = CLIP_WINDOWS.stride;
 /** A window is measured when the face is found in at least this many of its frames. */
 const MIN_FACES = 12;
 /** The smallest turn a head-pose challenge accepts (degrees of yaw; liveness.ts). */
 const CHALLENGE_TURN = 15;
-const CLIPS = join(FIXTURES_DIR, 'liveness-clips');
+export const CLIPS = join(FIXTURES_DIR, 'liveness-clips');
 const FACES = join(FIXTURES_DIR, 'faces');
 
 /** What the sequence judge has of each frame: the largest face's landmarks and head pose. */

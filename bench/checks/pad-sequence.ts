@@ -10,7 +10,7 @@ import { median as middle } from '../../packages/engine/src/middle.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { createRng } from '../../packages/engine/src/generator/rng.ts';
 import { clipFrames } from './clip-frames.ts';
-import { printSources } from './pad-motion.ts';
+import { CLIP_WINDOWS, CLIPS, printSources } from './pad-motion.ts';
 import { quantile } from './pad-rates.ts';
 
 /**
@@ -42,14 +42,10 @@ import { quantile } from './pad-rates.ts';
  * PAD_SEQUENCE_CACHE=<file> keeps each frame's reading between runs.
  */
 
-const FPS = 8;
-const CLIP_WINDOW = 16;
-const CLIP_STRIDE = 8;
 const NUAA_WINDOW = 8;
 const NUAA_STRIDE = 4;
-const JOURNEY_SIDE = 320;
-const JOURNEY_QUALITY = 60;
-const CLIPS = join(FIXTURES_DIR, 'liveness-clips');
+/** What the journey sends of each frame (apps/journey/src/app/screens/sequence.ts). */
+const JOURNEY_FRAME = { side: 320, quality: 60 };
 const PAD = join(FIXTURES_DIR, 'pad-dev');
 
 type Species = 'bona_fide_clips' | 'bona_fide_nuaa' | 'print_nuaa' | 'replay_clips' | 'print_planar' | 'print_bent';
@@ -70,7 +66,7 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     if (cached) return cached;
     const out: Array<number | null> = [];
     for (const bytes of frames) {
-      const frame = await sharp(bytes).rotate().resize(JOURNEY_SIDE, JOURNEY_SIDE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: JOURNEY_QUALITY }).toBuffer();
+      const frame = await sharp(bytes).rotate().resize(JOURNEY_FRAME.side, JOURNEY_FRAME.side, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: JOURNEY_FRAME.quality }).toBuffer();
       const face = (await analyseFaces(frame).catch(() => []))[0];
       if (!face) {
         out.push(null);
@@ -98,8 +94,8 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
   for (const line of readFileSync(join(CLIPS, 'manifest.csv'), 'utf8').trim().split('\n').slice(1)) {
     const [path, label, , person] = line.split(',');
     const species: Species = label === 'bona_fide' ? 'bona_fide_clips' : 'replay_clips';
-    const values = await read(`clip:${path}`, clipFrames(join(CLIPS, path!), FPS));
-    windows(values, CLIP_WINDOW, CLIP_STRIDE, SEQUENCE_NETWORK.every, { species, person: person!, choose: species === 'bona_fide_clips' && person === 'p01' });
+    const values = await read(`clip:${path}`, clipFrames(join(CLIPS, path!), CLIP_WINDOWS.fps));
+    windows(values, CLIP_WINDOWS.frames, CLIP_WINDOWS.stride, SEQUENCE_NETWORK.every, { species, person: person!, choose: species === 'bona_fide_clips' && person === 'p01' });
   }
 
   // NUAA: each subject's session in picture order.
@@ -124,7 +120,7 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     for (const species of ['print_planar', 'print_bent'] as PrintSpecies[]) {
       const key = `${species}:${src.path}:${i}`;
       const values = cache.get(key) ?? await read(key, (await printPathSequence(readFileSync(src.path), createRng(1000 + i * 2 + (species === 'print_bent' ? 1 : 0)), { species })).frames);
-      windows(values, CLIP_WINDOW, CLIP_WINDOW, SEQUENCE_NETWORK.every, { species, person: src.person, choose: i % 2 === 0 });
+      windows(values, CLIP_WINDOWS.frames, CLIP_WINDOWS.frames, SEQUENCE_NETWORK.every, { species, person: src.person, choose: i % 2 === 0 });
     }
   }
 
@@ -159,7 +155,7 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
   // The same rule on single frames: what the median over a capture adds.
   const singleFrames = captures.flatMap((c) => c.logits.map((v) => ({ ...c, logits: [v] })));
   return {
-    frames: `the journey's: ${JOURNEY_SIDE} px, JPEG ${JOURNEY_QUALITY}`,
+    frames: `the journey's: ${JOURNEY_FRAME.side} px, JPEG ${JOURNEY_FRAME.quality}`,
     rule: `attack when the median live log-odds of a capture's judged frames (at least ${SEQUENCE_NETWORK.minFrames}) is under the threshold`,
     threshold_chosen: r3(threshold),
     choosing_bona_fide_p03: r3(bonaBound),
