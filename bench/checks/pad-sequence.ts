@@ -6,6 +6,8 @@ import { analyseFaces, loadFaceModels } from '../../packages/engine/src/faces/in
 import { liveLogOdds, networkLiveOf } from '../../packages/engine/src/faces/medium/index.ts';
 import { judgeSequenceNetwork, SEQUENCE_NETWORK } from '../../packages/engine/src/faces/sequence-network.ts';
 import { printPathSequence, type PrintSpecies } from '../../packages/engine/src/generator/attacks/print-path.ts';
+import { screenAttack } from '../../packages/engine/src/generator/attacks/screen.ts';
+import { loadSource } from '../../packages/engine/src/generator/attacks/source.ts';
 import { median as middle } from '../../packages/engine/src/middle.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { createRng } from '../../packages/engine/src/generator/rng.ts';
@@ -32,11 +34,15 @@ import { quantile } from './pad-rates.ts';
  *    session, not a continuous capture at 8 frames a second: the nearest real thing this machine
  *    has to a print held up through a whole capture;
  *  - GENERATED prints moved along a challenge's path, flat and bent (generator/attacks/print-path.ts),
- *    16 frames, the network on every other one.
+ *    16 frames, the network on every other one;
+ *  - GENERATED screen replays: each bona fide clip's frames shown on one simulated screen
+ *    (generator/attacks/screen.ts: subpixel grid, gamma, gamut, glare, bezel) and photographed,
+ *    cut into the same windows.
  * The split: NUAA by subject (odd subjects choose, even report, as bench:pad), bona fide clips by
  * person (p01 chooses, p02 and p03 report, as bench:pad-motion), generated prints by source person
- * (alternately), replays report only. The threshold: halfway between the choosing half's bona
- * fide (3rd percentile of each species) and its real attacks (95th percentile), in log-odds.
+ * (alternately), generated screens by the clip's person, real replays report only. The threshold:
+ * halfway between the choosing half's bona fide (3rd percentile of each species) and its real
+ * attacks (95th percentile), in log-odds.
  *
  * Environment: PAD_SEQUENCE_SOURCES (source photos of the generated prints, default 16),
  * PAD_SEQUENCE_CACHE=<file> keeps each frame's reading between runs.
@@ -48,9 +54,9 @@ const NUAA_STRIDE = 4;
 const JOURNEY_FRAME = { side: 320, quality: 60 };
 const PAD = join(FIXTURES_DIR, 'pad-dev');
 
-type Species = 'bona_fide_clips' | 'bona_fide_nuaa' | 'print_nuaa' | 'replay_clips' | 'print_planar' | 'print_bent';
-const ATTACKS: Species[] = ['print_nuaa', 'replay_clips', 'print_planar', 'print_bent'];
-const GENERATED: Species[] = ['print_planar', 'print_bent'];
+type Species = 'bona_fide_clips' | 'bona_fide_nuaa' | 'print_nuaa' | 'replay_clips' | 'screen_replay' | 'print_planar' | 'print_bent';
+const ATTACKS: Species[] = ['print_nuaa', 'replay_clips', 'screen_replay', 'print_planar', 'print_bent'];
+const GENERATED: Species[] = ['screen_replay', 'print_planar', 'print_bent'];
 
 /** One capture: the network's live log-odds on each judged frame with a face. */
 interface Capture { species: Species; person: string; choose: boolean; logits: number[] }
@@ -66,6 +72,10 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     if (cached) return cached;
     const out: Array<number | null> = [];
     for (const bytes of frames) {
+      if (bytes.length === 0) {
+        out.push(null); // a frame left out
+        continue;
+      }
       const frame = await sharp(bytes).rotate().resize(JOURNEY_FRAME.side, JOURNEY_FRAME.side, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: JOURNEY_FRAME.quality }).toBuffer();
       const face = (await analyseFaces(frame).catch(() => []))[0];
       if (!face) {
@@ -91,11 +101,19 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
   };
 
   // Real clips.
+  let screenSeed = 0;
   for (const line of readFileSync(join(CLIPS, 'manifest.csv'), 'utf8').trim().split('\n').slice(1)) {
     const [path, label, , person] = line.split(',');
     const species: Species = label === 'bona_fide' ? 'bona_fide_clips' : 'replay_clips';
-    const values = await read(`clip:${path}`, clipFrames(join(CLIPS, path!), CLIP_WINDOWS.fps));
+    const frames = clipFrames(join(CLIPS, path!), CLIP_WINDOWS.fps);
+    const values = await read(`clip:${path}`, frames);
     windows(values, CLIP_WINDOWS.frames, CLIP_WINDOWS.stride, SEQUENCE_NETWORK.every, { species, person: person!, choose: species === 'bona_fide_clips' && person === 'p01' });
+    if (species !== 'bona_fide_clips') continue;
+    // GENERATED: the same head turn played on a simulated screen (one screen, one seed, per clip)
+    // and filmed for the challenge; only the frames the network reads are rendered.
+    const key = `screen_replay:${path}`;
+    const screened = cache.get(key) ?? await read(key, await screenedFrames(frames, 5000 + screenSeed++));
+    windows(screened, CLIP_WINDOWS.frames, CLIP_WINDOWS.stride, SEQUENCE_NETWORK.every, { species: 'screen_replay', person: person!, choose: person === 'p01' });
   }
 
   // NUAA: each subject's session in picture order.
@@ -138,7 +156,7 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
   const attackBound = Math.max(...per(['print_nuaa', 'replay_clips'], 0.95));
   const threshold = attackBound < bonaBound ? (attackBound + bonaBound) / 2 : bonaBound;
   const rates = (of: Capture[], flagged: (c: Capture) => boolean) => Object.fromEntries(
-    (['bona_fide_clips', 'bona_fide_nuaa', 'print_nuaa', 'replay_clips', 'print_planar', 'print_bent'] as Species[]).map((species) => {
+    (['bona_fide_clips', 'bona_fide_nuaa', 'print_nuaa', 'replay_clips', 'screen_replay', 'print_planar', 'print_bent'] as Species[]).map((species) => {
       const these = of.filter((c) => c.species === species);
       const attack = ATTACKS.includes(species);
       const errors = these.filter((c) => flagged(c) !== attack).length;
@@ -166,6 +184,26 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     choosing_half: rates(choosing, (c) => judgeSequenceNetwork(c.logits).attack),
     cpu_ms_network_per_frame: networkMs.length ? { n: networkMs.length, median: r1(quantile(networkMs, 0.5)), p95: r1(quantile(networkMs, 0.95)) } : 'all frames from the cache',
   };
+}
+
+/**
+ * A clip's frames shown on one simulated screen (generator/attacks/screen.ts, one seed for the
+ * clip: the same screen throughout) and photographed; the frames between those the network reads
+ * (every other one) are left out (empty), as they would only be read to be skipped.
+ */
+async function screenedFrames(frames: Buffer[], seed: number): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const [i, frame] of frames.entries()) {
+    const face = i % SEQUENCE_NETWORK.every === 0 ? (await analyseFaces(frame).catch(() => []))[0] : undefined;
+    if (!face) {
+      out.push(new Uint8Array());
+      continue;
+    }
+    const k = (await sharp(frame).metadata()).width! / face.frame.width;
+    const source = await loadSource(frame, { x: face.box.x * k, y: face.box.y * k, width: face.box.width * k, height: face.box.height * k });
+    out.push((await screenAttack(source, seed)).image);
+  }
+  return out;
 }
 
 /** PAD_SEQUENCE_CACHE=<file>: each source's frame readings, kept between runs (the figures are the same). */
