@@ -63,7 +63,7 @@ export const CHECK_REASONS = {
   selfie_face_unclear: r('face_match', 'The face on the selfie is too unclear to compare (blurred, dark or partly hidden).'),
   faces_uncertain: r('face_match', 'The selfie and the portrait are close but not close enough to match.'),
   faces_differ: r('face_match', 'The selfie does not match the document portrait.'),
-  presentation_attack_suspected: r('face_match', 'The selfie or the challenge frames look like a screen or a print held to the camera.'),
+  presentation_attack_suspected: r('face_match', 'The selfie looks like a screen or a print held to the camera.'),
   selfie_is_document_portrait: r('face_match', "The selfie looks like the document's own portrait photographed again."),
   // liveness
   challenge_missing: r('liveness', 'An image of the active challenge is missing.'),

@@ -42,7 +42,7 @@ const CHECK_REASONS_FR: Record<CheckReason, string> = {
   selfie_face_unclear: 'Le visage du selfie est trop peu net pour être comparé (flou, sombre ou en partie caché).',
   faces_uncertain: 'Le selfie et le portrait sont proches mais pas assez pour concorder.',
   faces_differ: 'Le selfie ne correspond pas au portrait du document.',
-  presentation_attack_suspected: 'Le selfie ou les images du défi semblent montrer un écran ou un tirage papier tenu devant la caméra.',
+  presentation_attack_suspected: 'Le selfie semble montrer un écran ou un tirage papier tenu devant la caméra.',
   selfie_is_document_portrait: 'Le selfie semble être le portrait du document photographié à nouveau.',
   challenge_missing: "Une image du défi actif manque.",
   challenge_not_performed: "Le mouvement de tête demandé n'a pas été fait.",
