@@ -182,7 +182,12 @@ function runJob(job) {
       cwd: root,
       // TEST_SHARED_TMPDIR: the machine's temporary directory, for what test processes of other
       // runs must see too (the claims on ports, tests/helpers/processes.ts).
-      env: { ...process.env, TEST_DB: job.backend, ...(scratch ? { TMPDIR: scratch, TEST_SHARED_TMPDIR: tmpdir() } : {}) },
+      env: {
+        ...process.env,
+        TEST_DB: job.backend,
+        ...(scratch ? { TMPDIR: scratch, TEST_SHARED_TMPDIR: tmpdir() } : {}),
+        ...(bundled ? { PGLITE_THREAD_BUNDLE: join(bundleDir, PGLITE_THREAD.replace(/\.ts$/, '.mjs')) } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -236,6 +241,10 @@ function runJob(job) {
 // a run, a sixth of a small API suite's. TEST_BUNDLE=0 runs the sources through tsx instead.
 const bundled = process.env.TEST_BUNDLE !== '0';
 const bundleDir = join(root, '.tmp', 'test-bundles', String(process.pid));
+// The embedded database's thread is bundled too, and given to every test process (and the services
+// they start) as PGLITE_THREAD_BUNDLE: a thread that runs it needs no tsx hook, whose loading in
+// each new thread cost about 0.4 s of CPU at every opening of PGlite (packages/db/src/pglite-remote.ts).
+const PGLITE_THREAD = 'packages/db/src/pglite-thread.ts';
 /** Packages of the checks engine that run WebAssembly. */
 const ENGINE_WASM = ['@tensorflow/tfjs-backend-wasm', '@techstark/opencv-js', '@vladmandic/human', 'tesseract.js', 'zxing-wasm'];
 /** The test files whose bundle can reach the checks engine's WebAssembly (models, OCR, barcodes). */
@@ -245,7 +254,7 @@ if (bundled) {
   rmSync(bundleDir, { recursive: true, force: true });
   process.on('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
   const { bundleSources } = await tsImport('../apps/server/src/bundle.ts', import.meta.url);
-  const metafile = await bundleSources({ entryPoints: [...new Set(jobs.map((j) => j.file))], outdir: bundleDir, outbase: root });
+  const metafile = await bundleSources({ entryPoints: [...new Set(jobs.map((j) => j.file)), PGLITE_THREAD], outdir: bundleDir, outbase: root });
   reachesEngineWasm = reachingPackages(metafile, ENGINE_WASM);
   console.log(`bundled the test files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
