@@ -4,7 +4,7 @@
 // Each (file, database) pair runs in its own node process; all jobs share one pool, longest first,
 // so slow files start at once and short ones fill the gaps. TEST_CONCURRENCY sets the pool's size.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { freemem, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
@@ -136,7 +136,11 @@ const scratch = (() => {
     // at a time), which the memory must have too: tmpfs is paid in memory.
     const GiB = 1024 ** 3;
     if (shm.bavail * shm.bsize < 4 * GiB || freemem() < 6 * GiB) return null;
-    return mkdtempSync('/dev/shm/idv-tests-');
+    const dir = mkdtempSync('/dev/shm/idv-tests-');
+    // Open as /tmp is (sticky, everyone's): commands the tests run as another user reach their
+    // own directories in it (the fault suite's PostgreSQL cluster, run as `postgres`).
+    chmodSync(dir, 0o1777);
+    return dir;
   } catch {
     return null; // no /dev/shm (not Linux)
   }
