@@ -4,7 +4,8 @@
 // Each (file, database) pair runs in its own node process; all jobs share one pool, longest first,
 // so slow files start at once and short ones fill the gaps. TEST_CONCURRENCY sets the pool's size.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { freemem, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 
@@ -121,6 +122,31 @@ const jobs = backends
   )
   .sort((a, b) => expected(b) - expected(a));
 
+// The test files' temporary directories (each file's PGlite data directory, the started services'
+// DATA_DIRs, browser profiles) go to memory (a directory of /dev/shm, this run's TMPDIR) when it
+// has room: every PGlite database is a 42 MB data directory extracted from the snapshot, and on
+// this project's machines writing that to the disk's filesystem cost 1 to 1.5 s of system CPU each
+// time (0.06 s on tmpfs), a quarter of a small API file's CPU. Removed with the runner.
+// TEST_TMPDIR=0 keeps the system's temporary directory.
+const scratch = (() => {
+  if (process.env.TEST_TMPDIR === '0') return null;
+  try {
+    const shm = statfsSync('/dev/shm');
+    // Room for the run's directories with a wide margin (a few hundred megabytes at three files
+    // at a time), which the memory must have too: tmpfs is paid in memory.
+    const GiB = 1024 ** 3;
+    if (shm.bavail * shm.bsize < 4 * GiB || freemem() < 6 * GiB) return null;
+    const dir = mkdtempSync('/dev/shm/idv-tests-');
+    // Open as /tmp is (sticky, everyone's): commands the tests run as another user reach their
+    // own directories in it (the fault suite's PostgreSQL cluster, run as `postgres`).
+    chmodSync(dir, 0o1777);
+    return dir;
+  } catch {
+    return null; // no /dev/shm (not Linux)
+  }
+})();
+if (scratch) process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -158,7 +184,14 @@ function runJob(job) {
     // the whole run on CI's two cores.
     const child = spawn('bash', ['-c', `"$@"; code=$?; times >&3; exit $code`, 'bash', process.execPath, ...runArgs(job.file)], {
       cwd: root,
-      env: { ...process.env, TEST_DB: job.backend },
+      // TEST_SHARED_TMPDIR: the machine's temporary directory, for what test processes of other
+      // runs must see too (the claims on ports, tests/helpers/processes.ts).
+      env: {
+        ...process.env,
+        TEST_DB: job.backend,
+        ...(scratch ? { TMPDIR: scratch, TEST_SHARED_TMPDIR: tmpdir() } : {}),
+        ...(bundled ? { PGLITE_THREAD_BUNDLE: join(bundleDir, PGLITE_THREAD.replace(/\.ts$/, '.mjs')) } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -212,6 +245,10 @@ function runJob(job) {
 // a run, a sixth of a small API suite's. TEST_BUNDLE=0 runs the sources through tsx instead.
 const bundled = process.env.TEST_BUNDLE !== '0';
 const bundleDir = join(root, '.tmp', 'test-bundles', String(process.pid));
+// The embedded database's thread is bundled too, and given to every test process (and the services
+// they start) as PGLITE_THREAD_BUNDLE: a thread that runs it needs no tsx hook, whose loading in
+// each new thread cost about 0.4 s of CPU at every opening of PGlite (packages/db/src/pglite-remote.ts).
+const PGLITE_THREAD = 'packages/db/src/pglite-thread.ts';
 /** Packages of the checks engine that run WebAssembly. */
 const ENGINE_WASM = ['@tensorflow/tfjs-backend-wasm', '@techstark/opencv-js', '@vladmandic/human', 'tesseract.js', 'zxing-wasm'];
 /** The test files whose bundle can reach the checks engine's WebAssembly (models, OCR, barcodes). */
@@ -221,7 +258,7 @@ if (bundled) {
   rmSync(bundleDir, { recursive: true, force: true });
   process.on('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
   const { bundleSources } = await tsImport('../apps/server/src/bundle.ts', import.meta.url);
-  const metafile = await bundleSources({ entryPoints: [...new Set(jobs.map((j) => j.file))], outdir: bundleDir, outbase: root });
+  const metafile = await bundleSources({ entryPoints: [...new Set(jobs.map((j) => j.file)), PGLITE_THREAD], outdir: bundleDir, outbase: root });
   reachesEngineWasm = reachingPackages(metafile, ENGINE_WASM);
   console.log(`bundled the test files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '@idv/db';
 import { ERROR_CATALOGUE, type ErrorCode } from '@idv/domain';
 import { bootstrapDemoClient } from '../../apps/api/src/bootstrap.ts';
 import { compileEveryValidator } from '../../apps/api/src/http/lazy-validators.ts';
+import { compileEverySerializer } from '../../apps/api/src/http/shared-serializers.ts';
 import { DOCS_URL, errorOf, startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { issueKey } from '../helpers/tenants.ts';
@@ -129,6 +130,13 @@ describe('request validation', () => {
     // At least a body, a query or a parameters validator for most of the ~90 operations.
     assert.ok(compileEveryValidator(t.app) > 80);
     assert.equal(compileEveryValidator(t.app), 0, 'each validator is compiled once');
+  });
+
+  test("every response schema compiles (serializers are compiled at their first response, so a bad schema is caught here)", () => {
+    // One per distinct schema (equal schemas share one): 265 when written, the error shape and the
+    // operations' own.
+    assert.ok(compileEverySerializer(t.app) > 200);
+    assert.equal(compileEverySerializer(t.app), 0, 'each serializer is compiled once');
   });
 });
 

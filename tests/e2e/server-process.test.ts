@@ -54,6 +54,10 @@ async function startService(dir = dataDir, extra: Record<string, string> = {}, a
     // The development identity provider of the console, on a port of its own.
     IDP_URL: `http://127.0.0.1:${await freePort()}`,
     LOG_LEVEL: 'warn',
+    // As `npm run serve` runs it: PGlite's thread from its TypeScript entry through tsx's hook, not
+    // from the test runner's bundle of it (PGLITE_THREAD_BUNDLE, packages/db/src/pglite-remote.ts),
+    // so that the service's own way stays tested.
+    PGLITE_THREAD_BUNDLE: '',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, MASTER_KEY: masterKey } : {}),
     ...extra,
   };

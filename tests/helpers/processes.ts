@@ -21,8 +21,12 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port found between ${LOWEST_PORT} and ${high}`);
 }
 
-/** Where the claims live: one file per port, holding the pid of the process that claimed it. */
-const CLAIMS_DIR = join(tmpdir(), 'idv-test-port-claims');
+/**
+ * Where the claims live: one file per port, holding the pid of the process that claimed it. In
+ * the machine's temporary directory, which the test runner passes as TEST_SHARED_TMPDIR when it
+ * gives its files a TMPDIR of their own: the claims must be seen by every run on the machine.
+ */
+const CLAIMS_DIR = join(process.env.TEST_SHARED_TMPDIR || tmpdir(), 'idv-test-port-claims');
 const claimed: string[] = [];
 
 /**

@@ -31,7 +31,7 @@ import { SHARED_SCHEMAS } from './routes/schemas.ts';
 import { openapiTags } from './schemas/tags.ts';
 import { webhookOperations } from './schemas/webhooks.ts';
 import { logRequest } from './http/log-request.ts';
-import { sharedSerializers } from './http/shared-serializers.ts';
+import { serializersOf, sharedSerializers } from './http/shared-serializers.ts';
 import { lazyValidator } from './http/lazy-validators.ts';
 import { CaseVault } from '@idv/case-data';
 import { builtInJourneyRelauncher, type JourneyRelauncher } from './services/journey.ts';
@@ -75,6 +75,7 @@ function makeAjv(coerce: boolean): Ajv {
 export async function build(options: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, db, keyring } = options;
   const now = options.now ?? (() => new Date());
+  const serializers = sharedSerializers();
   const app = Fastify({
     logger: options.logger === false ? false : {
       level: config.logLevel,
@@ -93,9 +94,10 @@ export async function build(options: BuildOptions): Promise<{ app: App; ctx: App
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkErrors(config.docsUrl),
     clientErrorHandler: clientErrorHandler(config.docsUrl),
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
+    schemaController: { compilersFactory: { buildSerializer: serializers } },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
+  serializersOf(app, serializers);
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(app, () => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema)));

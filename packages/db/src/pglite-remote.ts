@@ -90,10 +90,22 @@ export class RemotePglite {
     return this.pending.size;
   }
 
-  /** Starts the thread and opens the database (a data directory, or memory when null, from a snapshot if given). */
+  /**
+   * Starts the thread and opens the database (a data directory, or memory when null, from a
+   * snapshot if given). The thread runs pglite-thread.ts through tsx's require hook
+   * (pglite-thread-entry.cjs), or, when PGLITE_THREAD_BUNDLE names a JavaScript build of it (the
+   * test runner makes one with the test files' bundles), that build without tsx: tsx's hook in a
+   * new thread cost about 0.4 s of CPU and half a second before the database was open, paid at
+   * every opening (each test file's database, each start of a service the tests run).
+   */
   static async open(dataDir: string | null, snapshot?: string): Promise<RemotePglite> {
     const wasmModule = await compiledPgliteWasm();
-    const worker = new Worker(new URL('./pglite-thread-entry.cjs', import.meta.url), { workerData: { dataDir, snapshot, wasmModule } satisfies ThreadStart });
+    const workerData = { dataDir, snapshot, wasmModule } satisfies ThreadStart;
+    const bundle = process.env.PGLITE_THREAD_BUNDLE;
+    const worker = bundle
+      ? // No node options, so none of tsx's (V8's flags are the process's, and stay).
+        new Worker(bundle, { workerData, execArgv: [] })
+      : new Worker(new URL('./pglite-thread-entry.cjs', import.meta.url), { workerData });
     const remote = new RemotePglite(worker);
     await new Promise<void>((resolve, reject) => {
       const onReady = (m: ThreadReply) => {
