@@ -72,6 +72,16 @@ const WHOLE_SERVICE_SUITES = [
   // and measures say of generated attacks; a case's results on each database are the API tests'.
   'tests/e2e/checks-presentation-attacks.test.ts',
   'tests/e2e/document-presentation-attacks.test.ts',
+  // The sandbox's forced attack reasons through the real engine (about a minute of CPU a run):
+  // their subject is the flow's policy; the check job's path through each database is
+  // tests/e2e/checks-outcomes.test.ts's, run on both.
+  'tests/worker/sandbox-attacks.test.ts',
+  // The face step's stills path: refusals before anything is stored, and the flow's rule; the
+  // pieces and the challenge rows on each database are tests/api/face-sequence.test.ts's.
+  'tests/api/face-stills.test.ts',
+  // The sandbox's test wallet answering through the wallet's verification; a wallet's answer
+  // through a case on each database is tests/e2e/wallet-journey.test.ts's.
+  'tests/e2e/wallet-sandbox-wallet.test.ts',
 ];
 const once = (f) =>
   f.startsWith('tests/engine/') ||
@@ -82,6 +92,8 @@ const once = (f) =>
   f.startsWith('tests/journey/') ||
   // The wallet's verification (@idv/wallet): pure, on credentials its test issuer makes in memory.
   f.startsWith('tests/wallet/') ||
+  // The domain's rules (decisions, policies, the catalogue against the docs): pure functions.
+  f.startsWith('tests/domain/') ||
   // The client libraries (SDK and embed) over real HTTP: their subject is the client, not the
   // database behind the service.
   f.startsWith('tests/sdk/') ||
