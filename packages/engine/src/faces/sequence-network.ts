@@ -6,8 +6,8 @@ import { median } from '../middle.ts';
  * of their live log-odds. A print or a screen held up to the camera is there on every frame; one
  * frame the network misreads (a webcam's blur, a turned head, a shadow) does not decide alone.
  * The threshold was chosen by bench/checks/pad-sequence.ts on its choosing half (NUAA's odd
- * subjects, one person's bona fide clips, half of the generated prints), for BPCER ≤ 3% on each
- * bona fide species there; docs/liveness.md gives the rates on the other half.
+ * subjects, one person's bona fide clips): halfway in log-odds between the bona fide captures'
+ * 3rd percentile and the real attacks' 95th; docs/liveness.md gives the rates on the other half.
  */
 export const SEQUENCE_NETWORK = {
   /** Frames with a face the network must have read for the capture to be judged at all. */
