@@ -243,11 +243,21 @@ function runJob(job) {
         } else skipped += Number(n);
       }
       if (code !== 0 && counted === 0) failed += 1; // a crash before any summary still fails the run
-      took.push({ ...job, seconds, cpu, ok: code === 0 });
+      took.push({ ...job, seconds, cpu, ok: code === 0, ...(code === 0 ? {} : { why: failureExcerpt(text) }) });
       process.stdout.write(`\n=== ${job.file} on ${job.backend}: ${code === 0 ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s (${cpu.toFixed(1)} s of CPU) ===\n${text}`);
       resolve();
     });
   });
+}
+
+/**
+ * The part of a failed file's output that says why: node's reporter's "failing tests" section
+ * (each failed test with its error), else the output's end (a crash, a timeout), at most 60 lines.
+ */
+function failureExcerpt(text) {
+  const at = text.lastIndexOf('failing tests:');
+  const lines = (at >= 0 ? text.slice(at) : text).trimEnd().split('\n');
+  return (at >= 0 ? lines.slice(0, 60) : lines.slice(-60)).join('\n');
 }
 
 // Each test file runs as a bundle of itself and the repository's sources (the service's own
@@ -330,6 +340,9 @@ const cpuTotal = took.reduce((sum, t) => sum + t.cpu, 0);
 console.log(`\nslowest test runs (of ${took.length}, ${((Date.now() - started) / 1000).toFixed(0)} s in all, ${cpuTotal.toFixed(0)} s of CPU):`);
 for (const t of took.slice(0, 15)) console.log(`  ${t.seconds.toFixed(1).padStart(6)} s  ${t.cpu.toFixed(1).padStart(6)} s CPU  ${t.backend.padEnd(8)} ${t.file}`);
 const failedRuns = took.filter((t) => !t.ok);
+// What failed, again at the end: CI keeps only the tail of a long log, where a failing file's own
+// output (printed when it ended, maybe half an hour earlier) is often cut off.
+for (const t of failedRuns) console.log(`\n--- why ${t.file} on ${t.backend} failed ---\n${t.why}`);
 if (failedRuns.length) console.log(`\nfailed: ${failedRuns.map((t) => `${t.file} on ${t.backend}`).join(', ')}`);
 if (process.env.TEST_TIMINGS_OUT) {
   mkdirSync(join(root, process.env.TEST_TIMINGS_OUT, '..'), { recursive: true });
