@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, axeViolations, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { ARTIFACTS, axeViolations, saveScreenshot, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The Journey appearance screen in Chromium, through the development provider's sign-in: an
@@ -33,7 +33,7 @@ async function openAs(role: 'administrator' | 'supervisor', viewport: 'phone' | 
 }
 
 async function capture(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await saveScreenshot(page, join(ARTIFACTS, `${name}.png`), { fullPage: true });
   assert.deepEqual(await axeViolations(page), [], `axe: ${name}`);
 }
 

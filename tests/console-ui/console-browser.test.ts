@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { ARTIFACTS, DESKTOP, PHONE, screenAudits, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { ARTIFACTS, DESKTOP, PHONE, saveScreenshot, screenAudits, signIn, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The review station in Debian's Chromium, through the development provider's real sign-in
@@ -239,7 +239,7 @@ describe('phone viewport', () => {
       assert.ok(await onScreen(page, approve), `Approve on screen at the ${where}`);
     }
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: join(ARTIFACTS, 'case-claimed-first-screen-phone.png') });
+    await saveScreenshot(page, join(ARTIFACTS, 'case-claimed-first-screen-phone.png'));
     await capture(page, 'case-claimed', 'phone');
     // Thirty-one minutes pass on the service's clock: the next act under the lock is refused
     // (409 lock_expired) and the screen says the lock is lost, with "claim again".

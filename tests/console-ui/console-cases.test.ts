@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { tasksOfCase } from '@idv/db';
-import { ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { ARTIFACTS, saveScreenshot, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * Knowing which case this is, in Debian's Chromium through the provider's real sign-in: the
@@ -185,7 +185,7 @@ describe('phone', () => {
     await phone.getByRole('button', { name: 'Tout afficher' }).click();
     await phone.locator('.table-subject .revealed').first().waitFor();
     await phone.locator('#subject-title').evaluate((e) => e.scrollIntoView());
-    await phone.screenshot({ path: join(ARTIFACTS, 'cases-identity-view-phone.png') });
+    await saveScreenshot(phone, join(ARTIFACTS, 'cases-identity-view-phone.png'));
     if (SHOTS) copyFileSync(join(ARTIFACTS, 'cases-identity-view-phone.png'), join(SHOTS, 'cases-identity-view-phone.png'));
     // Each card's labelled values all stand below its title row (the field's name and its comparison badge).
     const overlaps = await identity.evaluate((table) => {

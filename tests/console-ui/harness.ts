@@ -76,6 +76,7 @@ export interface HarnessOptions {
 
 export const ARTIFACTS = join(ROOT, 'artifacts', 'console');
 export { PHONE, DESKTOP };
+export { saveScreenshot } from '../helpers/browser.ts';
 
 export async function startConsoleHarness(options: HarnessOptions = {}): Promise<ConsoleHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'console-ui-'));

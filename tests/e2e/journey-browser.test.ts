@@ -11,7 +11,7 @@ import { openDatabase } from '@idv/db';
 import { IdvClient } from '@idv/sdk';
 import { generateMasterKey } from '@idv/vault';
 import en from '../../apps/journey/src/app/messages/en.ts';
-import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, launchChromium, saveScreenshot } from '../helpers/browser.ts';
 import { TEST_DB, createPostgresDatabase } from '../helpers/database.ts';
 import { startEmbeddingPage, type EmbeddingPage } from '../helpers/embedding-page.ts';
 import { documentFrame, glaredFrame, selfieFrame, y4mFromFrames, y4mFromImage } from '../helpers/fake-camera.ts';
@@ -98,7 +98,7 @@ async function phone(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page };
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => saveScreenshot(page, join(ARTIFACTS, `${name}.png`), { fullPage: true });
 const heading = (target: Page | Frame) => target.locator('h1');
 const newCase = async () => (await client.createCase({ flow_name: 'standard', country: 'FR' })).id;
 const newSession = (caseId: string, locale = 'en') => client.createSession({ case_id: caseId, locale });

@@ -9,7 +9,7 @@ import type { Messages } from '../../apps/journey/src/app/messages/en.ts';
 import en from '../../apps/journey/src/app/messages/en.ts';
 import { pseudoMessages, pseudoText } from '../../apps/journey/src/app/messages/pseudo.ts';
 import { axeViolations } from '../helpers/axe.ts';
-import { DESKTOP, PHONE, launchChromium } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, launchChromium, saveScreenshot } from '../helpers/browser.ts';
 import { TEST_DB } from '../helpers/database.ts';
 import { documentFrame, selfieFrame, y4mFromFrames } from '../helpers/fake-camera.ts';
 import { IMAGES, SELFIE_BOX, fixture } from '../helpers/journey.ts';
@@ -117,7 +117,7 @@ function screens(run: Run) {
   return {
     problems,
     async visit(page: Page, screen: string): Promise<void> {
-      await page.screenshot({ path: join(dir, `${screen}.png`), fullPage: true });
+      await saveScreenshot(page, join(dir, `${screen}.png`), { fullPage: true });
       for (const p of (await page.evaluate(OVERFLOW)) as string[]) problems.push(`${screen}: overflow: ${p}`);
       if (run.audit) for (const v of await axeViolations(page)) problems.push(`${screen}: axe: ${v}`);
       await run.extra?.(page, screen);
@@ -282,7 +282,7 @@ describe(`the journey's languages in Chromium (${TEST_DB})`, () => {
         );
         assert.equal(await page.getByRole('button', { name: m.consent_accept }).count(), 1, locale);
         mkdirSync(join(ARTIFACTS, 'consent'), { recursive: true });
-        await page.screenshot({ path: join(ARTIFACTS, 'consent', `${locale}.png`), fullPage: true });
+        await saveScreenshot(page, join(ARTIFACTS, 'consent', `${locale}.png`), { fullPage: true });
       }
     } finally {
       await ctx.close();
@@ -338,13 +338,13 @@ describe(`the journey's languages in Chromium (${TEST_DB})`, () => {
     try {
       await page.goto((await link('ar')).url);
       await heading(page, ar.consent_title);
-      await page.screenshot({ path: join(dir, '01-consent-desktop.png') });
+      await saveScreenshot(page, join(dir, '01-consent-desktop.png'));
       const accept = await page.getByRole('button', { name: ar.consent_accept }).boundingBox();
       const decline = await page.getByRole('button', { name: ar.consent_decline }).boundingBox();
       assert.ok(accept && decline && Math.abs(accept.y - decline.y) < 2 && accept.x < decline.x, "the row's first button, the main action (on the right in English), on the left");
       await page.getByRole('button', { name: ar.consent_accept }).click();
       await heading(page, ar.applicant_title);
-      await page.screenshot({ path: join(dir, '04-applicant-desktop.png') });
+      await saveScreenshot(page, join(dir, '04-applicant-desktop.png'));
     } finally {
       await ctx.close();
     }

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { saveScreenshot } from './browser.ts';
 import { ROOT } from './processes.ts';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -42,7 +43,7 @@ export function screenAudits(dir: string): {
   return {
     audits,
     async capture(page, name, viewport, opts = {}) {
-      await page.screenshot({ path: join(dir, `${name}-${viewport}.png`), fullPage: opts.fullPage ?? true });
+      await saveScreenshot(page, join(dir, `${name}-${viewport}.png`), { fullPage: opts.fullPage ?? true });
       audits[`${name} (${viewport})`] = await axeViolations(page, opts.exclude);
     },
   };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The two viewports of the browser suites' screenshots and audits. */
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -29,4 +29,16 @@ export async function launchChromium(opts: { camera?: string; extraArgs?: string
   // ownSignalHandling: the caller stops everything itself on Ctrl-C (playwright's own handler would exit the process first).
   const signals = opts.ownSignalHandling ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {};
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args, ...signals });
+}
+
+/**
+ * Whether this run writes the browser suites' screenshots (artifacts/): they are for people
+ * looking at the screens, and no test reads them back. CI sets TEST_SCREENSHOTS=0: the PNGs of a
+ * whole run (about 330, 100 MB) cost Chromium a tenth (the journey) to a fifth (a console suite) of its CPU.
+ */
+export const KEEP_SCREENSHOTS = process.env.TEST_SCREENSHOTS !== '0';
+
+/** A screenshot of the page to `path`, unless this run keeps none (KEEP_SCREENSHOTS). */
+export async function saveScreenshot(page: Page, path: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  if (KEEP_SCREENSHOTS) await page.screenshot({ path, fullPage: opts.fullPage ?? false });
 }
