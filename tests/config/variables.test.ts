@@ -58,3 +58,11 @@ test('the console refuses a public URL with a query or a fragment, as the servic
   );
   assert.throws(() => loadConfig({ CONSOLE_URL: 'https://console.example/#x' }), /CONSOLE_URL must not carry a query or fragment/);
 });
+
+test('CHECKS_THREADS sizes the checks pool: unset leaves it to the machine, a whole number from 1 to 32 is taken, anything else refused', () => {
+  assert.equal(loadConfig({}).checksThreads, null);
+  assert.equal(loadConfig({ CHECKS_THREADS: '3' }).checksThreads, 3);
+  for (const bad of ['0', '33', '1.5', 'two']) {
+    assert.throws(() => loadConfig({ CHECKS_THREADS: bad }), new RegExp(`CHECKS_THREADS must be an integer from 1 to 32 \\(got "${bad.replace('.', '\\.')}"\\)`));
+  }
+});

@@ -129,7 +129,7 @@ export async function runService(config: Config, apiOnly: boolean, withoutConsol
   // The worker, in this process unless separate workers run (RUN_WORKER=false, PostgreSQL only).
   // Its checks' models load now, in threads of a lower priority (nice 10): a request to the API
   // or a companion is served before them whenever both want the CPU.
-  checks = runsChecks ? startChecksPool(config.checksWarmUp, { niceness: CHECKS_NICENESS }) : undefined;
+  checks = runsChecks ? startChecksPool(config.checksWarmUp, { niceness: CHECKS_NICENESS, threads: config.checksThreads ?? undefined }) : undefined;
   worker =
     checks
       ? await startWorker({

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.logLevel, base: { service: 'worker' } });
   // The checks' models load while the database opens (see startChecksPool).
-  const checks = startChecksPool(config.checksWarmUp);
+  const checks = startChecksPool(config.checksWarmUp, { threads: config.checksThreads ?? undefined });
   // One connection per delivery in flight is never needed (sends hold none); a few cover claims and records.
   const database = await openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: 4 });
   const keyring = new MasterKeyring(config.masterKey, config.previousMasterKeys);

@@ -35,7 +35,7 @@ export interface WarmingChecks {
  * once the API listens, with `niceness` (apps/server/src/service.ts): the loading, seconds of CPU
  * on every thread, would otherwise delay the API's first answer (bench:start).
  */
-export function startChecksPool(warm = true, options: Pick<ChecksPoolOptions, 'niceness'> = {}): WarmingChecks {
+export function startChecksPool(warm = true, options: Pick<ChecksPoolOptions, 'niceness' | 'threads'> = {}): WarmingChecks {
   const pool = new ChecksPool(options);
   if (!warm) return { pool, warmUp: null };
   const started = Date.now();

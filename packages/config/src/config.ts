@@ -53,6 +53,12 @@ export interface Config {
    */
   checksWarmUp: boolean;
   /**
+   * The checks pool's threads (CHECKS_THREADS, 1 to 32; null: the machine's cores, at most 4).
+   * A container whose CPU is limited by its quota still sees every core of its host: set it to
+   * the cores it may use, or its threads share them and each case takes longer.
+   */
+  checksThreads: number | null;
+  /**
    * The journey offers its pseudo-locale (long accented texts, `?locale=en-XA` on a link) for
    * layout tests (JOURNEY_PSEUDO_LOCALE); never in production.
    */
@@ -159,6 +165,7 @@ export const CONFIG_VARIABLES = [
   'IDEMPOTENCY_RETAIN_MS',
   'CHECKS_LEASE_MS',
   'CHECKS_WARM_UP',
+  'CHECKS_THREADS',
   'RUN_WORKER',
   'JOURNEY_PSEUDO_LOCALE',
   'WEBHOOK_RETRY_DELAYS_MS',
@@ -347,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     runWorker: bool('RUN_WORKER', true),
     checksWarmUp: bool('CHECKS_WARM_UP', true),
+    checksThreads: env.CHECKS_THREADS ? int('CHECKS_THREADS', 1, 1, 32) : null,
     journeyPseudoLocale: bool('JOURNEY_PSEUDO_LOCALE', false),
     console: {
       idpUrl: url('IDP_URL', 'http://localhost:8084'),
