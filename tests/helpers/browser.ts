@@ -36,7 +36,7 @@ export async function launchChromium(opts: { camera?: string; extraArgs?: string
  * looking at the screens, and no test reads them back. CI sets TEST_SCREENSHOTS=0: the PNGs of a
  * whole run (about 330, 100 MB) cost Chromium a tenth (the journey) to a fifth (a console suite) of its CPU.
  */
-export const KEEP_SCREENSHOTS = process.env.TEST_SCREENSHOTS !== '0';
+const KEEP_SCREENSHOTS = process.env.TEST_SCREENSHOTS !== '0';
 
 /** A screenshot of the page to `path`, unless this run keeps none (KEEP_SCREENSHOTS). */
 export async function saveScreenshot(page: Page, path: string, opts: { fullPage?: boolean } = {}): Promise<void> {
