@@ -1,14 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { insertPiece, listPieces, tasksOfCase } from '@idv/db';
 import { newId } from '@idv/domain';
 import { PieceBlobs } from '@idv/case-data';
 import { IMAGES, fixture } from '../helpers/journey.ts';
-import { ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
+import { screenAudits, startConsoleHarness, type ConsoleHarness } from './harness.ts';
 
 /**
  * The review station's evidence of a suspected presentation attack, in Debian's Chromium: two
@@ -23,15 +21,8 @@ import { ARTIFACTS, screenAudits, startConsoleHarness, type ConsoleHarness } fro
 type Account = Awaited<ReturnType<ConsoleHarness['operator']>>;
 let h: ConsoleHarness;
 let rita: Account;
-const { audits, capture: captureOne } = screenAudits();
-const SHOTS = process.env.SHOTS_DIR;
-async function capture(page: Page, name: string, viewport: 'phone' | 'desktop') {
-  await captureOne(page, name, viewport);
-  if (SHOTS) {
-    mkdirSync(SHOTS, { recursive: true });
-    copyFileSync(join(ARTIFACTS, `${name}-${viewport}.png`), join(SHOTS, `${name}-${viewport}.png`));
-  }
-}
+/** Also copied where the screens of this work are looked at (outside the repository), when that folder is asked for. */
+const { audits, capture } = screenAudits({ alsoIn: process.env.SHOTS_DIR });
 
 let attacked: { caseId: string; taskId: string };
 let clean: { caseId: string; taskId: string };

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { tasksOfCase } from '@idv/db';
@@ -19,16 +19,9 @@ type Account = Awaited<ReturnType<ConsoleHarness['operator']>>;
 let h: ConsoleHarness;
 let rita: Account;
 let sam: Account;
-const { audits, capture: captureOne } = screenAudits();
 /** Also copied where the screens of this work are looked at (outside the repository), when that folder is asked for. */
 const SHOTS = process.env.SHOTS_DIR;
-async function capture(page: Page, name: string, viewport: 'phone' | 'desktop') {
-  await captureOne(page, name, viewport);
-  if (SHOTS) {
-    mkdirSync(SHOTS, { recursive: true });
-    copyFileSync(join(ARTIFACTS, `${name}-${viewport}.png`), join(SHOTS, `${name}-${viewport}.png`));
-  }
-}
+const { audits, capture } = screenAudits({ alsoIn: SHOTS });
 
 let portraitCase: { caseId: string; taskId: string };
 let plain: { caseId: string; taskId: string };
@@ -185,8 +178,7 @@ describe('phone', () => {
     await phone.getByRole('button', { name: 'Tout afficher' }).click();
     await phone.locator('.table-subject .revealed').first().waitFor();
     await phone.locator('#subject-title').evaluate((e) => e.scrollIntoView());
-    await saveScreenshot(phone, join(ARTIFACTS, 'cases-identity-view-phone.png'));
-    if (SHOTS) copyFileSync(join(ARTIFACTS, 'cases-identity-view-phone.png'), join(SHOTS, 'cases-identity-view-phone.png'));
+    await saveScreenshot(phone, join(ARTIFACTS, 'cases-identity-view-phone.png'), { alsoIn: SHOTS });
     // Each card's labelled values all stand below its title row (the field's name and its comparison badge).
     const overlaps = await identity.evaluate((table) => {
       const hit: string[] = [];

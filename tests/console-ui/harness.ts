@@ -253,7 +253,10 @@ export async function apiFromPage(page: Page, method: string, path: string, body
   );
 }
 
-/** Screenshots into artifacts/console/<name>-<viewport>.png, each with its axe audit (tests/helpers/axe.ts). */
-export function screenAudits(): ReturnType<typeof sharedScreenAudits> {
-  return sharedScreenAudits(ARTIFACTS);
+/**
+ * Screenshots into artifacts/console/<name>-<viewport>.png, each with its axe audit
+ * (tests/helpers/axe.ts); `alsoIn`, a folder each is copied into as well.
+ */
+export function screenAudits(opts: { alsoIn?: string } = {}): ReturnType<typeof sharedScreenAudits> {
+  return sharedScreenAudits(ARTIFACTS, opts);
 }

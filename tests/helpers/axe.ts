@@ -31,9 +31,9 @@ export async function axeViolations(page: Page, exclude: string[] = []): Promise
 /**
  * Screenshots into `dir`/<name>-<viewport>.png, each with the axe audit of the page as it was
  * (less the parts `exclude` names by selector), kept for the file's closing check that no screen
- * had a serious or critical violation.
+ * had a serious or critical violation; `alsoIn`, a folder each is copied into as well.
  */
-export function screenAudits(dir: string): {
+export function screenAudits(dir: string, opts: { alsoIn?: string } = {}): {
   audits: Record<string, string[]>;
   /** `fullPage: false` shoots the viewport only (a page tens of thousands of pixels long, such as the API reference, takes longer to shoot than to audit). */
   capture(page: Page, name: string, viewport: 'phone' | 'desktop', opts?: { fullPage?: boolean; exclude?: string[] }): Promise<void>;
@@ -42,9 +42,9 @@ export function screenAudits(dir: string): {
   const audits: Record<string, string[]> = {};
   return {
     audits,
-    async capture(page, name, viewport, opts = {}) {
-      await saveScreenshot(page, join(dir, `${name}-${viewport}.png`), { fullPage: opts.fullPage ?? true });
-      audits[`${name} (${viewport})`] = await axeViolations(page, opts.exclude);
+    async capture(page, name, viewport, shot = {}) {
+      await saveScreenshot(page, join(dir, `${name}-${viewport}.png`), { fullPage: shot.fullPage ?? true, alsoIn: opts.alsoIn });
+      audits[`${name} (${viewport})`] = await axeViolations(page, shot.exclude);
     },
   };
 }

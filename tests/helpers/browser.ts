@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The two viewports of the browser suites' screenshots and audits. */
@@ -38,7 +39,16 @@ export async function launchChromium(opts: { camera?: string; extraArgs?: string
  */
 const KEEP_SCREENSHOTS = process.env.TEST_SCREENSHOTS !== '0';
 
-/** A screenshot of the page to `path`, unless this run keeps none (KEEP_SCREENSHOTS). */
-export async function saveScreenshot(page: Page, path: string, opts: { fullPage?: boolean } = {}): Promise<void> {
-  if (KEEP_SCREENSHOTS) await page.screenshot({ path, fullPage: opts.fullPage ?? false });
+/**
+ * A screenshot of the page to `path`, unless this run keeps none (KEEP_SCREENSHOTS); `alsoIn`, a
+ * folder it is copied into as well (where the screens of a piece of work are looked at, outside
+ * the repository: SHOTS_DIR).
+ */
+export async function saveScreenshot(page: Page, path: string, opts: { fullPage?: boolean; alsoIn?: string } = {}): Promise<void> {
+  if (!KEEP_SCREENSHOTS) return;
+  await page.screenshot({ path, fullPage: opts.fullPage ?? false });
+  if (opts.alsoIn) {
+    mkdirSync(opts.alsoIn, { recursive: true });
+    copyFileSync(path, join(opts.alsoIn, basename(path)));
+  }
 }
