@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyseFaces, faceDistance, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
 import { judgeImageMedium, mediumFeatures, type MediumFeature, type StillMediumMeasures } from '../../packages/engine/src/faces/medium/index.ts';
-import { documentSelfieAttack, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
+import { cameraControl, documentSelfieAttack, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { halfOf } from './faces-lfw.ts';
 
@@ -20,6 +20,9 @@ import { halfOf } from './faces-lfw.ts';
  *  - generated (labelled generated): each bona fide photo of the fixtures and the first lfw
  *    photo of each person on a simulated screen and on a simulated print, and, for people with a
  *    second photo, their document (generated with that photo as its portrait) shown as the selfie;
+ *    and their bona fide control, the same photo filmed as the scene itself by the same simulated
+ *    camera (`generated_bona_fide`): without it, a measure that notices only the simulated
+ *    camera's noise on an upscaled photo would pass for a detector of prints;
  *  - real: pad-dev's print frames (NUAA), frames of the real screen replays.
  *
  * Halves: people by the first bit of the SHA-256 of their name (as faces_lfw: 0 chooses, 1
@@ -32,6 +35,7 @@ export type Species =
   | 'bona_fide_photos'
   | 'bona_fide_pad_dev'
   | 'bona_fide_clip_frames'
+  | 'generated_bona_fide'
   | 'generated_screen'
   | 'generated_print'
   | 'generated_document_as_selfie'
@@ -39,7 +43,7 @@ export type Species =
   | 'real_screen_replay';
 
 export const ATTACK_SPECIES: Species[] = ['generated_screen', 'generated_print', 'generated_document_as_selfie', 'pad_dev_print', 'real_screen_replay'];
-export const BONA_FIDE_SPECIES: Species[] = ['bona_fide_photos', 'bona_fide_pad_dev', 'bona_fide_clip_frames'];
+export const BONA_FIDE_SPECIES: Species[] = ['bona_fide_photos', 'bona_fide_pad_dev', 'bona_fide_clip_frames', 'generated_bona_fide'];
 
 export interface PadRow {
   id: string;
@@ -78,7 +82,7 @@ export interface PadSet {
 export interface PadSetOptions {
   /** Which halves to build (the fit builds only 0). */
   halves: Array<0 | 1 | 2>;
-  /** lfw-dev people with two photos taken (default 20). */
+  /** lfw-dev people with two photos taken (default 200: about 400 photos, each half about 100 people). */
   lfwPeople?: number;
   /** Photos of one person taken from the face fixtures (default 2). */
   photosPerPerson?: number;
@@ -126,7 +130,7 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
   }
 
   // Bona fide photos, grouped by person.
-  const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 2) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 20) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
+  const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 2) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 200) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
   const byPerson = new Map<string, Photo[]>();
   for (const p of photos) byPerson.set(p.person, [...(byPerson.get(p.person) ?? []), p]);
   let seed = 0;
@@ -150,6 +154,8 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
       rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${1000 + seed}`, species: 'generated_screen', attack: true, half, person })).row);
       const print = await printAttack(source, 2000 + seed);
       rows.push((await readStill(print.image, { id: `print:${photo.id}:${2000 + seed}`, species: 'generated_print', attack: true, half, person })).row);
+      const control = await cameraControl(source, 4000 + seed);
+      rows.push((await readStill(control.image, { id: `control:${photo.id}:${4000 + seed}`, species: 'generated_bona_fide', attack: false, half, person })).row);
       // The document as the selfie, and the genuine pairs of its portrait: the same photo re-photographed, another photo of the person.
       const other = list.find((q, k) => k !== i && read.get(q)!.face);
       if (!other) continue;

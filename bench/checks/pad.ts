@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { loadFaceModels } from '../../packages/engine/src/faces/index.ts';
 import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type MediumFeature } from '../../packages/engine/src/faces/medium/index.ts';
 import { auc, quantile, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
-import { buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
+import { BONA_FIDE_SPECIES, buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
 
 /**
  * Presentation attacks on a still (section `pad` of bench:checks; alone: `npm run bench:pad`).
@@ -20,8 +20,8 @@ import { buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
  *    scripts/fit-pad-model.ts), its separation of pad-dev's prints from its live frames on the
  *    reported half (AUC), and its rates per species at the threshold keeping 97% of every bona
  *    fide species of the training half (in the direction the training half shows);
- *  - network: the trained anti-spoofing network's live log-odds alone (faces/medium/anti-spoof-net.ts;
- *    measured and reported, not in the model: see scripts/fit-pad-model.ts), the same way;
+ *  - network: the trained anti-spoofing network's live log-odds alone (faces/medium/anti-spoof-net.ts),
+ *    the same way, and the grain measures alone (faces/medium/grain.ts);
  *  - CPU of the medium judgement per still (decode at up to 2048 px and the network included).
  * Generated species are labelled generated: they are made by this project's own simulator.
  * Environment: PAD_SAVE=path writes the set read (for scripts/fit-pad-model.ts PAD_ROWS);
@@ -52,7 +52,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
   const cpu = set.rows.filter((r) => r.mediumCpuMs !== undefined);
   const pairs = (half: number, same: boolean) => set.portraitPairs.filter((p) => p.half === half && p.samePhoto === same).map((p) => p.distance);
   const spread = (v: number[]) => (v.length ? { n: v.length, min: Math.min(...v), p5: quantile(v, 0.05), median: quantile(v, 0.5), p95: quantile(v, 0.95), max: Math.max(...v) } : { n: 0 });
-  const table = (rates: SpeciesRate[]) => Object.fromEntries(rates.map((s) => [s.species, { [s.species.startsWith('bona') ? 'bpcer' : 'apcer']: s.rate, errors: s.errors, judged: s.stills - s.no_face, no_face: s.no_face }]));
+  const table = (rates: SpeciesRate[]) => Object.fromEntries(rates.map((s) => [s.species, { [BONA_FIDE_SPECIES.includes(s.species) ? 'bpcer' : 'apcer']: s.rate, errors: s.errors, judged: s.stills - s.no_face, no_face: s.no_face }]));
   const aloneRates = (features: MediumFeature[]) => Object.fromEntries(features.map((f) => {
     const sign = auc(train.filter((r) => r.face), f) >= 0.5 ? 1 : -1;
     const alone = (r: PadRow) => sign * r.features![f];
@@ -69,6 +69,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
     training_half: table(trainingRates),
     texture_alone: aloneRates(['lbp_edges', 'lbp_irregular']),
     network_alone: aloneRates(['network_live']),
+    grain_alone: aloneRates(['grain', 'grain_to_detail']),
     portrait_distance: {
       training: { same_photo: spread(pairs(0, true)), different_photo: spread(pairs(0, false)) },
       reported: { same_photo: spread(pairs(1, true)), different_photo: spread(pairs(1, false)) },

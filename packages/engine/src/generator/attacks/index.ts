@@ -6,5 +6,6 @@
 export { screenAttack } from './screen.ts';
 export { printAttack } from './print.ts';
 export { documentSelfieAttack } from './document-selfie.ts';
+export { cameraControl } from './camera-control.ts';
 export { loadSource } from './source.ts';
 
