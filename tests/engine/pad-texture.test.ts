@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FIXTURES_DIR } from '../../packages/engine/src/index.ts';
 import { analyseFaces, judgeImageMedium } from '../../packages/engine/src/faces/index.ts';
+import { grainMeasures } from '../../packages/engine/src/faces/medium/grain.ts';
 import { cropGrey, faceCrop, lbpHistogram, textureMeasures, CROP } from '../../packages/engine/src/faces/medium/texture.ts';
 
 // The micro-texture measures of the still's medium (faces/medium/texture.ts): on made images
@@ -86,4 +87,21 @@ test('pad-dev (NUAA, subject 0010 of the reported half): its prints carry more s
   // One webcam, one subject: the print's texture is smoother (docs/liveness.md: across cameras it is not).
   assert.ok(edges(prints) > edges(live) + 0.03, `edges: prints ${edges(prints)}, live ${edges(live)}`);
   assert.ok(irregular(prints) < irregular(live) - 0.01, `irregular: prints ${irregular(prints)}, live ${irregular(live)}`);
+});
+
+test('grain against detail: grain on a soft picture stands out, a sharp picture with the same grain does not, and the measures are pure', () => {
+  let seed = 11;
+  const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 24;
+  const n = 128;
+  const window = (detail: (x: number, y: number) => number, grain: boolean) => Float64Array.from({ length: n * n }, (_, i) => detail(i % n, Math.floor(i / n)) + (grain ? noise() : 0));
+  const soft = (x: number, y: number) => 120 + 50 * Math.sin(x / 18) * Math.cos(y / 22);
+  const sharp = (x: number, y: number) => 120 + 50 * Math.sin(x / 2.5) * Math.cos(y / 3);
+  const plain = grainMeasures(window(soft, false), n);
+  const grainy = grainMeasures(window(soft, true), n);
+  const detailed = grainMeasures(window(sharp, true), n);
+  assert.ok(grainy.grain > plain.grain + 0.5, `grain ${grainy.grain} against ${plain.grain}`);
+  assert.ok(grainy.grainToDetail > plain.grainToDetail + 0.5, `grain to detail ${grainy.grainToDetail} against ${plain.grainToDetail}`);
+  assert.ok(grainy.grainToDetail > detailed.grainToDetail + 0.3, `on a soft picture ${grainy.grainToDetail}, on a sharp one ${detailed.grainToDetail}`);
+  const again = window(soft, false);
+  assert.deepEqual(grainMeasures(again, n), grainMeasures(again, n));
 });

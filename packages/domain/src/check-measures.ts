@@ -83,6 +83,8 @@ export const CHECK_MEASURES = {
     medium_dynamic_range: "Selfie: spread from the face's darkest to its brightest tones",
     medium_glare: 'Selfie: share of the face under glare',
     medium_straight_edges: 'Selfie: longest straight edge around the face (a screen, a print, a card)',
+    medium_grain: "Selfie: the face's finest grain (a print's dither or dots, a screen's grid, the camera's noise)",
+    medium_grain_to_detail: "Selfie: that grain against the face's detail (grain on a soft picture: a print or a screen photographed)",
     medium_lbp_edges: "Selfie: share of the face's fine texture made of straight edges (a print smooths the skin)",
     medium_lbp_irregular: "Selfie: share of the face's fine texture that is grain or noise (a dithered print or a screen)",
     medium_network_live: "Selfie: a trained anti-spoofing network's probability that the face is live (0 to 1)",

@@ -82,6 +82,8 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     medium_dynamic_range: 'Selfie : écart entre les tons les plus sombres et les plus clairs du visage',
     medium_glare: 'Selfie : part du visage sous un reflet',
     medium_straight_edges: 'Selfie : plus long bord droit autour du visage (un écran, un tirage, une carte)',
+    medium_grain: 'Selfie : grain le plus fin du visage (trame ou points d’un tirage, grille d’un écran, bruit de l’appareil)',
+    medium_grain_to_detail: 'Selfie : ce grain rapporté au détail du visage (du grain sur une image floue : un tirage ou un écran photographié)',
     medium_lbp_edges: 'Selfie : part de la texture fine du visage faite de bords nets (un tirage lisse la peau)',
     medium_lbp_irregular: 'Selfie : part de la texture fine du visage en grain ou en bruit (un tirage tramé ou un écran)',
     medium_network_live: 'Selfie : probabilité que le visage soit vivant selon un réseau anti-fraude entraîné (0 à 1)',

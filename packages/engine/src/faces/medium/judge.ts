@@ -2,6 +2,7 @@ import type { FaceBox } from '../../types.ts';
 import type { RgbImage } from '../decode-image.ts';
 import { liveLogOdds } from './anti-spoof-net.ts';
 import { MEDIUM_MODEL, type MediumFeature } from './model.ts';
+import { grainMeasures } from './grain.ts';
 import { colourMeasures, faceWindow, straightEdges } from './pixels.ts';
 import { spectrumMeasures } from './spectrum.ts';
 import { textureMeasures } from './texture.ts';
@@ -26,6 +27,10 @@ export interface StillMediumMeasures {
   medium_glare: number;
   /** The longest straight edge outside the face, over the image's diagonal. */
   medium_straight_edges: number;
+  /** The face's finest texture at its own resolution (log10 grey levels): a print's dither or dots, a screen's grid, the camera's noise. */
+  medium_grain: number;
+  /** That grain over the detail of the face a little blurred (log10): grain on a soft, re-photographed picture. */
+  medium_grain_to_detail: number;
   /** Micro-texture of the face brought to 64×64: share of straight-edge local binary patterns. */
   medium_lbp_edges: number;
   /** Micro-texture of the face brought to 64×64: share of irregular (non-uniform) local binary patterns. */
@@ -54,6 +59,7 @@ function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures 
   const clamped = clampBox(box, image);
   const { lum, n } = faceWindow(image, clamped);
   const spectrum = spectrumMeasures(lum, n);
+  const grain = grainMeasures(lum, n);
   const colour = colourMeasures(image, clamped);
   const texture = textureMeasures(image, clamped);
   return {
@@ -63,6 +69,8 @@ function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures 
     medium_dynamic_range: round(colour.dynamicRange),
     medium_glare: round(colour.glare),
     medium_straight_edges: round(straightEdges(image, clamped)),
+    medium_grain: round(grain.grain),
+    medium_grain_to_detail: round(grain.grainToDetail),
     medium_lbp_edges: round(texture.edges),
     medium_lbp_irregular: round(texture.irregular),
   };
@@ -77,6 +85,8 @@ export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = 
     dynamic_range: m.medium_dynamic_range,
     glare: Math.sqrt(m.medium_glare),
     straight_edges: m.medium_straight_edges,
+    grain: m.medium_grain,
+    grain_to_detail: m.medium_grain_to_detail,
     lbp_edges: m.medium_lbp_edges,
     lbp_irregular: m.medium_lbp_irregular,
     antispoof: passive.antispoof ?? 0.5,
