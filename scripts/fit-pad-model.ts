@@ -36,13 +36,26 @@ import { buildPadSet, type PadRow, type PadSet } from '../bench/checks/pad-set.t
 const TEXTURE = process.env.PAD_TEXTURE === '1';
 /**
  * The trained anti-spoofing network's live log-odds (network_live, faces/medium/anti-spoof-net.ts)
- * is measured and reported but offered only with PAD_NETWORK=1: it tells NUAA's prints from NUAA's
- * live frames, but takes a phone's video frames for attacks, and in the model it moved the
- * threshold so far that the reported half's BPCER rose to 13% on NUAA's live frames and 41% on
- * the phone frames (docs/liveness.md gives the run).
+ * is offered since the set grew to 200 lfw-dev people (2026-11-30). On the earlier set of 20 it
+ * took a webcam clip's bona fide frames for attacks once refitted (9.3% of the reported clip
+ * frames), and was left out; chosen on the larger training half, every real bona fide species of
+ * the reported half stays at or under 3% (docs/liveness.md gives the run).
+ * The grain measures (grain, grain_to_detail: faces/medium/grain.ts) are offered with it. The
+ * generated bona fide control (the same photos filmed by the same simulated camera) is a bona
+ * fide species of the fit like the others, so that the model cannot lean on the simulated
+ * camera's noise alone. PAD_NETWORK=0 leaves the network out (for comparison: without it, the
+ * grain measures took 21% of NUAA's reported live frames for prints).
  */
-const NETWORK = process.env.PAD_NETWORK === '1';
-const FEATURES: MediumFeature[] = ['spectrum_peaks', 'high_frequency', 'dynamic_range', 'glare', 'straight_edges', ...(TEXTURE ? (['lbp_edges', 'lbp_irregular'] as const) : []), 'antispoof', 'liveness', ...(NETWORK ? (['network_live'] as const) : [])];
+const NETWORK = process.env.PAD_NETWORK !== '0';
+const FEATURES: MediumFeature[] = ['spectrum_peaks', 'high_frequency', 'dynamic_range', 'glare', 'straight_edges', 'grain', 'grain_to_detail', ...(TEXTURE ? (['lbp_edges', 'lbp_irregular'] as const) : []), 'antispoof', 'liveness', ...(NETWORK ? (['network_live'] as const) : [])];
+/**
+ * The document-as-selfie distance is rewritten only with PAD_PORTRAIT=1. Its rule is printed
+ * either way: on the 200-people set the training half holds two photos of one sitting (Edwina
+ * Currie's first two, the same day and clothes, 0.43 apart), which caps the rule at 0.32 and
+ * would let half the portraits held up as the selfie through; a selfie is not taken at the sitting
+ * of the document's photo. The constant stays as chosen on the earlier set (docs/liveness.md).
+ */
+const PORTRAIT = process.env.PAD_PORTRAIT === '1';
 const MIN_WEIGHT = 0.15;
 const L2 = TEXTURE ? 0.1 : 0.02;
 
@@ -128,7 +141,7 @@ function modelFile(f: Fitted): string {
   const features = f.features.map((x) => `    { name: '${x.name}', mean: ${x.mean}, scale: ${x.scale}, weight: ${x.weight} },`).join('\n');
   return source
     .replace(/export const MEDIUM_MODEL: MediumModel = \{[\s\S]*?\n\};/, `export const MEDIUM_MODEL: MediumModel = {\n  features: [\n${features}\n  ],\n  bias: ${f.bias},\n  threshold: ${f.threshold},\n};`)
-    .replace(/export const SELFIE_IS_PORTRAIT_MAX_DISTANCE = [0-9.]+;/, `export const SELFIE_IS_PORTRAIT_MAX_DISTANCE = ${f.portraitMaxDistance};`);
+    .replace(/export const SELFIE_IS_PORTRAIT_MAX_DISTANCE = [0-9.]+;/, (kept) => (PORTRAIT ? `export const SELFIE_IS_PORTRAIT_MAX_DISTANCE = ${f.portraitMaxDistance};` : kept));
 }
 
 const MODEL_PATH = fileURLToPath(new URL('../packages/engine/src/faces/medium/model.ts', import.meta.url));

@@ -7,7 +7,7 @@ import { analyseFaces, judgeFaceMatch, judgeImageMedium, judgeStillMedium, type 
 import { powerSpectrum } from '../../packages/engine/src/fft.ts';
 import { MEDIUM_MODEL, SELFIE_IS_PORTRAIT_MAX_DISTANCE } from '../../packages/engine/src/faces/medium/index.ts';
 import { spectrumMeasures } from '../../packages/engine/src/faces/medium/spectrum.ts';
-import { loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
+import { cameraControl, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
 
 // Real photos from ../shared/fixtures/faces; attacks generated from them by seed (never written).
 const FACES = join(FIXTURES_DIR, 'faces');
@@ -45,7 +45,7 @@ test('attacks are made the same from the same seed, and differ by seed', async (
   assert.notDeepEqual(a.params, c.params);
 });
 
-test('a face shown on a simulated screen or print scores above the plain photo, and the plain photo is not an attack', async () => {
+test('a face shown on a simulated screen or print scores above the plain photo and above the same photo filmed by the simulated camera, neither of which is an attack', async () => {
   const [face] = await analyseFaces(OBAMA2, { maxSide: 4096 });
   const source = await loadSource(OBAMA2, face!.box);
   const plainFace = (await analyseFaces(OBAMA2))[0]!;
@@ -64,6 +64,14 @@ test('a face shown on a simulated screen or print scores above the plain photo, 
     const printed = await judgeImageMedium(print.image, pf);
     assert.ok(printed.score > plain.score, `print ${seed}: score ${printed.score} over ${plain.score}`);
     assert.ok(judged.attack && printed.attack, `both taken for attacks at the model's threshold (seed ${seed})`);
+    // The same photo filmed by the same simulated camera, no medium between: what the camera adds
+    // alone is not taken for an attack, and the print and the screen score above it.
+    const control = await cameraControl(source, seed);
+    const [cf] = await analyseFaces(control.image);
+    assert.ok(cf, `a face on the control (seed ${seed})`);
+    const filmed = await judgeImageMedium(control.image, cf);
+    assert.equal(filmed.attack, false, `control ${seed}: score ${filmed.score}`);
+    assert.ok(printed.score > filmed.score && judged.score > filmed.score, `control ${seed}: ${filmed.score} under print ${printed.score} and screen ${judged.score}`);
   }
 });
 
@@ -99,7 +107,7 @@ const unit = (k: number, angle: number) => Array.from({ length: 512 }, (_, i) =>
 test('the face check raises presentation_attack_suspected (attention) when the medium is an attack, and keeps the measures', () => {
   const doc = face(unit(1, 0));
   const selfie = face(unit(1, 0.6)); // distance about 0.59: the same person, another photo
-  const measures = { medium_spectrum_peaks: 2, medium_high_frequency: -1, medium_saturation: 0.2, medium_dynamic_range: 0.6, medium_glare: 0, medium_straight_edges: 0.3, medium_lbp_edges: 0.3, medium_lbp_irregular: 0.07, medium_attack_score: 0.97 };
+  const measures = { medium_spectrum_peaks: 2, medium_high_frequency: -1, medium_saturation: 0.2, medium_dynamic_range: 0.6, medium_glare: 0, medium_straight_edges: 0.3, medium_grain: 0.4, medium_grain_to_detail: -0.2, medium_lbp_edges: 0.3, medium_lbp_irregular: 0.07, medium_attack_score: 0.97 };
   const attacked = judgeFaceMatch([doc], [selfie], THRESHOLDS, { measures, score: 0.97, attack: true }).report;
   assert.equal(attacked.status, 'attention');
   assert.deepEqual(attacked.reasons, ['presentation_attack_suspected']);
