@@ -44,15 +44,15 @@ const TEXTURE = process.env.PAD_TEXTURE === '1';
  * generated bona fide control (the same photos filmed by the same simulated camera) is a bona
  * fide species of the fit like the others, so that the model cannot lean on the simulated
  * camera's noise alone. PAD_NETWORK=0 leaves the network out (for comparison: without it, the
- * grain measures took 21% of NUAA's reported live frames for prints).
+ * grain measures took 20% of NUAA's reported live frames for prints).
  */
 const NETWORK = process.env.PAD_NETWORK !== '0';
 const FEATURES: MediumFeature[] = ['spectrum_peaks', 'high_frequency', 'dynamic_range', 'glare', 'straight_edges', 'grain', 'grain_to_detail', ...(TEXTURE ? (['lbp_edges', 'lbp_irregular'] as const) : []), 'antispoof', 'liveness', ...(NETWORK ? (['network_live'] as const) : [])];
 /**
  * The document-as-selfie distance is rewritten only with PAD_PORTRAIT=1. Its rule is printed
- * either way: on the 200-people set the training half holds two photos of one sitting (Edwina
- * Currie's first two, the same day and clothes, 0.43 apart), which caps the rule at 0.32 and
- * would let half the portraits held up as the selfie through; a selfie is not taken at the sitting
+ * either way: on the 200-people set the training half holds two pairs of photos of one sitting
+ * (Eileen Coparropa's and Edwina Currie's first two, 0.47 and 0.48 apart), which cap the rule at
+ * 0.355 and would let about three in ten of the portraits held up as the selfie through; a selfie is not taken at the sitting
  * of the document's photo. The constant stays as chosen on the earlier set (docs/liveness.md).
  */
 const PORTRAIT = process.env.PAD_PORTRAIT === '1';

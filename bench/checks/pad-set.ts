@@ -133,7 +133,6 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
   const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 2) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 200) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
   const byPerson = new Map<string, Photo[]>();
   for (const p of photos) byPerson.set(p.person, [...(byPerson.get(p.person) ?? []), p]);
-  let seed = 0;
   let done = 0;
   for (const [person, list] of byPerson) {
     const half = halfOf(person) as 0 | 1;
@@ -149,19 +148,19 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
       if (!face || photo.second) continue;
       // The attacks are made from the photo at its own resolution; the face box found at 640 px scaled back.
       const source = await loadSource(photo.bytes, await boxAtSourceScale(photo.bytes, face));
-      seed++;
-      const screen = await screenAttack(source, 1000 + seed);
-      rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${1000 + seed}`, species: 'generated_screen', attack: true, half, person })).row);
-      const print = await printAttack(source, 2000 + seed);
-      rows.push((await readStill(print.image, { id: `print:${photo.id}:${2000 + seed}`, species: 'generated_print', attack: true, half, person })).row);
-      const control = await cameraControl(source, 4000 + seed);
-      rows.push((await readStill(control.image, { id: `control:${photo.id}:${4000 + seed}`, species: 'generated_bona_fide', attack: false, half, person })).row);
+      const seed = (kind: string) => seedOf(`${kind}:${photo.id}`);
+      const screen = await screenAttack(source, seed('screen'));
+      rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${seed('screen')}`, species: 'generated_screen', attack: true, half, person })).row);
+      const print = await printAttack(source, seed('print'));
+      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person })).row);
+      const control = await cameraControl(source, seed('control'));
+      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person })).row);
       // The document as the selfie, and the genuine pairs of its portrait: the same photo re-photographed, another photo of the person.
       const other = list.find((q, k) => k !== i && read.get(q)!.face);
       if (!other) continue;
-      const doc = await documentSelfieAttack(source, photo.bytes, 3000 + seed);
+      const doc = await documentSelfieAttack(source, photo.bytes, seed('document'));
       const [portrait] = await analyseFaces(doc.document, { maxSide: 1024 });
-      const attack = await readStill(doc.image, { id: `document:${photo.id}:${3000 + seed}`, species: 'generated_document_as_selfie', attack: true, half, person });
+      const attack = await readStill(doc.image, { id: `document:${photo.id}:${seed('document')}`, species: 'generated_document_as_selfie', attack: true, half, person });
       if (portrait && attack.face) {
         attack.row.portraitDistance = round(faceDistance(portrait.descriptor, attack.face.descriptor));
         portraitPairs.push({ half, person, samePhoto: true, distance: attack.row.portraitDistance });
@@ -193,6 +192,13 @@ async function readStill(bytes: Uint8Array, base: Omit<PadRow, 'face'>): Promise
     face,
   };
 }
+
+/**
+ * The seed of one generated item, from its kind and its photo alone: the same item whatever else
+ * is built (the fit builds only the training half, the bench both; a running count made them
+ * differ).
+ */
+const seedOf = (name: string) => createHash('sha256').update(name).digest().readUInt32BE(0);
 
 async function boxAtSourceScale(bytes: Uint8Array, face: FaceFinding) {
   const { default: sharp } = await import('sharp');

@@ -14,16 +14,17 @@ export interface MediumModel {
 
 export const MEDIUM_MODEL: MediumModel = {
   features: [
-    { name: 'spectrum_peaks', mean: 1.63223, scale: 0.7319, weight: 0.7077 },
-    { name: 'dynamic_range', mean: 0.66173, scale: 0.13219, weight: -0.2431 },
-    { name: 'straight_edges', mean: 0.27726, scale: 0.18187, weight: 0.3693 },
-    { name: 'grain', mean: 0.14725, scale: 0.42969, weight: 0.5103 },
-    { name: 'grain_to_detail', mean: -0.60606, scale: 0.43715, weight: 0.7131 },
-    { name: 'liveness', mean: 0.88104, scale: 0.19152, weight: -0.7535 },
-    { name: 'network_live', mean: 1.51619, scale: 6.08802, weight: -1.9896 },
+    { name: 'spectrum_peaks', mean: 1.62019, scale: 0.71548, weight: 0.7094 },
+    { name: 'high_frequency', mean: -1.30847, scale: 0.59106, weight: 0.1823 },
+    { name: 'dynamic_range', mean: 0.66084, scale: 0.13507, weight: -0.211 },
+    { name: 'straight_edges', mean: 0.27734, scale: 0.18333, weight: 0.4504 },
+    { name: 'grain', mean: 0.13456, scale: 0.42517, weight: 0.6043 },
+    { name: 'grain_to_detail', mean: -0.62373, scale: 0.42068, weight: 0.7356 },
+    { name: 'liveness', mean: 0.88638, scale: 0.18518, weight: -0.62 },
+    { name: 'network_live', mean: 1.71305, scale: 6.05044, weight: -2.0082 },
   ],
-  bias: 0.1546,
-  threshold: 0.6016,
+  bias: 0.2644,
+  threshold: 0.6558,
 };
 
 /**
