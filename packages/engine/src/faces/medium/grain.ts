@@ -1,3 +1,5 @@
+import { upperMedian } from '../../middle.ts';
+
 /**
  * Grain against detail, on the face's luminance window (pixels.ts `faceWindow`, the image's own
  * resolution). A print adds a grain of its own to the picture it carries (an inkjet's dither, a
@@ -38,8 +40,8 @@ export function grainMeasures(lum: Float64Array, n: number): GrainMeasures {
       gradient[k++] = Math.hypot(soft[i + 1]! - soft[i - 1]!, soft[i + n]! - soft[i - n]!);
     }
   }
-  const g = median(residual) + 1e-3;
-  return { grain: Math.log10(g), grainToDetail: Math.log10(g / (median(gradient) + 1e-3)) };
+  const g = upperMedian(residual) + 1e-3;
+  return { grain: Math.log10(g), grainToDetail: Math.log10(g / (upperMedian(gradient) + 1e-3)) };
 }
 
 /** The mean over a (2r+1)² square, separable (rows then columns), the square cut at the window's edges. */
@@ -63,9 +65,4 @@ function boxBlur(src: Float64Array, n: number, r: number): Float64Array {
     }
   }
   return out;
-}
-
-function median(values: Float64Array): number {
-  const sorted = values.slice().sort();
-  return sorted[sorted.length >> 1] ?? 0;
 }
