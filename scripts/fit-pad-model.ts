@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { MediumFeature } from '../packages/engine/src/faces/medium/model.ts';
 import { auc, quantile, thresholdForBpcer } from '../bench/checks/pad-rates.ts';
-import { buildPadSet, type PadRow, type PadSet } from '../bench/checks/pad-set.ts';
+import { buildPadSet, readPadSet, type PadRow, type PadSet } from '../bench/checks/pad-set.ts';
 
 /**
  * The candidates. Saturation is measured and reported but not offered to the model: it separates
@@ -151,7 +151,7 @@ const MODEL_PATH = fileURLToPath(new URL('../packages/engine/src/faces/medium/mo
 if (import.meta.url === `file://${process.argv[1]}`) {
   // PAD_ROWS: a set saved by `bench:pad` (PAD_SAVE), to refit without re-reading the images; only its training half is used.
   const set: PadSet = process.env.PAD_ROWS
-    ? (JSON.parse(readFileSync(process.env.PAD_ROWS, 'utf8')) as PadSet)
+    ? readPadSet(process.env.PAD_ROWS)
     : await buildPadSet({ halves: [0], log: (l) => console.error(l) });
   const fitted = fitPadModel(set);
   writeFileSync(MODEL_PATH, modelFile(fitted));

@@ -8,6 +8,7 @@ import { judgeImageMedium, mediumFeatures, type MediumFeature, type StillMediumM
 import { cameraControl, documentSelfieAttack, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { halfOf } from './faces-lfw.ts';
+import { relabelRecaptured } from './pad-recaptured.ts';
 
 /**
  * The presentation-attack set of bench:pad and of the model's fit (scripts/fit-pad-model.ts):
@@ -23,7 +24,9 @@ import { halfOf } from './faces-lfw.ts';
  *    and their bona fide control, the same photo filmed as the scene itself by the same simulated
  *    camera (`generated_bona_fide`): without it, a measure that notices only the simulated
  *    camera's noise on an upscaled photo would pass for a detector of prints;
- *  - real: pad-dev's print frames (NUAA), frames of the real screen replays.
+ *  - real: pad-dev's print frames (NUAA), frames of the real screen replays, and the news photos
+ *    that are themselves a television frame or a reproduced print (pad-recaptured.ts: reported
+ *    only, with the controls filmed from them).
  *
  * Halves: people by the first bit of the SHA-256 of their name (as faces_lfw: 0 chooses, 1
  * reports); pad-dev by subject, odd numbers choose (0009 0011 0013 0015), even report (0010 0012
@@ -40,9 +43,10 @@ export type Species =
   | 'generated_print'
   | 'generated_document_as_selfie'
   | 'pad_dev_print'
-  | 'real_screen_replay';
+  | 'real_screen_replay'
+  | 'news_recapture';
 
-export const ATTACK_SPECIES: Species[] = ['generated_screen', 'generated_print', 'generated_document_as_selfie', 'pad_dev_print', 'real_screen_replay'];
+export const ATTACK_SPECIES: Species[] = ['generated_screen', 'generated_print', 'generated_document_as_selfie', 'pad_dev_print', 'real_screen_replay', 'news_recapture'];
 export const BONA_FIDE_SPECIES: Species[] = ['bona_fide_photos', 'bona_fide_pad_dev', 'bona_fide_clip_frames', 'generated_bona_fide'];
 
 export interface PadRow {
@@ -173,7 +177,12 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
     if (done % 5 === 0) log(`  pad set: ${done}/${byPerson.size} people, ${rows.length} stills`);
   }
 
-  return { rows, portraitPairs };
+  return relabelRecaptured({ rows, portraitPairs });
+}
+
+/** A set saved by bench:pad (PAD_SAVE), read back as the builder would give it. */
+export function readPadSet(path: string): PadSet {
+  return relabelRecaptured(JSON.parse(readFileSync(path, 'utf8')) as PadSet);
 }
 
 /** One still read as the face check reads a selfie: its faces, then the medium of its one face. */

@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadFaceModels } from '../../packages/engine/src/faces/index.ts';
 import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type MediumFeature } from '../../packages/engine/src/faces/medium/index.ts';
 import { auc, quantile, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
-import { BONA_FIDE_SPECIES, buildPadSet, type PadRow, type PadSet } from './pad-set.ts';
+import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, type PadRow, type PadSet } from './pad-set.ts';
 
 /**
  * Presentation attacks on a still (section `pad` of bench:checks; alone: `npm run bench:pad`).
@@ -31,7 +31,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
   const started = Date.now();
   await loadFaceModels();
   const set: PadSet = process.env.PAD_ROWS
-    ? (JSON.parse(readFileSync(process.env.PAD_ROWS, 'utf8')) as PadSet)
+    ? readPadSet(process.env.PAD_ROWS)
     : await buildPadSet({ halves: [0, 1, 2], log: (l) => console.error(l) });
   if (process.env.PAD_SAVE) writeFileSync(process.env.PAD_SAVE, JSON.stringify(set));
 
