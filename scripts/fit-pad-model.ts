@@ -6,16 +6,19 @@
  *
  * The model: a logistic regression over the standardised measures, each species weighted alike
  * (every attack species together as much as every bona fide species together), L2-regularised.
- * A measure is kept only if it carries weight: after a first fit, those whose weight is under
- * 0.15 in absolute value are dropped and the rest refitted ("proved or dropped"). The threshold
- * keeps 97% of every bona fide species of the training half under it. The document-as-selfie
+ * A measure is kept only if it carries weight: after a first fit of the measures alone, those
+ * whose weight is under 0.15 in absolute value are dropped ("proved or dropped"); the model is
+ * then fitted over the kept measures and their pairwise products. The threshold keeps 98% of
+ * every bona fide species of the training half under it (below: why both). The document-as-selfie
  * distance is set halfway between the training half's 95th percentile of same-photo distances
  * and its smallest distance between two different photos of one person, but never above three
  * quarters of the latter (a margin for two photos of one sitting, nearer than these).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MediumFeature } from '../packages/engine/src/faces/medium/model.ts';
+import { mediumScore, standardised } from '../packages/engine/src/faces/medium/judge.ts';
+import type { MediumFeature, MediumModel } from '../packages/engine/src/faces/medium/model.ts';
 import { auc, quantile, thresholdForBpcer } from '../bench/checks/pad-rates.ts';
 import { buildPadSet, readPadSet, type PadRow, type PadSet } from '../bench/checks/pad-set.ts';
 
@@ -60,22 +63,32 @@ const FEATURES: MediumFeature[] = ['spectrum_peaks', 'high_frequency', 'dynamic_
 const PORTRAIT = process.env.PAD_PORTRAIT === '1';
 const MIN_WEIGHT = 0.15;
 const L2 = TEXTURE ? 0.1 : 0.02;
+/**
+ * The model over the kept features and their pairwise products (2026-11-30; PAD_PAIRS=0: the
+ * features alone, as before), its L2 penalty and the share of every bona fide species of the
+ * training half the threshold keeps under it (PAD_BPCER: 0.03, 97%) were chosen by
+ * cross-validation inside the training half (PAD_CV=1 prints it: four folds by person, five
+ * draws pooled; the features alone or with their products, L2 0.02 to 0.3, thresholds for 3%,
+ * 2% and 1.5%): the configuration nearest the issue's targets at its worst, max(worst APCER / 5%,
+ * worst BPCER / 3%) over generated screens, generated prints and NUAA's prints, and over the
+ * photos, the generated control and NUAA's live frames. No configuration kept every bona fide
+ * species at 3% on the held-out folds but the features alone at 98% (20.6% of prints through);
+ * the products at 97% let 9.9% through at 4.9% (docs/liveness.md has the table). The reported
+ * half plays no part.
+ */
+const PAIRS = process.env.PAD_PAIRS !== '0';
+const BPCER_RULE = Number(process.env.PAD_BPCER ?? 0.03);
 
-interface Fitted {
-  features: Array<{ name: MediumFeature; mean: number; scale: number; weight: number }>;
-  bias: number;
-  threshold: number;
-  portraitMaxDistance: number;
-  report: Record<string, unknown>;
-}
+type Stats = { mean: number; scale: number };
+type Fitted = MediumModel & { portraitMaxDistance: number; report: Record<string, unknown> };
 
 function fitPadModel(set: PadSet): Fitted {
   const rows = set.rows.filter((r) => r.half === 0 && r.face && r.features);
-  const all = fitLogistic(rows, FEATURES);
+  // Proved or dropped: the features alone, then those whose weight carries.
+  const all = fitModel(rows, FEATURES, false);
   const kept = all.features.filter((f) => Math.abs(f.weight) >= MIN_WEIGHT).map((f) => f.name);
-  const model = fitLogistic(rows, kept);
-  const score = (r: PadRow) => scoreOf(model, r);
-  const threshold = Math.round(thresholdForBpcer(rows, score) * 10000) / 10000;
+  const model = fitModel(rows, kept, PAIRS);
+  const threshold = Math.round(thresholdForBpcer(rows, (r) => mediumScore(r.features!, model), BPCER_RULE) * 10000) / 10000;
 
   const same = set.portraitPairs.filter((p) => p.half === 0 && p.samePhoto).map((p) => p.distance);
   const different = set.portraitPairs.filter((p) => p.half === 0 && !p.samePhoto).map((p) => p.distance);
@@ -92,31 +105,50 @@ function fitPadModel(set: PadSet): Fitted {
       first_fit_weights: Object.fromEntries(all.features.map((f) => [f.name, round(f.weight)])),
       kept,
       dropped: FEATURES.filter((f) => !kept.includes(f)),
+      pairs: model.pairs.length,
+      bpcer_rule: BPCER_RULE,
       portrait_pairs: { same_photo: same.length, different_photo: different.length, same_p95: maxSame, different_min: minDifferent },
     },
   };
 }
 
-function fitLogistic(rows: PadRow[], names: MediumFeature[]) {
-  // Species weights: attacks and bona fide each half the total, shared equally among their species.
+/**
+ * A logistic regression over the standardised features (held within ±Z_LIMIT, as the engine
+ * scores them) and, with `pairs`, every product of two of them, each product standardised too.
+ * Species weights: attacks and bona fide each half the total, shared equally among their species.
+ */
+function fitModel(rows: PadRow[], names: MediumFeature[], pairs: boolean, l2 = L2): Omit<MediumModel, 'threshold'> {
+  const features = names.map((name) => ({ name, ...statsOf(rows.map((r) => r.features![name])) }));
+  const z = rows.map((r) => standardised(r.features!, { features }));
+  const products = pairs ? names.flatMap((a, i) => names.slice(i).map((b) => ({ a, b }))) : [];
+  const pairStats = products.map(({ a, b }) => statsOf(z.map((v) => v.get(a)! * v.get(b)!)));
+  const X = z.map((v) => [...names.map((n) => v.get(n)!), ...products.map(({ a, b }, k) => (v.get(a)! * v.get(b)! - pairStats[k]!.mean) / pairStats[k]!.scale)]);
+  const { w, b } = logistic(rows, X, l2);
+  return {
+    features: features.map((f, k) => ({ name: f.name, mean: round(f.mean, 5), scale: round(f.scale, 5), weight: round(w[k]!, 4) })),
+    pairs: products.map((p, k) => ({ ...p, mean: round(pairStats[k]!.mean, 5), scale: round(pairStats[k]!.scale, 5), weight: round(w[names.length + k]!, 4) })),
+    bias: round(b, 4),
+  };
+}
+
+function statsOf(v: number[]): Stats {
+  const mean = v.reduce((s, x) => s + x, 0) / v.length;
+  return { mean, scale: Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / v.length) || 1 };
+}
+
+/** L2-regularised logistic regression by gradient descent, each row weighted by its species (above). */
+function logistic(rows: PadRow[], X: number[][], l2: number): { w: number[]; b: number } {
   const count = new Map<string, number>();
   for (const r of rows) count.set(r.species, (count.get(r.species) ?? 0) + 1);
   const attackSpecies = new Set(rows.filter((r) => r.attack).map((r) => r.species)).size;
   const bonaSpecies = new Set(rows.filter((r) => !r.attack).map((r) => r.species)).size;
   const weight = rows.map((r) => 1 / (count.get(r.species)! * (r.attack ? attackSpecies : bonaSpecies)));
-  const stats = names.map((name) => {
-    const v = rows.map((r) => r.features![name]);
-    const mean = v.reduce((s, x) => s + x, 0) / v.length;
-    const scale = Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / v.length) || 1;
-    return { name, mean, scale };
-  });
-  const X = rows.map((r) => stats.map((s) => (r.features![s.name] - s.mean) / s.scale));
-  const y = rows.map((r) => (r.attack ? 1 : 0));
-  const w = new Array(names.length).fill(0);
-  let b = 0;
   const total = weight.reduce((s, x) => s + x, 0);
+  const y = rows.map((r) => (r.attack ? 1 : 0));
+  const w = new Array<number>(X[0]!.length).fill(0);
+  let b = 0;
   for (let iter = 0; iter < 4000; iter++) {
-    const gw = w.map((wi) => L2 * wi);
+    const gw = w.map((wi) => l2 * wi);
     let gb = 0;
     for (let i = 0; i < X.length; i++) {
       const z = b + X[i]!.reduce((s, x, k) => s + x * w[k]!, 0);
@@ -127,22 +159,50 @@ function fitLogistic(rows: PadRow[], names: MediumFeature[]) {
     for (let k = 0; k < w.length; k++) w[k] -= 0.5 * gw[k]!;
     b -= 0.5 * gb;
   }
-  return { features: stats.map((s, k) => ({ name: s.name, mean: round(s.mean, 5), scale: round(s.scale, 5), weight: round(w[k]!, 4) })), bias: round(b, 4) };
-}
-
-function scoreOf(model: { features: Fitted['features']; bias: number }, r: PadRow): number {
-  let z = model.bias;
-  for (const f of model.features) z += f.weight * ((r.features![f.name] - f.mean) / f.scale);
-  return 1 / (1 + Math.exp(-z));
+  return { w, b };
 }
 
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
 
+/**
+ * The choice of the rule above, inside the training half only: four folds by person (a hash of
+ * the name, as the halves), each configuration fitted on three and judged on the fourth, over
+ * five draws of the folds.
+ */
+function crossValidate(set: PadSet): Array<Record<string, unknown>> {
+  const rows = set.rows.filter((r) => r.half === 0 && r.face && r.features);
+  // Five draws of the four folds, pooled: one draw's rates move by a few points with who falls where.
+  const fold = (r: PadRow, draw: number) => createHash('sha256').update(`${draw}:${r.person}`).digest().readUInt32BE(0) % 4;
+  const kept = fitModel(rows, FEATURES, false).features.filter((f) => Math.abs(f.weight) >= MIN_WEIGHT).map((f) => f.name);
+  const out: Array<Record<string, unknown>> = [];
+  for (const pairs of [false, true]) for (const l2 of pairs ? [0.02, 0.1, 0.3] : [0.02]) for (const rule of [0.03, 0.02, 0.015]) {
+    const errors = new Map<string, { n: number; wrong: number }>();
+    for (let draw = 0; draw < 5; draw++) for (let k = 0; k < 4; k++) {
+      const fitOn = rows.filter((r) => fold(r, draw) !== k);
+      const model = fitModel(fitOn, kept, pairs, l2);
+      const t = thresholdForBpcer(fitOn, (r) => mediumScore(r.features!, model), rule);
+      for (const r of rows.filter((r) => fold(r, draw) === k)) {
+        const e = errors.get(r.species) ?? { n: 0, wrong: 0 };
+        e.n++;
+        if (r.attack !== mediumScore(r.features!, model) >= t) e.wrong++;
+        errors.set(r.species, e);
+      }
+    }
+    const rate = Object.fromEntries([...errors].map(([s, e]) => [s, Math.round((e.wrong / e.n) * 1000) / 10]));
+    const worst = (species: string[]) => Math.max(...species.map((s) => rate[s] ?? 0));
+    const apcer = worst(['generated_screen', 'generated_print', 'pad_dev_print']);
+    const bpcer = worst(['bona_fide_photos', 'generated_bona_fide', 'bona_fide_pad_dev']);
+    out.push({ pairs, l2, bpcer_rule: rule, worst_apcer: apcer, worst_bpcer: bpcer, from_targets: Math.round(Math.max(apcer / 5, bpcer / 3) * 100) / 100, per_species: rate });
+  }
+  return out;
+}
+
 function modelFile(f: Fitted): string {
   const source = readFileSync(MODEL_PATH, 'utf8');
   const features = f.features.map((x) => `    { name: '${x.name}', mean: ${x.mean}, scale: ${x.scale}, weight: ${x.weight} },`).join('\n');
+  const pairs = f.pairs.map((x) => `    { a: '${x.a}', b: '${x.b}', mean: ${x.mean}, scale: ${x.scale}, weight: ${x.weight} },`).join('\n');
   return source
-    .replace(/export const MEDIUM_MODEL: MediumModel = \{[\s\S]*?\n\};/, `export const MEDIUM_MODEL: MediumModel = {\n  features: [\n${features}\n  ],\n  bias: ${f.bias},\n  threshold: ${f.threshold},\n};`)
+    .replace(/export const MEDIUM_MODEL: MediumModel = \{[\s\S]*?\n\};/, `export const MEDIUM_MODEL: MediumModel = {\n  features: [\n${features}\n  ],\n  pairs: [${pairs ? `\n${pairs}\n  ` : ''}],\n  bias: ${f.bias},\n  threshold: ${f.threshold},\n};`)
     .replace(/export const SELFIE_IS_PORTRAIT_MAX_DISTANCE = [0-9.]+;/, (kept) => (PORTRAIT ? `export const SELFIE_IS_PORTRAIT_MAX_DISTANCE = ${f.portraitMaxDistance};` : kept));
 }
 
@@ -153,8 +213,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const set: PadSet = process.env.PAD_ROWS
     ? readPadSet(process.env.PAD_ROWS)
     : await buildPadSet({ halves: [0], log: (l) => console.error(l) });
+  if (process.env.PAD_CV === '1') {
+    // The choice of the rule, printed; the model file is left as it is.
+    for (const line of crossValidate(set)) console.log(JSON.stringify(line));
+    process.exit(0);
+  }
   const fitted = fitPadModel(set);
   writeFileSync(MODEL_PATH, modelFile(fitted));
-  console.log(JSON.stringify({ features: fitted.features, bias: fitted.bias, threshold: fitted.threshold, portrait_max_distance: fitted.portraitMaxDistance, ...fitted.report }));
+  console.log(JSON.stringify({ features: fitted.features, pairs: fitted.pairs, bias: fitted.bias, threshold: fitted.threshold, portrait_max_distance: fitted.portraitMaxDistance, ...fitted.report }));
   process.exit(0);
 }

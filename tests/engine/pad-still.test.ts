@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { FIXTURES_DIR } from '../../packages/engine/src/index.ts';
 import { analyseFaces, judgeFaceMatch, judgeImageMedium, judgeStillMedium, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
 import { powerSpectrum } from '../../packages/engine/src/fft.ts';
-import { MEDIUM_MODEL, SELFIE_IS_PORTRAIT_MAX_DISTANCE } from '../../packages/engine/src/faces/medium/index.ts';
+import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type MediumFeature } from '../../packages/engine/src/faces/medium/index.ts';
+import { Z_LIMIT } from '../../packages/engine/src/faces/medium/model.ts';
 import { spectrumMeasures } from '../../packages/engine/src/faces/medium/spectrum.ts';
 import { cameraControl, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
 
@@ -14,6 +15,22 @@ const FACES = join(FIXTURES_DIR, 'faces');
 if (!existsSync(join(FACES, 'manifest.json'))) throw new Error(`face fixtures not found at ${FACES}`);
 const ASTRONAUT = readFileSync(join(FACES, 'debian/astronaut.png'));
 const OBAMA2 = readFileSync(join(FACES, 'face_recognition/examples/obama2.jpg'));
+
+test('the still model scores its features and their products, each feature held within ±Z_LIMIT standard deviations', () => {
+  // One feature (mean 1, scale 2) and its square (mean 1, scale 0.5): by hand, z = (x − 1) / 2,
+  // logit = 0.1 + 0.5·z + 2·(z² − 1) / 0.5.
+  const model = { features: [{ name: 'grain' as const, mean: 1, scale: 2, weight: 0.5 }], pairs: [{ a: 'grain' as const, b: 'grain' as const, mean: 1, scale: 0.5, weight: 2 }], bias: 0.1 };
+  const features = (grain: number) => ({ grain }) as Record<MediumFeature, number>;
+  const logit = (z: number) => 0.1 + 0.5 * z + (2 * (z * z - 1)) / 0.5;
+  const sigmoid = (v: number) => 1 / (1 + Math.exp(-v));
+  for (const x of [1, 3, -2]) assert.ok(Math.abs(mediumScore(features(x), model) - sigmoid(logit((x - 1) / 2))) < 1e-12, `x = ${x}`);
+  // Far out, the feature counts as if it were Z_LIMIT standard deviations away, no more.
+  assert.equal(mediumScore(features(1 + 2 * Z_LIMIT * 10), model), mediumScore(features(1 + 2 * Z_LIMIT), model));
+  assert.equal(mediumScore(features(1 - 2 * Z_LIMIT * 10), model), sigmoid(logit(-Z_LIMIT)));
+  // The committed model names only features the engine measures, and its pairs only its own features.
+  const names = new Set(MEDIUM_MODEL.features.map((f) => f.name));
+  for (const p of MEDIUM_MODEL.pairs) assert.ok(names.has(p.a) && names.has(p.b), `${p.a} × ${p.b}`);
+});
 
 test('the power spectrum puts a pure wave at its frequency, and an isolated wave is a spectrum peak', () => {
   const n = 64;

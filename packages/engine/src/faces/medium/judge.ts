@@ -1,7 +1,7 @@
 import type { FaceBox } from '../../types.ts';
 import type { RgbImage } from '../decode-image.ts';
 import { liveLogOdds } from './anti-spoof-net.ts';
-import { MEDIUM_MODEL, type MediumFeature } from './model.ts';
+import { MEDIUM_MODEL, Z_LIMIT, type MediumFeature, type MediumModel } from './model.ts';
 import { grainMeasures } from './grain.ts';
 import { colourMeasures, faceWindow, straightEdges } from './pixels.ts';
 import { spectrumMeasures } from './spectrum.ts';
@@ -97,10 +97,17 @@ export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = 
 }
 
 /** The model's score of a feature vector (0..1). */
-export function mediumScore(features: Record<MediumFeature, number>, model = MEDIUM_MODEL): number {
-  let z = model.bias;
-  for (const f of model.features) z += f.weight * ((features[f.name] - f.mean) / f.scale);
-  return 1 / (1 + Math.exp(-z));
+export function mediumScore(features: Record<MediumFeature, number>, model: Omit<MediumModel, 'threshold'> = MEDIUM_MODEL): number {
+  const z = standardised(features, model);
+  let sum = model.bias;
+  for (const f of model.features) sum += f.weight * z.get(f.name)!;
+  for (const p of model.pairs) sum += p.weight * ((z.get(p.a)! * z.get(p.b)! - p.mean) / p.scale);
+  return 1 / (1 + Math.exp(-sum));
+}
+
+/** Each of the model's features standardised by its training mean and scale, held within ±Z_LIMIT. */
+export function standardised(features: Record<MediumFeature, number>, model: { features: Array<{ name: MediumFeature; mean: number; scale: number }> }): Map<MediumFeature, number> {
+  return new Map(model.features.map((f) => [f.name, Math.max(-Z_LIMIT, Math.min(Z_LIMIT, (features[f.name] - f.mean) / f.scale))]));
 }
 
 /**
