@@ -62,7 +62,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
   }));
   return {
     seconds: Math.round((Date.now() - started) / 1000),
-    model: { features: MEDIUM_MODEL.features.map((f) => f.name), threshold: MEDIUM_MODEL.threshold, portrait_max_distance: SELFIE_IS_PORTRAIT_MAX_DISTANCE },
+    model: { features: MEDIUM_MODEL.features.map((f) => f.name), pairs: MEDIUM_MODEL.pairs.length, threshold: MEDIUM_MODEL.threshold, portrait_max_distance: SELFIE_IS_PORTRAIT_MAX_DISTANCE },
     reported_half: table(afterRates),
     reported_half_medium_only: table(mediumOnly),
     before_antispoof_alone: { threshold: Math.round(antispoofThreshold * 1000) / 1000, ...table(beforeRates) },
