@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { analyseFaces, loadFaceModels } from '../../packages/engine/src/faces/index.ts';
+import { analyseFaces, judgeImageMedium, loadFaceModels } from '../../packages/engine/src/faces/index.ts';
 import { liveLogOdds, networkLiveOf } from '../../packages/engine/src/faces/medium/index.ts';
 import { judgeSequenceNetwork, SEQUENCE_NETWORK } from '../../packages/engine/src/faces/sequence-network.ts';
 import { printPathSequence, type PrintSpecies } from '../../packages/engine/src/generator/attacks/print-path.ts';
@@ -44,6 +44,11 @@ import { quantile } from './pad-rates.ts';
  * halfway between the choosing half's bona fide (3rd percentile of each species) and its real
  * attacks (95th percentile), in log-odds.
  *
+ * The case (`reported_half_cases_selfie_or_capture`): for the real captures, the window's first
+ * frame at its own resolution also stands for the selfie taken before it, judged by the still's
+ * model; a case is flagged when the selfie or the capture is, as the service flags it (both
+ * reasons send the case to review by default).
+ *
  * Environment: PAD_SEQUENCE_SOURCES (source photos of the generated prints, default 16),
  * PAD_SEQUENCE_CACHE=<file> keeps each frame's reading between runs.
  */
@@ -58,8 +63,11 @@ type Species = 'bona_fide_clips' | 'bona_fide_nuaa' | 'print_nuaa' | 'replay_cli
 const ATTACKS: Species[] = ['print_nuaa', 'replay_clips', 'screen_replay', 'print_planar', 'print_bent'];
 const GENERATED: Species[] = ['screen_replay', 'print_planar', 'print_bent'];
 
-/** One capture: the network's live log-odds on each judged frame with a face. */
-interface Capture { species: Species; person: string; choose: boolean; logits: number[] }
+/**
+ * One capture: the network's live log-odds on each judged frame with a face; for the real ones,
+ * the frames it came from and where it starts, so that its first frame can stand for the selfie.
+ */
+interface Capture { species: Species; person: string; choose: boolean; logits: number[]; frames?: Uint8Array[]; start?: number; selfieAttack?: boolean }
 
 export async function measurePadSequence(): Promise<Record<string, unknown>> {
   await loadFaceModels();
@@ -96,7 +104,7 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
   const windows = (values: Array<number | null>, size: number, stride: number, every: number, c: Omit<Capture, 'logits'>) => {
     for (let start = 0; start === 0 || start + size <= values.length; start += stride) {
       const judged = values.slice(start, start + size).filter((_, i) => i % every === 0).filter((v): v is number => v !== null);
-      if (judged.length >= SEQUENCE_NETWORK.minFrames) captures.push({ ...c, logits: judged });
+      if (judged.length >= SEQUENCE_NETWORK.minFrames) captures.push({ ...c, logits: judged, start });
     }
   };
 
@@ -107,7 +115,7 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     const species: Species = label === 'bona_fide' ? 'bona_fide_clips' : 'replay_clips';
     const frames = clipFrames(join(CLIPS, path!), CLIP_WINDOWS.fps);
     const values = await read(`clip:${path}`, frames);
-    windows(values, CLIP_WINDOWS.frames, CLIP_WINDOWS.stride, SEQUENCE_NETWORK.every, { species, person: person!, choose: species === 'bona_fide_clips' && person === 'p01' });
+    windows(values, CLIP_WINDOWS.frames, CLIP_WINDOWS.stride, SEQUENCE_NETWORK.every, { species, person: person!, choose: species === 'bona_fide_clips' && person === 'p01', frames });
     if (species !== 'bona_fide_clips') continue;
     // GENERATED: the same head turn played on a simulated screen (one screen, one seed, per clip)
     // and filmed for the challenge; only the frames the network reads are rendered.
@@ -128,8 +136,9 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
   }
   for (const [key, s] of sessions) {
     s.frames.sort((a, b) => a.pic - b.pic);
-    const values = await read(`nuaa:${key}`, s.frames.map((f) => readFileSync(join(PAD, f.path))));
-    windows(values, NUAA_WINDOW, NUAA_STRIDE, 1, { species: s.species, person: s.subject, choose: Number(s.subject) % 2 === 1 });
+    const frames = s.frames.map((f) => readFileSync(join(PAD, f.path)));
+    const values = await read(`nuaa:${key}`, frames);
+    windows(values, NUAA_WINDOW, NUAA_STRIDE, 1, { species: s.species, person: s.subject, choose: Number(s.subject) % 2 === 1, frames });
   }
 
   // Generated prints along a challenge's path.
@@ -140,6 +149,20 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
       const values = cache.get(key) ?? await read(key, (await printPathSequence(readFileSync(src.path), createRng(1000 + i * 2 + (species === 'print_bent' ? 1 : 0)), { species })).frames);
       windows(values, CLIP_WINDOWS.frames, CLIP_WINDOWS.frames, SEQUENCE_NETWORK.every, { species, person: src.person, choose: i % 2 === 0 });
     }
+  }
+
+  // The case: a selfie taken before the capture, in front of the same camera (or the same screen
+  // or print), then the capture. The window's first frame, at its own resolution, stands for the
+  // selfie and is judged by the still's model (faces/medium/judge.ts), as the face check judges a
+  // selfie; the case is flagged when either the selfie or the capture is.
+  for (const c of captures) {
+    if (!c.frames || c.start === undefined) continue;
+    const key = `selfie:${c.species}:${c.person}:${c.start}:${c.frames.length}`;
+    const cached = cache.get(key);
+    const verdict = cached ?? [await selfieVerdict(c.frames[c.start]!)];
+    if (!cached) cache.set(key, verdict);
+    c.selfieAttack = verdict[0] === 1;
+    delete c.frames;
   }
 
   const median = (c: Capture) => middle(c.logits);
@@ -182,8 +205,18 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     reported_half: rates(reported, (c) => judgeSequenceNetwork(c.logits).attack),
     reported_half_single_frames: rates(singleFrames.filter((c) => !c.choose), (c) => judgeSequenceNetwork(c.logits, { minFrames: 1, maxMedianLogit: SEQUENCE_NETWORK.maxMedianLogit }).attack),
     choosing_half: rates(choosing, (c) => judgeSequenceNetwork(c.logits).attack),
+    // Real captures only (the generated ones have no selfie of their own); the still's model never
+    // saw the clips, and NUAA's reported subjects are the even ones, as here.
+    reported_half_cases_selfie_or_capture: Object.fromEntries(Object.entries(rates(reported.filter((c) => c.selfieAttack !== undefined), (c) => c.selfieAttack! || judgeSequenceNetwork(c.logits).attack)).filter(([, v]) => (v as { captures: number }).captures > 0)),
     cpu_ms_network_per_frame: networkMs.length ? { n: networkMs.length, median: r1(quantile(networkMs, 0.5)), p95: r1(quantile(networkMs, 0.95)) } : 'all frames from the cache',
   };
+}
+
+/** The still's model on one frame as the selfie (1: taken for a screen or a print; 0: not, or not exactly one face). */
+async function selfieVerdict(bytes: Uint8Array): Promise<number> {
+  const faces = await analyseFaces(bytes).catch(() => []);
+  if (faces.length !== 1) return 0;
+  return (await judgeImageMedium(bytes, faces[0]!)).attack ? 1 : 0;
 }
 
 /**

@@ -86,7 +86,7 @@ export interface PadSet {
 export interface PadSetOptions {
   /** Which halves to build (the fit builds only 0). */
   halves: Array<0 | 1 | 2>;
-  /** lfw-dev people with two photos taken (default 200: about 400 photos, each half about 100 people). */
+  /** lfw-dev people with two photos taken (default all 450: 900 photos, each half about 225 people; 200 until 2026-11-30). */
   lfwPeople?: number;
   /** Photos of one person taken from the face fixtures (default 2). */
   photosPerPerson?: number;
@@ -134,7 +134,7 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
   }
 
   // Bona fide photos, grouped by person.
-  const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 2) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 200) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
+  const photos = [...(parts.has('fixtures') ? fixturePhotos(options.photosPerPerson ?? 2) : []), ...(parts.has('lfw') ? lfwPhotos(options.lfwPeople ?? 450) : [])].filter((p) => want.has(halfOf(p.person) as 0 | 1));
   const byPerson = new Map<string, Photo[]>();
   for (const p of photos) byPerson.set(p.person, [...(byPerson.get(p.person) ?? []), p]);
   let done = 0;
