@@ -73,8 +73,7 @@ const L2 = TEXTURE ? 0.1 : 0.02;
  * worst BPCER / 3%) over generated screens, generated prints and NUAA's prints, and over the
  * photos, the generated control and NUAA's live frames. On the set of 450 people the products at
  * 97% let 18.2% through at 3.7% BPCER on the held-out folds, the features alone 20.3% at 3.2%
- * (docs/liveness.md has the table). The reported
- * half plays no part.
+ * (docs/liveness.md has the table). The reported half plays no part.
  */
 const PAIRS = process.env.PAD_PAIRS !== '0';
 const BPCER_RULE = Number(process.env.PAD_BPCER ?? 0.03);
@@ -84,9 +83,7 @@ type Fitted = MediumModel & { portraitMaxDistance: number; report: Record<string
 
 function fitPadModel(set: PadSet): Fitted {
   const rows = set.rows.filter((r) => r.half === 0 && r.face && r.features);
-  // Proved or dropped: the features alone, then those whose weight carries.
-  const all = fitModel(rows, FEATURES, false);
-  const kept = all.features.filter((f) => Math.abs(f.weight) >= MIN_WEIGHT).map((f) => f.name);
+  const { all, kept } = keptFeatures(rows);
   const model = fitModel(rows, kept, PAIRS);
   const threshold = Math.round(thresholdForBpcer(rows, (r) => mediumScore(r.features!, model), BPCER_RULE) * 10000) / 10000;
 
@@ -110,6 +107,12 @@ function fitPadModel(set: PadSet): Fitted {
       portrait_pairs: { same_photo: same.length, different_photo: different.length, same_p95: maxSame, different_min: minDifferent },
     },
   };
+}
+
+/** Proved or dropped: the candidates fitted alone, and those whose weight carries (at least MIN_WEIGHT). */
+function keptFeatures(rows: PadRow[]) {
+  const all = fitModel(rows, FEATURES, false);
+  return { all, kept: all.features.filter((f) => Math.abs(f.weight) >= MIN_WEIGHT).map((f) => f.name) };
 }
 
 /**
@@ -173,7 +176,7 @@ function crossValidate(set: PadSet): Array<Record<string, unknown>> {
   const rows = set.rows.filter((r) => r.half === 0 && r.face && r.features);
   // Five draws of the four folds, pooled: one draw's rates move by a few points with who falls where.
   const fold = (r: PadRow, draw: number) => createHash('sha256').update(`${draw}:${r.person}`).digest().readUInt32BE(0) % 4;
-  const kept = fitModel(rows, FEATURES, false).features.filter((f) => Math.abs(f.weight) >= MIN_WEIGHT).map((f) => f.name);
+  const { kept } = keptFeatures(rows);
   const out: Array<Record<string, unknown>> = [];
   for (const pairs of [false, true]) for (const l2 of pairs ? [0.02, 0.1, 0.3] : [0.02]) for (const rule of [0.03, 0.02, 0.015]) {
     const errors = new Map<string, { n: number; wrong: number }>();
