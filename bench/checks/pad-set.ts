@@ -95,6 +95,8 @@ export interface PadSetOptions {
   parts?: Array<'real' | 'fixtures' | 'lfw'>;
   /** Called after each person's stills (a long run can be saved as it goes). */
   progress?: (set: PadSet) => void;
+  /** Called with each still in which one face was found, after it was read (scripts/pad-texture-crops.ts keeps its face). */
+  onStill?: (row: PadRow, image: Uint8Array, face: FaceFinding) => Promise<void>;
 }
 
 const FACES = join(FIXTURES_DIR, 'faces');
@@ -118,7 +120,7 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
     const half: 0 | 1 = Number(subject) % 2 === 1 ? 0 : 1;
     if (!want.has(half)) continue;
     const bytes = readFileSync(join(PAD, path!));
-    rows.push((await readStill(bytes, { id: `pad-dev:${path}`, species: label === 'live' ? 'bona_fide_pad_dev' : 'pad_dev_print', attack: label !== 'live', half, person: `nuaa-${subject}` })).row);
+    rows.push((await readStill(bytes, { id: `pad-dev:${path}`, species: label === 'live' ? 'bona_fide_pad_dev' : 'pad_dev_print', attack: label !== 'live', half, person: `nuaa-${subject}` }, options.onStill)).row);
   }
   log(`  pad set: pad-dev read, ${rows.length} stills`);
 
@@ -127,7 +129,7 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
     for (const line of readFileSync(join(CLIPS, 'manifest.csv'), 'utf8').trim().split('\n').slice(1)) {
       const [path, label, , person] = line.split(',');
       for (const [k, frame] of clipFrames(join(CLIPS, path!)).entries()) {
-        rows.push((await readStill(frame, { id: `clip:${path}:${k}`, species: label === 'bona_fide' ? 'bona_fide_clip_frames' : 'real_screen_replay', attack: label !== 'bona_fide', half: 2, person: person! })).row);
+        rows.push((await readStill(frame, { id: `clip:${path}:${k}`, species: label === 'bona_fide' ? 'bona_fide_clip_frames' : 'real_screen_replay', attack: label !== 'bona_fide', half: 2, person: person! }, options.onStill)).row);
       }
     }
     log(`  pad set: clips read, ${rows.length} stills`);
@@ -142,7 +144,7 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
     const half = halfOf(person) as 0 | 1;
     const read = new Map<Photo, { row: PadRow; face?: FaceFinding }>();
     for (const photo of list) {
-      const r = await readStill(photo.bytes, { id: photo.id, species: 'bona_fide_photos', attack: false, half, person });
+      const r = await readStill(photo.bytes, { id: photo.id, species: 'bona_fide_photos', attack: false, half, person }, options.onStill);
       rows.push(r.row);
       read.set(photo, r);
     }
@@ -154,17 +156,17 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
       const source = await loadSource(photo.bytes, await boxAtSourceScale(photo.bytes, face));
       const seed = (kind: string) => seedOf(`${kind}:${photo.id}`);
       const screen = await screenAttack(source, seed('screen'));
-      rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${seed('screen')}`, species: 'generated_screen', attack: true, half, person })).row);
+      rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${seed('screen')}`, species: 'generated_screen', attack: true, half, person }, options.onStill)).row);
       const print = await printAttack(source, seed('print'));
-      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person })).row);
+      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person }, options.onStill)).row);
       const control = await cameraControl(source, seed('control'));
-      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person })).row);
+      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person }, options.onStill)).row);
       // The document as the selfie, and the genuine pairs of its portrait: the same photo re-photographed, another photo of the person.
       const other = list.find((q, k) => k !== i && read.get(q)!.face);
       if (!other) continue;
       const doc = await documentSelfieAttack(source, photo.bytes, seed('document'));
       const [portrait] = await analyseFaces(doc.document, { maxSide: 1024 });
-      const attack = await readStill(doc.image, { id: `document:${photo.id}:${seed('document')}`, species: 'generated_document_as_selfie', attack: true, half, person });
+      const attack = await readStill(doc.image, { id: `document:${photo.id}:${seed('document')}`, species: 'generated_document_as_selfie', attack: true, half, person }, options.onStill);
       if (portrait && attack.face) {
         attack.row.portraitDistance = round(faceDistance(portrait.descriptor, attack.face.descriptor));
         portraitPairs.push({ half, person, samePhoto: true, distance: attack.row.portraitDistance });
@@ -185,8 +187,20 @@ export function readPadSet(path: string): PadSet {
   return relabelRecaptured(JSON.parse(readFileSync(path, 'utf8')) as PadSet);
 }
 
+/**
+ * The set with each still's texture logit (texture_net) taken from scripts/train-texture-net.py's
+ * scores.json instead: on the training half those are cross-fitted (each from a network that did
+ * not see that person), which is what the model must be fitted on; the engine's own network was
+ * trained on the whole training half and is over-confident there. A still the script did not
+ * score (a face too small for a patch) gets 0, undecided, as the engine gives it.
+ */
+export function withTextureScores(set: PadSet, path: string): PadSet {
+  const logits = new Map((JSON.parse(readFileSync(path, 'utf8')) as Array<{ id: string; logit: number }>).map((s) => [s.id, s.logit]));
+  return { ...set, rows: set.rows.map((r) => (r.features ? { ...r, features: { ...r.features, texture_net: logits.get(r.id) ?? 0 } } : r)) };
+}
+
 /** One still read as the face check reads a selfie: its faces, then the medium of its one face. */
-async function readStill(bytes: Uint8Array, base: Omit<PadRow, 'face'>): Promise<{ row: PadRow; face?: FaceFinding }> {
+async function readStill(bytes: Uint8Array, base: Omit<PadRow, 'face'>, onStill?: PadSetOptions['onStill']): Promise<{ row: PadRow; face?: FaceFinding }> {
   const cpu0 = process.cpuUsage();
   const faces = await analyseFaces(bytes).catch(() => []);
   const facesCpu = cpuMs(cpu0);
@@ -196,10 +210,9 @@ async function readStill(bytes: Uint8Array, base: Omit<PadRow, 'face'>): Promise
   const judged = await judgeImageMedium(bytes, face);
   const mediumCpu = cpuMs(cpu1);
   const { medium_attack_score: _score, ...measures } = judged.measures;
-  return {
-    row: { ...base, face: true, relativeSize: face.relativeSize, measures, features: mediumFeatures(measures, face), mediumCpuMs: mediumCpu, facesCpuMs: facesCpu, networkClasses: judged.networkClasses.map((v) => Math.round(v * 1e5) / 1e5) },
-    face,
-  };
+  const row: PadRow = { ...base, face: true, relativeSize: face.relativeSize, measures, features: mediumFeatures(measures, face), mediumCpuMs: mediumCpu, facesCpuMs: facesCpu, networkClasses: judged.networkClasses.map((v) => Math.round(v * 1e5) / 1e5) };
+  await onStill?.(row, bytes, face);
+  return { row, face };
 }
 
 /**

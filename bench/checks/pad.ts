@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { loadFaceModels } from '../../packages/engine/src/faces/index.ts';
 import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type MediumFeature } from '../../packages/engine/src/faces/medium/index.ts';
 import { auc, quantile, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
-import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, type PadRow, type PadSet } from './pad-set.ts';
+import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, withTextureScores, type PadRow, type PadSet } from './pad-set.ts';
 
 /**
  * Presentation attacks on a still (section `pad` of bench:checks; alone: `npm run bench:pad`).
@@ -25,14 +25,16 @@ import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, type PadRow, type PadSet } 
  *  - CPU of the medium judgement per still (decode at up to 2048 px and the network included).
  * Generated species are labelled generated: they are made by this project's own simulator.
  * Environment: PAD_SAVE=path writes the set read (for scripts/fit-pad-model.ts PAD_ROWS);
- * PAD_ROWS=path reads a saved set instead of the images.
+ * PAD_ROWS=path reads a saved set instead of the images; PAD_TEXTURE_SCORES=path takes the texture
+ * network's logits from scripts/train-texture-net.py's scores (cross-fitted on the training half).
  */
 export async function measurePad(): Promise<Record<string, unknown>> {
   const started = Date.now();
   await loadFaceModels();
-  const set: PadSet = process.env.PAD_ROWS
+  const read: PadSet = process.env.PAD_ROWS
     ? readPadSet(process.env.PAD_ROWS)
     : await buildPadSet({ halves: [0, 1, 2], log: (l) => console.error(l) });
+  const set = process.env.PAD_TEXTURE_SCORES ? withTextureScores(read, process.env.PAD_TEXTURE_SCORES) : read;
   if (process.env.PAD_SAVE) writeFileSync(process.env.PAD_SAVE, JSON.stringify(set));
 
   const train = set.rows.filter((r) => r.half === 0);
@@ -69,6 +71,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
     training_half: table(trainingRates),
     texture_alone: aloneRates(['lbp_edges', 'lbp_irregular']),
     network_alone: aloneRates(['network_live']),
+    texture_net_alone: aloneRates(['texture_net']),
     grain_alone: aloneRates(['grain', 'grain_to_detail']),
     portrait_distance: {
       training: { same_photo: spread(pairs(0, true)), different_photo: spread(pairs(0, false)) },

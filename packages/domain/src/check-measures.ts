@@ -88,6 +88,7 @@ export const CHECK_MEASURES = {
     medium_lbp_edges: "Selfie: share of the face's fine texture made of straight edges (a print smooths the skin)",
     medium_lbp_irregular: "Selfie: share of the face's fine texture that is grain or noise (a dithered print or a screen)",
     medium_network_live: "Selfie: a trained anti-spoofing network's probability that the face is live (0 to 1)",
+    medium_texture_net: "Selfie: this service's texture network's log-odds that the face's fine texture is a screen's or a print's (above 0: more likely)",
     medium_attack_score: 'Selfie: screen or print score (0 to 1)',
   },
   liveness: {

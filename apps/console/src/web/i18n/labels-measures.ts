@@ -87,6 +87,7 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     medium_lbp_edges: 'Selfie : part de la texture fine du visage faite de bords nets (un tirage lisse la peau)',
     medium_lbp_irregular: 'Selfie : part de la texture fine du visage en grain ou en bruit (un tirage tramé ou un écran)',
     medium_network_live: 'Selfie : probabilité que le visage soit vivant selon un réseau anti-fraude entraîné (0 à 1)',
+    medium_texture_net: "Selfie : log-cote, selon le réseau de texture du service, que la texture fine du visage soit celle d'un écran ou d'un tirage (au-dessus de 0 : plus probable)",
     medium_attack_score: 'Selfie : score écran ou tirage (0 à 1)',
   },
   liveness: {

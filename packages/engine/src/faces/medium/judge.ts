@@ -37,6 +37,8 @@ export interface StillMediumMeasures {
   medium_lbp_irregular: number;
   /** The trained anti-spoofing network's probability that the face is live (anti-spoof-net.ts), when it was run. */
   medium_network_live?: number;
+  /** This project's texture network's log-odds that the face is a screen or a print (texture-net.ts), when it was run. */
+  medium_texture_net?: number;
 }
 
 export interface StillMediumJudgement {
@@ -53,6 +55,8 @@ interface PassiveScores {
   liveness?: number;
   /** The anti-spoofing network's live probability (anti-spoof-net.ts). */
   network?: number;
+  /** The texture network's logit (texture-net.ts). */
+  texture?: number;
 }
 
 function measureStillMedium(image: RgbImage, box: FaceBox): StillMediumMeasures {
@@ -93,6 +97,8 @@ export function mediumFeatures(m: StillMediumMeasures, passive: PassiveScores = 
     liveness: passive.liveness ?? 0.5,
     // Its log-odds: the network's probabilities crowd at 0 and 1, where the differences are.
     network_live: liveLogOdds(m.medium_network_live ?? passive.network ?? 0.5),
+    // 0, undecided, when the face was too small for the network's patches.
+    texture_net: m.medium_texture_net ?? passive.texture ?? 0,
   };
 }
 
@@ -115,7 +121,11 @@ export function standardised(features: Record<MediumFeature, number>, model: { f
  * whether it is taken for an attack at the model's threshold.
  */
 export function judgeStillMedium(image: RgbImage, face: { box: FaceBox } & PassiveScores): StillMediumJudgement {
-  const measures: StillMediumMeasures = { ...measureStillMedium(image, face.box), ...(face.network === undefined ? {} : { medium_network_live: Math.round(face.network * 10000) / 10000 }) };
+  const measures: StillMediumMeasures = {
+    ...measureStillMedium(image, face.box),
+    ...(face.network === undefined ? {} : { medium_network_live: Math.round(face.network * 10000) / 10000 }),
+    ...(face.texture === undefined ? {} : { medium_texture_net: round(face.texture) }),
+  };
   const score = mediumScore(mediumFeatures(measures, face));
   return { measures: { ...measures, medium_attack_score: round(score) }, score, attack: score >= MEDIUM_MODEL.threshold };
 }

@@ -3,7 +3,7 @@
  * TRAINING half of the attack set (people and subjects split by a hash; never pad-dev subjects
  * 0001-0008, which are not here). Do not edit by hand: rerun the script.
  */
-export type MediumFeature = 'spectrum_peaks' | 'high_frequency' | 'saturation' | 'dynamic_range' | 'glare' | 'straight_edges' | 'grain' | 'grain_to_detail' | 'lbp_edges' | 'lbp_irregular' | 'antispoof' | 'liveness' | 'network_live';
+export type MediumFeature = 'spectrum_peaks' | 'high_frequency' | 'saturation' | 'dynamic_range' | 'glare' | 'straight_edges' | 'grain' | 'grain_to_detail' | 'lbp_edges' | 'lbp_irregular' | 'antispoof' | 'liveness' | 'network_live' | 'texture_net';
 
 export interface MediumModel {
   /** Each feature standardised by its training mean and scale (then held within ±Z_LIMIT), and its weight. */

@@ -3,6 +3,7 @@ import { decodeForFaces, type RgbImage } from '../decode-image.ts';
 import type { FaceBox } from '../../types.ts';
 import { antiSpoofClasses, LIVE_CLASS, loadAntiSpoofNet } from './anti-spoof-net.ts';
 import { judgeStillMedium, type StillMediumJudgement } from './judge.ts';
+import { loadTextureNet, textureLogit } from './texture-net.ts';
 
 /**
  * Longest side the medium is judged at. The face models see at most 640 px, which smooths away
@@ -13,7 +14,7 @@ const MEDIUM_MAX_SIDE = 2048;
 type FoundFace = Pick<FaceFinding, 'box' | 'frame' | 'antispoof' | 'liveness'>;
 
 /** The image at the medium's size, and the face's box (found at the face models' size) brought to it. */
-async function decodeWithBox(image: Uint8Array, face: Pick<FaceFinding, 'box' | 'frame'>): Promise<{ rgb: RgbImage; box: FaceBox }> {
+export async function decodeWithBox(image: Uint8Array, face: Pick<FaceFinding, 'box' | 'frame'>): Promise<{ rgb: RgbImage; box: FaceBox }> {
   const rgb = await decodeForFaces(image, MEDIUM_MAX_SIDE);
   const k = rgb.width / face.frame.width;
   return { rgb, box: { x: face.box.x * k, y: face.box.y * k, width: face.box.width * k, height: face.box.height * k } };
@@ -23,7 +24,8 @@ async function decodeWithBox(image: Uint8Array, face: Pick<FaceFinding, 'box' | 
 export async function judgeImageMedium(image: Uint8Array, face: FoundFace): Promise<StillMediumJudgement & { networkClasses: number[] }> {
   const { rgb, box } = await decodeWithBox(image, face);
   const networkClasses = await antiSpoofClasses(await loadAntiSpoofNet(), rgb, box);
-  return { ...judgeStillMedium(rgb, { box, antispoof: face.antispoof, liveness: face.liveness, network: networkClasses[LIVE_CLASS] }), networkClasses };
+  const texture = await textureLogit(await loadTextureNet(), rgb, box);
+  return { ...judgeStillMedium(rgb, { box, antispoof: face.antispoof, liveness: face.liveness, network: networkClasses[LIVE_CLASS], ...(texture === null ? {} : { texture }) }), networkClasses };
 }
 
 /**
