@@ -1,6 +1,7 @@
 // First: on import it sets ORT_DISABLE_TELEMETRY (main thread) or checks it is set (a worker
 // thread), before onnxruntime loads; a session needs nothing more.
 import './telemetry.ts';
+import { readFile } from 'node:fs/promises';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 
 /**
@@ -19,6 +20,21 @@ export const CPU_SESSION_OPTIONS: InferenceSession.SessionOptions = {
 
 export function createCpuSession(model: Uint8Array): Promise<InferenceSession> {
   return InferenceSession.create(model, CPU_SESSION_OPTIONS);
+}
+
+/**
+ * A loader of the model file at `path` as this thread's CPU session: read and created on the
+ * first call, the same session after; a failed load is forgotten, so that the next call tries again.
+ */
+export function lazyCpuSession(path: string): () => Promise<InferenceSession> {
+  let loading: Promise<InferenceSession> | null = null;
+  return () => {
+    loading ??= readFile(path).then((bytes) => createCpuSession(bytes)).catch((err) => {
+      loading = null;
+      throw err;
+    });
+    return loading;
+  };
 }
 
 /** Runs a session on one float32 input and returns its one float32 output's values. */

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { FaceBox } from '../../types.ts';
-import { createCpuSession, runFloat } from '../../onnx/session.ts';
+import { lazyCpuSession, runFloat } from '../../onnx/session.ts';
 import type { RgbImage } from '../decode-image.ts';
 
 /**
@@ -75,8 +74,6 @@ export async function antiSpoofClasses(session: InferenceSession, image: RgbImag
   return e.map((v) => v / sum);
 }
 
-let loading: Promise<InferenceSession> | null = null;
-
 /**
  * The live probability's log-odds, bounded (±9.2): the network's probabilities crowd at 0 and 1,
  * where the differences are.
@@ -84,10 +81,4 @@ let loading: Promise<InferenceSession> | null = null;
 export const liveLogOdds = (p: number): number => Math.log((p + 1e-4) / (1 - p + 1e-4));
 
 /** This thread's session, loaded on first use. */
-export function loadAntiSpoofNet(): Promise<InferenceSession> {
-  loading ??= readFile(ANTI_SPOOF_MODEL).then((bytes) => createCpuSession(bytes)).catch((err) => {
-    loading = null;
-    throw err;
-  });
-  return loading;
-}
+export const loadAntiSpoofNet = lazyCpuSession(ANTI_SPOOF_MODEL);

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { FaceBox } from '../../types.ts';
-import { createCpuSession, runFloat } from '../../onnx/session.ts';
+import { lazyCpuSession, runFloat } from '../../onnx/session.ts';
 import type { RgbImage } from '../decode-image.ts';
 import { TEXTURE_PATCH, textureWindow } from './texture-window.ts';
 
@@ -49,13 +48,5 @@ export async function textureLogit(session: InferenceSession, image: RgbImage, b
   return logits.reduce((s, v) => s + v, 0) / logits.length;
 }
 
-let loading: Promise<InferenceSession> | null = null;
-
 /** This thread's session, loaded on first use. */
-export function loadTextureNet(): Promise<InferenceSession> {
-  loading ??= readFile(TEXTURE_NET_MODEL).then((bytes) => createCpuSession(bytes)).catch((err) => {
-    loading = null;
-    throw err;
-  });
-  return loading;
-}
+export const loadTextureNet = lazyCpuSession(TEXTURE_NET_MODEL);
