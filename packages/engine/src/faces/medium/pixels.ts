@@ -19,11 +19,7 @@ export function faceWindow(image: RgbImage, box: FaceBox): { lum: Float64Array; 
   const n = side >= 256 ? 256 : side >= 128 ? 128 : 64;
   const size = Math.min(n, image.width, image.height);
   const m = 1 << Math.floor(Math.log2(size));
-  // Centred a little below the box's middle: the nose and cheeks, not the hair.
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height * 0.55;
-  const x0 = Math.max(0, Math.min(image.width - m, Math.round(cx - m / 2)));
-  const y0 = Math.max(0, Math.min(image.height - m, Math.round(cy - m / 2)));
+  const { x0, y0 } = faceWindowOrigin(image, box, m);
   const lum = new Float64Array(m * m);
   for (let y = 0; y < m; y++) {
     for (let x = 0; x < m; x++) {
@@ -32,6 +28,20 @@ export function faceWindow(image: RgbImage, box: FaceBox): { lum: Float64Array; 
     }
   }
   return { lum, n: m };
+}
+
+/**
+ * The top-left corner of a square of `side` pixels in the middle of the face, kept inside the
+ * image: centred a little below the box's middle, on the nose and cheeks, not the hair. The
+ * spectrum's window (above) and the texture network's (texture-window.ts) are placed so.
+ */
+export function faceWindowOrigin(image: { width: number; height: number }, box: FaceBox, side: number): { x0: number; y0: number } {
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height * 0.55;
+  return {
+    x0: Math.max(0, Math.min(image.width - side, Math.round(cx - side / 2))),
+    y0: Math.max(0, Math.min(image.height - side, Math.round(cy - side / 2))),
+  };
 }
 
 export interface ColourMeasures {

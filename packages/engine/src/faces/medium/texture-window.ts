@@ -1,12 +1,13 @@
 import type { FaceBox } from '../../types.ts';
 import type { RgbImage } from '../decode-image.ts';
+import { faceWindowOrigin } from './pixels.ts';
 
 /**
  * The square of the face the trained texture network reads (texture-net.ts), pure: the middle
- * of the face, centred a little below the box's middle (nose and cheeks, not hair or
- * background), side 80% of the box's smaller side but at most TEXTURE_WINDOW_MAX, at the image's
- * own resolution (a resize would blur or alias away the texture it learnt: a print's dither, a
- * screen's grid, a sensor's noise). Null when the face is too small for one patch.
+ * of the face, placed as the spectrum's window is (pixels.ts faceWindowOrigin), side 80% of the
+ * box's smaller side but at most TEXTURE_WINDOW_MAX, at the image's own resolution (a resize
+ * would blur or alias away the texture it learnt: a print's dither, a screen's grid, a sensor's
+ * noise). Null when the face is too small for one patch.
  */
 export const TEXTURE_PATCH = 32;
 export const TEXTURE_WINDOW_MAX = 256;
@@ -14,8 +15,7 @@ export const TEXTURE_WINDOW_MAX = 256;
 export function textureWindow(image: RgbImage, box: FaceBox): RgbImage | null {
   const side = Math.min(TEXTURE_WINDOW_MAX, Math.floor(0.8 * Math.min(box.width, box.height)), image.width, image.height);
   if (side < TEXTURE_PATCH) return null;
-  const x0 = Math.max(0, Math.min(image.width - side, Math.round(box.x + box.width / 2 - side / 2)));
-  const y0 = Math.max(0, Math.min(image.height - side, Math.round(box.y + box.height * 0.55 - side / 2)));
+  const { x0, y0 } = faceWindowOrigin(image, box, side);
   const data = new Uint8Array(side * side * 3);
   for (let y = 0; y < side; y++) {
     const from = ((y0 + y) * image.width + x0) * 3;
