@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { withTextureScores } from '../../bench/checks/pad-set.ts';
+import { FIXTURES_DIR } from '../../packages/engine/src/index.ts';
+import { analyseFaces, judgeImageMedium } from '../../packages/engine/src/faces/index.ts';
+import { cameraControl, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
 import { gridOffsets, TEXTURE_NET_MODEL, texturePatches } from '../../packages/engine/src/faces/medium/texture-net.ts';
 import { TEXTURE_PATCH, TEXTURE_WINDOW_MAX, textureWindow } from '../../packages/engine/src/faces/medium/texture-window.ts';
 
@@ -52,11 +58,6 @@ test('the committed texture network is the file its README names', () => {
 });
 
 test('the texture network puts an inkjet print and a screen of a real photo above the plain photo and above the same photo filmed by the simulated camera', async () => {
-  const { existsSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { FIXTURES_DIR } = await import('../../packages/engine/src/index.ts');
-  const { analyseFaces, judgeImageMedium } = await import('../../packages/engine/src/faces/index.ts');
-  const { cameraControl, loadSource, printAttack, screenAttack } = await import('../../packages/engine/src/generator/attacks/index.ts');
   const path = join(FIXTURES_DIR, 'faces/face_recognition/examples/obama2.jpg');
   if (!existsSync(path)) throw new Error(`face fixtures not found at ${path}`);
   const photo = readFileSync(path);
@@ -79,10 +80,6 @@ test('the texture network puts an inkjet print and a screen of a real photo abov
 });
 
 test('the fit takes each still\'s texture logit from the training script\'s scores by id; a still it did not score reads 0, as the engine gives it', async () => {
-  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const { withTextureScores } = await import('../../bench/checks/pad-set.ts');
   const dir = mkdtempSync(join(tmpdir(), 'texture-scores-'));
   try {
     const path = join(dir, 'scores.json');
