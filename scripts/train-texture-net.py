@@ -40,6 +40,8 @@ import numpy as np
 import torch
 from torch import nn
 from PIL import Image
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from texture_net import TextureNet, run_epoch, to_tensor  # noqa: E402
 
 PATCH = 32
 GRID = 4
@@ -50,24 +52,6 @@ ATTACK = ['generated_screen', 'generated_print', 'generated_document_as_selfie',
 torch.set_num_threads(2)
 
 
-class TextureNet(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.body = nn.Sequential(
-            nn.Conv2d(3, 32, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(32, 32, 3, stride=2, padding=1), nn.ReLU(),
-            nn.Conv2d(32, 64, 3, stride=2, padding=1), nn.ReLU(),
-            nn.Conv2d(64, 64, 3, stride=2, padding=1), nn.ReLU(),
-        )
-        self.head = nn.Linear(64, 1)
-
-    def forward(self, x):
-        # x: N x 3 x 32 x 32, values 0..255 (the normalisation is part of the network, so the
-        # engine feeds raw pixel values).
-        x = (x - 128.0) / 64.0
-        return self.head(self.body(x).mean(dim=(2, 3))).squeeze(1)
-
-
 def grid(side):
     return [round(k * (side - PATCH) / (GRID - 1)) for k in range(GRID)]
 
@@ -75,10 +59,6 @@ def grid(side):
 def grid_patches(img):
     s = img.shape[0]
     return np.stack([img[y:y + PATCH, x:x + PATCH] for y in grid(s) for x in grid(s)])
-
-
-def to_tensor(patches):
-    return torch.from_numpy(np.ascontiguousarray(patches.transpose(0, 3, 1, 2))).float()
 
 
 def fold_of(person):
@@ -113,20 +93,7 @@ def train(items, seed):
                 xs.append(p)
                 ys.append(y_all[k])
                 ws.append(w_all[k])
-        order = rng.permutation(len(xs))
-        X = to_tensor(np.stack(xs)[order])
-        Y = torch.tensor(np.array(ys)[order])
-        W = torch.tensor(np.array(ws, dtype=np.float32)[order])
-        net.train()
-        total = 0.0
-        for b in range(0, len(order), 256):
-            opt.zero_grad()
-            loss = (loss_fn(net(X[b:b + 256]), Y[b:b + 256]) * W[b:b + 256]).mean()
-            loss.backward()
-            opt.step()
-            total += loss.item() * min(256, len(order) - b)
-        sched.step()
-        print(f'    epoch {epoch + 1}/{EPOCHS} loss {total / len(order):.4f}', file=sys.stderr, flush=True)
+        run_epoch(net, opt, sched, loss_fn, xs, ys, ws, rng, f'{epoch + 1}/{EPOCHS}')
     net.eval()
     return net
 
