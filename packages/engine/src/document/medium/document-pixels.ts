@@ -14,6 +14,24 @@ export function pointInDocument(corners: readonly Point[], u: number, v: number)
   return [x, y];
 }
 
+/**
+ * The top-left corners of square windows of `side` pixels centred on the points at fractions
+ * (u, v) of the document, every v for every u, row by row; those not wholly inside the image are
+ * left out.
+ */
+export function windowOrigins(image: { width: number; height: number }, corners: readonly Point[], side: number, us: readonly number[], vs: readonly number[]): Point[] {
+  const origins: Point[] = [];
+  for (const v of vs) {
+    for (const u of us) {
+      const [cx, cy] = pointInDocument(corners, u, v);
+      const x0 = Math.round(cx - side / 2);
+      const y0 = Math.round(cy - side / 2);
+      if (x0 >= 0 && y0 >= 0 && x0 + side <= image.width && y0 + side <= image.height) origins.push([x0, y0]);
+    }
+  }
+  return origins;
+}
+
 /** The document's shorter side in pixels (mean of its two shorter edges). */
 export function documentShortSide(corners: readonly Point[]): number {
   const [tl, tr, br, bl] = corners as [Point, Point, Point, Point];

@@ -1,6 +1,6 @@
 import type { DecodedImage } from '../decode.ts';
 import type { Point } from '../locate.ts';
-import { documentShortSide, pointInDocument } from './document-pixels.ts';
+import { documentShortSide, windowOrigins } from './document-pixels.ts';
 import { windowedSpectrum } from './windowed-spectrum.ts';
 import { upperMedian } from '../../middle.ts';
 
@@ -36,25 +36,19 @@ export function periodicity(image: DecodedImage, corners: readonly Point[]): Per
   const cTile = new Float64Array(n * n);
   const d = image.data;
   const c = image.channels;
-  for (const v of VS) {
-    for (const u of US) {
-      const [cx, cy] = pointInDocument(corners, u, v);
-      const x0 = Math.round(cx - n / 2);
-      const y0 = Math.round(cy - n / 2);
-      if (x0 < 0 || y0 < 0 || x0 + n > image.width || y0 + n > image.height) continue;
-      for (let y = 0; y < n; y++) {
-        for (let x = 0; x < n; x++) {
-          const i = ((y0 + y) * image.width + x0 + x) * c;
-          const r = d[i]!;
-          const g = c === 3 ? d[i + 1]! : r;
-          const b = c === 3 ? d[i + 2]! : r;
-          yTile[y * n + x] = 0.299 * r + 0.587 * g + 0.114 * b;
-          cTile[y * n + x] = r - b;
-        }
+  for (const [x0, y0] of windowOrigins(image, corners, n, US, VS)) {
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const i = ((y0 + y) * image.width + x0 + x) * c;
+        const r = d[i]!;
+        const g = c === 3 ? d[i + 1]! : r;
+        const b = c === 3 ? d[i + 2]! : r;
+        yTile[y * n + x] = 0.299 * r + 0.587 * g + 0.114 * b;
+        cTile[y * n + x] = r - b;
       }
-      luma.push(peakScore(windowedSpectrum(yTile, n), n, n / 6, n / 2));
-      chroma.push(c === 3 ? peakScore(windowedSpectrum(cTile, n), n, n / 40, n / 3) : 0);
     }
+    luma.push(peakScore(windowedSpectrum(yTile, n), n, n / 6, n / 2));
+    chroma.push(c === 3 ? peakScore(windowedSpectrum(cTile, n), n, n / 40, n / 3) : 0);
   }
   if (!luma.length) return { lumaPeak: 0, chromaPeak: 0, windows: 0 };
   return { lumaPeak: upperMedian(luma), chromaPeak: upperMedian(chroma), windows: luma.length };
