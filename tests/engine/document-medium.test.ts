@@ -1,6 +1,5 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { CheckReason } from '@idv/domain';
 import { fftRadix2 } from '../../packages/engine/src/fft.ts';
 import { windowedSpectrum } from '../../packages/engine/src/document/medium/windowed-spectrum.ts';
@@ -8,14 +7,13 @@ import { mediumReasons, MEDIUM_THRESHOLDS, type MediumMeasures } from '../../pac
 import { assessDocumentQuality } from '../../packages/engine/src/document/quality.ts';
 import { generateDocumentAttack, type DocumentAttackSpecies } from '../../packages/engine/src/generator/attacks/species.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
-import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
-import { portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
+import { documentHalf, documentOptions } from '../../bench/checks/pad-documents.ts';
 
 /**
  * The document's medium (screen, copy, or the document itself) on GENERATED images: the
  * generator's ordinary phone photos against the same identities shown on a screen and
  * photocopied (packages/engine/src/generator/attacks). Seeds from the bench's test half
- * (seed % 4 ≥ 2), which chose no threshold.
+ * (seed % 4 ≥ 2), which chose no threshold and trained no network.
  */
 
 describe('radix-2 FFT', () => {
@@ -49,7 +47,7 @@ describe('radix-2 FFT', () => {
 });
 
 describe('medium reasons (pure)', () => {
-  const m = (o: Partial<MediumMeasures>): MediumMeasures => ({ colour_spread: 5, pixel_grid_peak: 1.5, colour_moire_peak: 1.5, ...o });
+  const m = (o: Partial<MediumMeasures>): MediumMeasures => ({ colour_spread: 5, pixel_grid_peak: 1.5, colour_moire_peak: 1.5, screen_network: -5, copy_network: -5, network_patches: 24, ...o });
   test('a peak at the threshold is a screen; a screen is not also a copy', () => {
     assert.deepEqual(mediumReasons(m({})), []);
     assert.deepEqual(mediumReasons(m({ colour_moire_peak: MEDIUM_THRESHOLDS.minScreenPeak })), ['document_screen_replay_suspected']);
@@ -57,23 +55,30 @@ describe('medium reasons (pure)', () => {
     assert.deepEqual(mediumReasons(m({ colour_spread: MEDIUM_THRESHOLDS.maxCopyColourSpread - 0.01 })), ['document_photocopy_suspected']);
     assert.deepEqual(mediumReasons(m({ colour_spread: MEDIUM_THRESHOLDS.maxCopyColourSpread })), []);
   });
+  test('the network raises either reason on its own, a screen first; silent when it read no patch', () => {
+    assert.deepEqual(mediumReasons(m({ screen_network: MEDIUM_THRESHOLDS.minScreenNet })), ['document_screen_replay_suspected']);
+    assert.deepEqual(mediumReasons(m({ screen_network: MEDIUM_THRESHOLDS.minScreenNet - 0.01 })), []);
+    assert.deepEqual(mediumReasons(m({ copy_network: MEDIUM_THRESHOLDS.minCopyNet })), ['document_photocopy_suspected']);
+    assert.deepEqual(mediumReasons(m({ copy_network: MEDIUM_THRESHOLDS.minCopyNet - 0.01 })), []);
+    assert.deepEqual(mediumReasons(m({ screen_network: 9, copy_network: 9 })), ['document_screen_replay_suspected']);
+    assert.deepEqual(mediumReasons(m({ screen_network: 9, copy_network: 9, network_patches: 0 })), []);
+  });
 });
 
 describe('generated documents: bona fide photos pass, screens and copies are flagged', { timeout: 300_000 }, () => {
-  const portraits = portraitFixtures();
   const SEEDS = [6002, 6003, 6006, 6007, 6010, 6011];
-  const opts = (seed: number) => ({ format: seed % 2 ? ('TD1' as const) : ('TD3' as const), fields: randomIdentity(seed), portrait: readFileSync(portraits[seed % portraits.length]!), seed });
+  test('the seeds are of the test half', () => assert.ok(SEEDS.every((s) => documentHalf(s) === 'test')));
   const flagged = async (bytes: Buffer) => (await assessDocumentQuality(bytes)).report;
 
   test('the same seed gives the same attack', async () => {
-    const a = await generateDocumentAttack('photocopy_grey', opts(SEEDS[0]!));
-    const b = await generateDocumentAttack('photocopy_grey', opts(SEEDS[0]!));
+    const a = await generateDocumentAttack('photocopy_grey', documentOptions(SEEDS[0]!));
+    const b = await generateDocumentAttack('photocopy_grey', documentOptions(SEEDS[0]!));
     assert.ok(a.image.equals(b.image));
   });
 
   test('ordinary phone photos: no presentation-attack reason', async () => {
     for (const seed of SEEDS) {
-      const report = await flagged((await generateDocument(opts(seed))).image);
+      const report = await flagged((await generateDocument(documentOptions(seed))).image);
       assert.deepEqual([seed, report.status, report.reasons], [seed, 'ok', []], JSON.stringify(report.measures));
     }
   });
@@ -86,7 +91,7 @@ describe('generated documents: bona fide photos pass, screens and copies are fla
     test(`${species}: flagged with ${reason}, as attention (a person looks, no retake)`, async () => {
       let caught = 0;
       for (const seed of SEEDS) {
-        const report = await flagged((await generateDocumentAttack(species, opts(seed))).image);
+        const report = await flagged((await generateDocumentAttack(species, documentOptions(seed))).image);
         if (report.reasons.includes(reason)) caught++;
         if (report.reasons.every((r) => r === reason) && report.reasons.length) assert.equal(report.status, 'attention');
       }

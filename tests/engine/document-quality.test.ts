@@ -129,7 +129,7 @@ describe('decoding', () => {
   });
 
   test('reasons follow the thresholds', () => {
-    const base = { document_found: 1, document_long_side_px: 800, document_area_fraction: 0.5, borders_touched: 0, sharpness: 1000, saturated_share: 0, glare_blob_share: 0, glare_halo_luminance: 0, text_density: 0.05, colour_spread: 5, pixel_grid_peak: 1.5, colour_moire_peak: 1.5 };
+    const base = { document_found: 1, document_long_side_px: 800, document_area_fraction: 0.5, borders_touched: 0, sharpness: 1000, saturated_share: 0, glare_blob_share: 0, glare_halo_luminance: 0, text_density: 0.05, colour_spread: 5, pixel_grid_peak: 1.5, colour_moire_peak: 1.5, screen_network: -5, copy_network: -5, network_patches: 24 };
     assert.deepEqual(qualityReasons(base, false), []);
     assert.deepEqual(qualityReasons(base, true), ['document_cut_off']);
     assert.deepEqual(qualityReasons({ ...base, glare_blob_share: 0.5, glare_halo_luminance: 200 }, false), []);

@@ -45,14 +45,15 @@ export interface DocumentQuality {
   location: DocumentLocation | null;
 }
 
-/** The reasons a set of measures gives (pure: the thresholds above, nothing else). */
 /**
  * Which side the photo shows. A card's back often carries little or no colour (a barcode, a
- * machine-readable zone, black text on a pale ground): it is never taken for a copy; a screen
- * shows its pixels on either side.
+ * machine-readable zone, black text on a pale ground): it is never taken for a copy, and the
+ * medium network, trained on fronts, does not read it; a screen's pixel grid and moiré are
+ * measured on either side.
  */
 export type DocumentSide = 'front' | 'back';
 
+/** The reasons a set of measures gives (pure: the thresholds, nothing else). */
 export function qualityReasons(m: QualityMeasures, cut: boolean, side: DocumentSide = 'front'): CheckReason[] {
   const t = QUALITY_THRESHOLDS;
   const reasons: CheckReason[] = [];
@@ -120,7 +121,7 @@ export async function assessDocumentQuality(bytes: Uint8Array, side: DocumentSid
     glare_blob_share: round(glare.largestBlobShare, 4),
     glare_halo_luminance: Math.round(glare.blobHaloLuminance),
     text_density: round(location?.textDensity ?? 0, 4),
-    ...mediumMeasures(decoded, corners),
+    ...(await mediumMeasures(decoded, corners, { network: side === 'front' })),
   };
   return { report: qualityReport(measures, location?.source === 'cut', side), decoded, location };
 }

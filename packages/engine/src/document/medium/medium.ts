@@ -2,21 +2,35 @@ import type { CheckReason } from '@idv/domain';
 import type { DecodedImage } from '../decode.ts';
 import type { Point } from '../locate.ts';
 import { colourfulness } from './colourfulness.ts';
+import { loadMediumNet, mediumNetScores } from './medium-net.ts';
 import { periodicity } from './periodicity.ts';
 
 /**
  * The medium the document was presented on, judged passively from the one photo: a screen (a
  * periodic pixel grid and its coloured moiré) or a copy on paper (no colour beyond the light's
- * tint). Two rules a reviewer can read, each on its own measure; the thresholds were chosen on
- * one half of the generated attack set and reported on the other (bench/checks/pad-documents.ts,
- * docs/checks.md "The document side"). Neither is proof: they send the case to a person.
+ * tint), each read two ways: by measures a reviewer can follow (spectral peaks, colour spread),
+ * and by this project's document medium network (medium-net.ts), which reads the fine texture
+ * itself (a faded colour copy keeps enough colour for the spread, but not its paper and dots).
+ * Each rule raises its reason on its own. The thresholds were chosen on one half of the
+ * generated attack set and reported on the other (bench/checks/pad-documents.ts, docs/liveness.md
+ * "The document side"). None is proof: they send the case to a person.
  */
 export const MEDIUM_THRESHOLDS = {
   /** A screen: the stronger spectral peak (luminance grid or colour moiré), log10 over its ring's median, at least this. */
   minScreenPeak: 2.49,
   /** A copy: the document's colour spread (hundredths of chromaticity, 95th percentile) below this. */
   maxCopyColourSpread: 1.02,
+  /**
+   * A screen: the network's mean log-odds of a screen against a genuine document, at least this.
+   * The network's two thresholds were chosen by its training script on held-out folds of the
+   * calibration half (each genuine kind's 98.5th percentile), not on the images it was trained on.
+   */
+  minScreenNet: 1.71,
+  /** A copy: the network's mean log-odds of a copy on paper against a genuine document, at least this. */
+  minCopyNet: 3.44,
 } as const;
+
+export type MediumThresholds = { readonly [K in keyof typeof MEDIUM_THRESHOLDS]: number };
 
 export interface MediumMeasures {
   /** Colour spread of the document (colourfulness.ts), 0 when too few pixels. */
@@ -25,11 +39,30 @@ export interface MediumMeasures {
   pixel_grid_peak: number;
   /** Spectral peak of red minus blue at periods of 3–40 px (coloured moiré). */
   colour_moire_peak: number;
+  /** The network's mean log-odds of a screen (0 when not read: see network_patches). */
+  screen_network: number;
+  /** The network's mean log-odds of a copy on paper (0 when not read). */
+  copy_network: number;
+  /** Patches the network read (0: the document too small or too little of it in the photo; the network's rules are then silent). */
+  network_patches: number;
 }
 
-export function mediumMeasures(image: DecodedImage, corners: readonly Point[]): MediumMeasures {
+/**
+ * The measures of a located document. `network: false` leaves the network out (its measures 0):
+ * it was trained on the fronts of documents only, and a card's back (a barcode, a zone, black
+ * text on a pale ground) is not what it learnt a genuine document looks like.
+ */
+export async function mediumMeasures(image: DecodedImage, corners: readonly Point[], options: { network?: boolean } = {}): Promise<MediumMeasures> {
   const p = periodicity(image, corners);
-  return { colour_spread: round2(colourfulness(image, corners)), pixel_grid_peak: round2(p.lumaPeak), colour_moire_peak: round2(p.chromaPeak) };
+  const net = options.network === false ? null : await mediumNetScores(await loadMediumNet(), image, corners);
+  return {
+    colour_spread: round2(colourfulness(image, corners)),
+    pixel_grid_peak: round2(p.lumaPeak),
+    colour_moire_peak: round2(p.chromaPeak),
+    screen_network: round2(net?.screen ?? 0),
+    copy_network: round2(net?.copy ?? 0),
+    network_patches: net?.patches ?? 0,
+  };
 }
 
 /** The score the screen rule compares (the stronger of the two peaks). */
@@ -41,9 +74,10 @@ export function screenPeak(m: MediumMeasures): number {
  * The presentation-attack reasons of a located document's measures (pure). A screen's moiré
  * carries colour, so a screen is never also called a copy.
  */
-export function mediumReasons(m: MediumMeasures, t: { minScreenPeak: number; maxCopyColourSpread: number } = MEDIUM_THRESHOLDS): CheckReason[] {
-  if (screenPeak(m) >= t.minScreenPeak) return ['document_screen_replay_suspected'];
-  if (m.colour_spread < t.maxCopyColourSpread) return ['document_photocopy_suspected'];
+export function mediumReasons(m: MediumMeasures, t: MediumThresholds = MEDIUM_THRESHOLDS): CheckReason[] {
+  const read = m.network_patches > 0;
+  if (screenPeak(m) >= t.minScreenPeak || (read && m.screen_network >= t.minScreenNet)) return ['document_screen_replay_suspected'];
+  if (m.colour_spread < t.maxCopyColourSpread || (read && m.copy_network >= t.minCopyNet)) return ['document_photocopy_suspected'];
   return [];
 }
 
