@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { generateDocument, type GenerateOptions } from '../generate.ts';
-import type { DegradedPhoto } from '../degrade.ts';
+import { degradeCard, type DegradedPhoto } from '../degrade.ts';
 import { createRng } from '../rng.ts';
-import { presentedImage } from './content.ts';
+import { opaqueRgba, presentedImage } from './content.ts';
 import { photocopy } from './photocopy.ts';
 import { screenReplay } from './screen-replay.ts';
 
@@ -47,4 +47,13 @@ export async function imageAttack(species: DocumentAttackSpecies, bytes: Uint8Ar
   if (species === 'screen_replay') return screenReplay(content, rng);
   const widthMm = content.width / content.height > 1.55 ? WIDTH_MM.TD1 : WIDTH_MM.TD3;
   return photocopy(content, species === 'photocopy_grey' ? 'grey' : 'colour', rng, { documentWidthMm: widthMm });
+}
+
+/**
+ * The genuine counterpart of imageAttack: the same real document's image photographed by the
+ * same simulated phone, with no screen or paper between. A detector that tells this from the
+ * attacks made from the same image tells the medium, not the document's content or the camera.
+ */
+export async function imagePhotographed(bytes: Uint8Array, seed: number): Promise<DegradedPhoto> {
+  return degradeCard(opaqueRgba(await presentedImage(bytes)), createRng(seed * 31 + 13), { outputWidth: 1600 });
 }
