@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import { lazyCpuSession, runFloat } from '../../onnx/session.ts';
+import { writeRgbPlanes } from '../../onnx/rgb-planes.ts';
 import type { DecodedImage } from '../decode.ts';
 import type { Point } from '../locate.ts';
 import { documentShortSide, windowOrigins } from './document-pixels.ts';
@@ -53,9 +54,7 @@ export function mediumWindows(image: DecodedImage, corners: readonly Point[], si
 export function mediumNetInput(patches: readonly Uint8Array[]): Float32Array {
   const P = MEDIUM_PATCH;
   const out = new Float32Array(patches.length * 3 * P * P);
-  patches.forEach((p, n) => {
-    for (let i = 0; i < P * P; i++) for (let k = 0; k < 3; k++) out[n * 3 * P * P + k * P * P + i] = p[i * 3 + k]!;
-  });
+  patches.forEach((p, n) => writeRgbPlanes(out, n * 3 * P * P, p, P, 0, 0, P));
   return out;
 }
 

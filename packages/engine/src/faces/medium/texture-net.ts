@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { FaceBox } from '../../types.ts';
 import { lazyCpuSession, runFloat } from '../../onnx/session.ts';
+import { writeRgbPlanes } from '../../onnx/rgb-planes.ts';
 import type { RgbImage } from '../decode-image.ts';
 import { TEXTURE_PATCH, textureWindow } from './texture-window.ts';
 
@@ -26,17 +27,7 @@ export function texturePatches(window: RgbImage): Float32Array {
   const offsets = gridOffsets(window.width);
   const out = new Float32Array(GRID * GRID * 3 * P * P);
   let n = 0;
-  for (const y0 of offsets) {
-    for (const x0 of offsets) {
-      const base = n++ * 3 * P * P;
-      for (let y = 0; y < P; y++) {
-        for (let x = 0; x < P; x++) {
-          const i = ((y0 + y) * window.width + x0 + x) * 3;
-          for (let c = 0; c < 3; c++) out[base + c * P * P + y * P + x] = window.data[i + c]!;
-        }
-      }
-    }
-  }
+  for (const y0 of offsets) for (const x0 of offsets) writeRgbPlanes(out, n++ * 3 * P * P, window.data, window.width, x0, y0, P);
   return out;
 }
 
