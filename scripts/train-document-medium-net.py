@@ -13,9 +13,11 @@ kind of image alike (photo and flat; black-and-white and colour), and the real d
 as much as the generated ones within each kind (15 documents against 160 identities: without
 the weight the generator's look would still decide).
 
-The thresholds the engine ships (MEDIUM_THRESHOLDS.minScreenNet, minCopyNet) are chosen here on
-held-out scores: two networks each trained on one half of the identities and documents score
-the other half
+The thresholds printed here (the engine shipped them until the evening of 2026-11-30; bench:pad-documents now
+chooses MEDIUM_THRESHOLDS.minScreenNet and minCopyNet on the test half, cross-fitted over its
+quarters, where the shipped network itself meets unseen documents) are chosen on held-out
+scores: two networks each trained on one half of the identities and documents score the other
+half
 (cross-fitting: a network is more confident on what it was trained on; two folds and not more
 to keep the training under half an hour on two cores), and each
 threshold is the highest score of a genuine kind (from either source) at its 98.5th percentile,

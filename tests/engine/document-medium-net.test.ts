@@ -11,7 +11,7 @@ import { assessDocumentQuality } from '../../packages/engine/src/document/qualit
 import { generateDocumentAttack } from '../../packages/engine/src/generator/attacks/species.ts';
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
-import { documentHalf, documentOptions, realDocuments, realHalf } from '../../bench/checks/pad-documents.ts';
+import { documentHalf, documentOptions, realDocuments } from '../../bench/checks/pad-documents.ts';
 
 /** An image whose every pixel says where it is: red = x, green = y, blue = x + y (mod 256). */
 function coordinates(width: number, height: number, channels: 1 | 3 = 3): DecodedImage {
@@ -80,11 +80,15 @@ test('on generated identities it was not trained on, a screen reads more like a 
   }
 });
 
-test('the real fixture documents of the test half, which its training never saw, raise neither of its reasons', { timeout: 300_000 }, async () => {
-  const test = realDocuments().filter((_, k) => realHalf(k) === 'test');
-  assert.equal(test.length, 15);
-  for (const rel of test) {
+// Its thresholds were chosen on the test half's documents (bench:pad-documents, cross-fitted), and
+// the calibration half's trained it: this guards the 30 against a change of network or threshold;
+// the bench's cross-fitted figures are the measure.
+test('none of the 30 real fixture documents raises either of its reasons', { timeout: 300_000 }, async () => {
+  const documents = realDocuments();
+  assert.equal(documents.length, 30);
+  for (const rel of documents) {
     const m = await networkMeasures(readFileSync(join(FIXTURES_DIR, 'documents', rel)));
-    assert.ok(m.screen < MEDIUM_THRESHOLDS.minScreenNet && m.copy < MEDIUM_THRESHOLDS.minCopyNet, `${rel}: ${JSON.stringify(m)}`);
+    // A document too small in its image is not read (53_id-d.jpg): its zeros raise nothing.
+    assert.ok(m.patches === 0 || (m.screen < MEDIUM_THRESHOLDS.minScreenNet && m.copy < MEDIUM_THRESHOLDS.minCopyNet), `${rel}: ${JSON.stringify(m)}`);
   }
 });

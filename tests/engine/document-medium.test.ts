@@ -12,8 +12,9 @@ import { documentHalf, documentOptions } from '../../bench/checks/pad-documents.
 /**
  * The document's medium (screen, copy, or the document itself) on GENERATED images: the
  * generator's ordinary phone photos against the same identities shown on a screen and
- * photocopied (packages/engine/src/generator/attacks). Seeds from the bench's test half
- * (seed % 4 ≥ 2), which chose no threshold and trained no network.
+ * photocopied (packages/engine/src/generator/attacks). Seeds of the test half's kind (seed % 4
+ * ≥ 2: no network was trained on them) beyond the bench's identities (5000–5079, whose test half
+ * chose the network's thresholds): nothing was chosen on them.
  */
 
 describe('radix-2 FFT', () => {
@@ -86,6 +87,7 @@ describe('generated documents: bona fide photos pass, screens and copies are fla
   const expectations: [DocumentAttackSpecies, CheckReason][] = [
     ['screen_replay', 'document_screen_replay_suspected'],
     ['photocopy_grey', 'document_photocopy_suspected'],
+    ['photocopy_colour', 'document_photocopy_suspected'],
   ];
   for (const [species, reason] of expectations) {
     test(`${species}: flagged with ${reason}, as attention (a person looks, no retake)`, async () => {
@@ -95,7 +97,7 @@ describe('generated documents: bona fide photos pass, screens and copies are fla
         if (report.reasons.includes(reason)) caught++;
         if (report.reasons.every((r) => r === reason) && report.reasons.length) assert.equal(report.status, 'attention');
       }
-      assert.ok(caught >= SEEDS.length - 1, `${species}: ${caught}/${SEEDS.length} caught`);
+      assert.equal(caught, SEEDS.length, `${species}: ${caught}/${SEEDS.length} caught`);
     });
   }
 });

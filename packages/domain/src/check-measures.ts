@@ -21,8 +21,8 @@ export const CHECK_MEASURES = {
     colour_spread: 'Colour on the document (under 1.02: no more than a copy shows)',
     pixel_grid_peak: 'Fine regular pattern, such as a screen\'s pixels (2.49 or more: a screen)',
     colour_moire_peak: 'Coloured bands, such as a screen\'s moiré (2.49 or more: a screen)',
-    screen_network: "This service's document network's log-odds that the document's fine texture is a screen's (1.71 or more: a screen)",
-    copy_network: "This service's document network's log-odds that the document's fine texture is a copy's on paper (3.44 or more: a copy)",
+    screen_network: "This service's document network's log-odds that the document's fine texture is a screen's (−0.09 or more: a screen)",
+    copy_network: "This service's document network's log-odds that the document's fine texture is a copy's on paper (0.74 or more: a copy)",
     network_patches: 'Patches of the document the network read (0: not read)',
   },
   mrz: {

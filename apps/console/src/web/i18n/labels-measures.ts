@@ -20,8 +20,8 @@ const MEASURES_FR: { [T in CheckType]: Record<keyof CheckMeasures[T], string> } 
     colour_spread: 'Couleur sur le document (sous 1,02 : pas plus qu’une photocopie)',
     pixel_grid_peak: 'Motif fin et régulier, comme les pixels d’un écran (2,49 ou plus : un écran)',
     colour_moire_peak: 'Bandes colorées, comme le moiré d’un écran (2,49 ou plus : un écran)',
-    screen_network: "Log-cote, selon le réseau du service pour les documents, que la texture fine du document soit celle d'un écran (1,71 ou plus : un écran)",
-    copy_network: "Log-cote, selon le réseau du service pour les documents, que la texture fine du document soit celle d'une copie sur papier (3,44 ou plus : une copie)",
+    screen_network: "Log-cote, selon le réseau du service pour les documents, que la texture fine du document soit celle d'un écran (−0,09 ou plus : un écran)",
+    copy_network: "Log-cote, selon le réseau du service pour les documents, que la texture fine du document soit celle d'une copie sur papier (0,74 ou plus : une copie)",
     network_patches: 'Carrés du document lus par le réseau (0 : non lu)',
   },
   mrz: {
