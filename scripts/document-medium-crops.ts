@@ -24,7 +24,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { assessDocumentQuality } from '../packages/engine/src/document/quality.ts';
+import { assessDocumentQuality, locatePhoto } from '../packages/engine/src/document/quality.ts';
 import { mediumWindows } from '../packages/engine/src/document/medium/medium-net.ts';
 import { MEDIUM_THRESHOLDS } from '../packages/engine/src/document/medium/medium.ts';
 import { DOCUMENT_ATTACK_SPECIES, generateDocumentAttack, imageAttack, imagePhotographed } from '../packages/engine/src/generator/attacks/species.ts';
@@ -82,9 +82,9 @@ const batches = real ? realItems(shard, shards) : generatedItems(Number(fromArg 
 const index: Array<{ file: string; group: string; kind: string; windows: number }> = [];
 for await (const items of batches) {
   for (const [name, group, kind, bytes] of items) {
-    const q = await assessDocumentQuality(bytes);
-    if (!q.decoded || !q.location) continue;
-    const windows = mediumWindows(q.decoded, q.location.corners, WINDOW);
+    const photo = await locatePhoto(bytes);
+    if (!photo?.location) continue;
+    const windows = mediumWindows(photo.decoded, photo.location.corners, WINDOW);
     if (!windows.length) continue;
     const strip = Buffer.alloc(windows.length * WINDOW * WINDOW * 3);
     for (const [k, w] of windows.entries()) {

@@ -93,19 +93,36 @@ function sideLength(a: Point, b: Point): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
-export async function assessDocumentQuality(bytes: Uint8Array, side: DocumentSide = 'front'): Promise<DocumentQuality> {
+/** A decoded photo, the document found in it (or null) and the corners measures use. */
+export interface LocatedPhoto {
+  decoded: DecodedImage;
+  grey: DecodedImage;
+  location: DocumentLocation | null;
+  /** The document's corners, or the whole image's when none was found. */
+  corners: Point[];
+}
+
+/** Decodes a photo and locates the document in it; null when the bytes are not a readable image. */
+export async function locatePhoto(bytes: Uint8Array): Promise<LocatedPhoto | null> {
   let decoded: DecodedImage;
   try {
     decoded = await decodeImage(bytes);
   } catch (err) {
     if (!(err instanceof ImageUnreadableError)) throw err;
-    return { report: { type: 'document_quality', status: 'failed', reasons: ['image_unreadable'], measures: {} }, decoded: null, location: null };
+    return null;
   }
   const grey = toGrey(decoded);
   const location = await locateDocument(grey);
   // Without a document, sharpness and glare are measured on the whole frame: a blurred photo
   // hides the document's print too, and "blurred" is the more useful thing to tell the person.
   const corners: Point[] = location?.corners ?? [[0, 0], [grey.width, 0], [grey.width, grey.height], [0, grey.height]];
+  return { decoded, grey, location, corners };
+}
+
+export async function assessDocumentQuality(bytes: Uint8Array, side: DocumentSide = 'front'): Promise<DocumentQuality> {
+  const photo = await locatePhoto(bytes);
+  if (!photo) return { report: { type: 'document_quality', status: 'failed', reasons: ['image_unreadable'], measures: {} }, decoded: null, location: null };
+  const { decoded, grey, location, corners } = photo;
   const [tl, tr, br, bl] = corners as [Point, Point, Point, Point];
   const docWidth = (sideLength(tl, tr) + sideLength(bl, br)) / 2;
   const docHeight = (sideLength(tl, bl) + sideLength(tr, br)) / 2;
