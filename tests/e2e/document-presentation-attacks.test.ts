@@ -11,8 +11,8 @@ import { newTenant, type TestTenant } from '../helpers/webhooks.ts';
 /**
  * Presentation attacks on the document side, through the journey API and the real checks: the
  * same generated passport (a real portrait, the person's real selfie) photographed as held in
- * hand is approved; shown on a screen and photographed, or photocopied and photographed
- * (GENERATED attacks, packages/engine/src/generator/attacks), the case goes to a person with the
+ * hand is approved; shown on a screen and photographed, or copied (in black and white, or in
+ * faded colour) and photographed (GENERATED attacks, packages/engine/src/generator/attacks), the case goes to a person with the
  * document_quality reason saying why, under a flow that reviews attention, and is refused under
  * one that rejects on attention. Each case belongs to a client of its own and carries its own
  * passport number: the same face or number in another case of the client would be a duplicate,
@@ -103,9 +103,11 @@ describe('a document shown on a screen or photocopied goes to a person; the docu
   const attacks: [DocumentAttackSpecies, string, string][] = [
     ['screen_replay', 'document_screen_replay_suspected', '52RT19K40'],
     ['photocopy_grey', 'document_photocopy_suspected', '63WX28L51'],
+    ['photocopy_colour', 'document_photocopy_suspected', '85ZA39N73'],
   ];
+  const shown = { screen_replay: 'shown on a screen', photocopy_grey: 'photocopied in black and white', photocopy_colour: 'copied in faded colour' } as const;
   for (const [species, reason, number] of attacks) {
-    test(`in review: the passport ${species === 'screen_replay' ? 'shown on a screen' : 'photocopied'} and photographed (${reason})`, async () => {
+    test(`in review: the passport ${shown[species]} and photographed (${reason})`, async () => {
       const { outcome, kase } = await submit((await generateDocumentAttack(species, passport(number))).image, REVIEW_FLOW);
       assert.equal(outcome, 'in_review', JSON.stringify(kase.checks));
       assert.equal(kase.state, 'in_review');
