@@ -22,9 +22,10 @@
  * other. The code ships the stricter of the two choices (MEDIUM_THRESHOLDS). Every
  * `test_half_*` figure is reported, in ISO/IEC 30107-3 terms, on images that chose none of its
  * thresholds: APCER per species (attacks given no presentation-attack reason), BPCER (bona fide
- * given one). Also: the same with the thresholds the training script's folds chose for this
- * network (the figures of before), with the network's rules silent, and all images at the
- * shipped thresholds (in-sample for the network's).
+ * given one). Also: the same with the screen peak or the colour spread rule silent (does each
+ * still earn its place beside the network?), with the thresholds the training script's folds
+ * chose for this network (the figures of before), with the network's rules silent, and all
+ * images at the shipped thresholds (in-sample for the network's).
  * CPU per image: the medium measures alone (the network included), process CPU time.
  *
  * Knob: BENCH_PAD_DOC_IDENTITIES (generated identities, default 80). Ends with one JSON line.
@@ -200,6 +201,9 @@ export async function measurePadDocuments(): Promise<Record<string, unknown>> {
     network_thresholds_chosen_on_test_quarters: network,
     network_thresholds_stricter_of_the_two: stricter,
     test_half_cross_fitted: rates(test, crossFitted(other)),
+    // Whether each reviewer-readable rule still earns its place beside the network: the same, one rule silent.
+    test_half_cross_fitted_without_screen_peak: rates(test, (x) => ({ ...crossFitted(other)(x), minScreenPeak: Infinity })),
+    test_half_cross_fitted_without_colour_spread: rates(test, (x) => ({ ...crossFitted(other)(x), maxCopyColourSpread: -Infinity })),
     test_half_at_training_folds_network_thresholds: rates(test, crossFitted(() => TRAINING_FOLDS_NETWORK_THRESHOLDS)),
     test_half_without_network: rates(test, crossFitted(() => NETWORK_SILENT)),
     thresholds_shipped: { ...MEDIUM_THRESHOLDS },
