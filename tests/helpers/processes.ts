@@ -128,7 +128,7 @@ export interface Proc {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the exit code (or the signal name) once the process has ended. */
+  /** Resolves with the exit code (or the signal name) once the process has ended and all it wrote has been read. */
   exited: Promise<number | string>;
 }
 
@@ -161,7 +161,9 @@ function runProcess(nodeArgs: string[], env: Record<string, string>): Proc {
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (err += c));
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  // 'close', not 'exit': 'exit' can come before the pipes are drained, and a test that reads what
+  // a process said on its way out (a configuration error on stderr) then reads nothing.
+  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
