@@ -3,7 +3,7 @@ Trains the texture network of the still's medium judgement
 (packages/engine/src/faces/medium/texture-net.ts) on the TRAINING half of bench:pad's set only,
 and scores every crop for the model's refit (scripts/fit-pad-model.ts, PAD_TEXTURE_SCORES).
 
-Input: the directory scripts/pad-texture-crops.ts wrote (index.json and crops/*.png: each
+Input: the directory scripts/pad-texture-crops.ts wrote (its index-*.json and crops/*.png: each
 still's texture window, texture-window.ts). Output, in that directory: scores.json (each
 still's id and its texture logit) and texture-net.onnx (the network trained on the whole
 training half), which is committed as packages/engine/models/texture-net/texture-net.onnx.
@@ -125,7 +125,9 @@ def rates(items, scores, label, t):
 
 def main():
     root = sys.argv[1]
-    index = json.load(open(os.path.join(root, 'index.json')))
+    # Every index the crops script wrote here (one a run: index-h012.json, or index-h0.json and index-h12.json).
+    index = [it for name in sorted(os.listdir(root)) if name.startswith('index') and name.endswith('.json')
+             for it in json.load(open(os.path.join(root, name)))]
     for it in index:
         it['img'] = np.asarray(Image.open(os.path.join(root, it['file'])).convert('RGB'))
     train_items = [it for it in index if it['half'] == 0 and it['species'] in BONA_FIDE + ATTACK]

@@ -182,9 +182,13 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
   return relabelRecaptured({ rows, portraitPairs });
 }
 
-/** A set saved by bench:pad (PAD_SAVE), read back as the builder would give it. */
-export function readPadSet(path: string): PadSet {
-  return relabelRecaptured(JSON.parse(readFileSync(path, 'utf8')) as PadSet);
+/**
+ * A set saved by bench:pad (PAD_SAVE) or scripts/pad-texture-crops.ts, read back as the builder
+ * would give it; several paths, comma-separated, are one set (the crops script run once a half).
+ */
+export function readPadSet(paths: string): PadSet {
+  const parts = paths.split(',').map((path) => JSON.parse(readFileSync(path, 'utf8')) as PadSet);
+  return relabelRecaptured({ rows: parts.flatMap((p) => p.rows), portraitPairs: parts.flatMap((p) => p.portraitPairs) });
 }
 
 /**

@@ -25,7 +25,8 @@ import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, withTextureScores, type Pad
  *  - CPU of the medium judgement per still (decode at up to 2048 px and the network included).
  * Generated species are labelled generated: they are made by this project's own simulator.
  * Environment: PAD_SAVE=path writes the set read (for scripts/fit-pad-model.ts PAD_ROWS);
- * PAD_ROWS=path reads a saved set instead of the images; PAD_TEXTURE_SCORES=path takes the texture
+ * PAD_ROWS=path[,path…] reads a saved set instead of the images (one or
+ * several parts: the crops script's halves); PAD_TEXTURE_SCORES=path takes the texture
  * network's logits from scripts/train-texture-net.py's scores (cross-fitted on the training half).
  */
 export async function measurePad(): Promise<Record<string, unknown>> {
