@@ -24,16 +24,14 @@ import { buildPadSet, type PadRow } from '../bench/checks/pad-set.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { halves: { type: 'string', default: '0,1,2' } } });
 const dir = positionals[0];
-const halves = values.halves.split(',').map(Number);
-if (!dir || !halves.length || !halves.every((h) => h === 0 || h === 1 || h === 2)) {
-  throw new Error('usage: npx tsx scripts/pad-texture-crops.ts <output dir> [--halves 0,1,2]');
-}
+if (!dir || !/^[012](,[012])*$/.test(values.halves)) throw new Error('usage: npx tsx scripts/pad-texture-crops.ts <output dir> [--halves 0,1,2]');
+const halves = values.halves.split(',').map(Number) as Array<0 | 1 | 2>;
 const tag = `h${halves.join('')}`;
 mkdirSync(join(dir, 'crops'), { recursive: true });
 await loadFaceModels();
 const index: Array<Pick<PadRow, 'id' | 'species' | 'attack' | 'half' | 'person'> & { file: string }> = [];
 const set = await buildPadSet({
-  halves: halves as Array<0 | 1 | 2>,
+  halves,
   log: (l) => console.error(l),
   onStill: async (row, image, face) => {
     const { rgb, box } = await decodeWithBox(image, face);
@@ -45,8 +43,11 @@ const set = await buildPadSet({
   },
 });
 // The set relabels the news re-captures after reading (pad-recaptured.ts): the index follows it.
-const species = new Map(set.rows.map((r) => [r.id, r]));
-for (const e of index) Object.assign(e, { species: species.get(e.id)!.species, attack: species.get(e.id)!.attack, half: species.get(e.id)!.half });
+const rows = new Map(set.rows.map((r) => [r.id, r]));
+for (const e of index) {
+  const { species, attack, half } = rows.get(e.id)!;
+  Object.assign(e, { species, attack, half });
+}
 writeFileSync(join(dir, `index-${tag}.json`), JSON.stringify(index));
 writeFileSync(join(dir, `set-${tag}.json`), JSON.stringify(set));
 console.error(`${index.length} crops, ${set.rows.length} stills`);
