@@ -56,3 +56,21 @@ export function auc(rows: PadRow[], feature: MediumFeature): number {
   for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
   return Math.round((wins / (pos.length * neg.length)) * 1000) / 1000;
 }
+
+/**
+ * The error rate of `rows` (APCER for attacks, BPCER for bona fide) in bands of one value, cut at
+ * `cuts` (ascending): the rows without the value are left out. Keys name each band ("<0.55",
+ * "0.55-0.8", ">=0.8").
+ */
+export function ratesByBand(rows: PadRow[], value: (r: PadRow) => number | undefined, cuts: number[], flagged: (r: PadRow) => boolean): Record<string, { rate: number; errors: number; judged: number }> {
+  const label = (k: number) => (k === 0 ? `<${cuts[0]}` : k === cuts.length ? `>=${cuts[k - 1]}` : `${cuts[k - 1]}-${cuts[k]}`);
+  const bands = Array.from({ length: cuts.length + 1 }, () => ({ errors: 0, judged: 0 }));
+  for (const r of rows) {
+    const v = value(r);
+    if (v === undefined || !r.face) continue;
+    const band = bands[cuts.filter((c) => v >= c).length]!;
+    band.judged++;
+    if (r.attack !== flagged(r)) band.errors++;
+  }
+  return Object.fromEntries(bands.map((b, k) => [label(k), { rate: Math.round((b.errors / Math.max(1, b.judged)) * 10000) / 10000, ...b }]));
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyseFaces, faceDistance, type FaceFinding } from '../../packages/engine/src/faces/index.ts';
 import { judgeImageMedium, mediumFeatures, type MediumFeature, type StillMediumMeasures } from '../../packages/engine/src/faces/medium/index.ts';
-import { cameraControl, documentSelfieAttack, loadSource, printAttack, screenAttack } from '../../packages/engine/src/generator/attacks/index.ts';
+import { cameraControl, documentSelfieAttack, loadSource, printAttack, screenAttack, type CameraDraw } from '../../packages/engine/src/generator/attacks/index.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { halfOf } from './faces-lfw.ts';
 import { relabelRecaptured } from './pad-recaptured.ts';
@@ -68,6 +68,8 @@ export interface PadRow {
   facesCpuMs?: number;
   /** The anti-spoofing network's three class probabilities (faces/medium/anti-spoof-net.ts). */
   networkClasses?: number[];
+  /** Generated prints and their control: what the simulated camera drew, and the printer (bench:pad's rates by lens blur). */
+  camera?: CameraDraw & { printer?: 'halftone' | 'inkjet' };
 }
 
 /** Genuine pairs of a document's portrait against a selfie: the same photo re-photographed, or another photo of the person. */
@@ -158,9 +160,9 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
       const screen = await screenAttack(source, seed('screen'));
       rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${seed('screen')}`, species: 'generated_screen', attack: true, half, person }, options.onStill)).row);
       const print = await printAttack(source, seed('print'));
-      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person }, options.onStill)).row);
+      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person, camera: { ...print.camera, printer: print.params.mode } }, options.onStill)).row);
       const control = await cameraControl(source, seed('control'));
-      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person }, options.onStill)).row);
+      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person, camera: control.camera }, options.onStill)).row);
       // The document as the selfie, and the genuine pairs of its portrait: the same photo re-photographed, another photo of the person.
       const other = list.find((q, k) => k !== i && read.get(q)!.face);
       if (!other) continue;

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadFaceModels } from '../../packages/engine/src/faces/index.ts';
 import { MEDIUM_MODEL, mediumScore, SELFIE_IS_PORTRAIT_MAX_DISTANCE, type MediumFeature } from '../../packages/engine/src/faces/medium/index.ts';
-import { auc, quantile, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
+import { auc, quantile, ratesByBand, speciesRates, thresholdForBpcer, type SpeciesRate } from './pad-rates.ts';
 import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, withTextureScores, type PadRow, type PadSet } from './pad-set.ts';
 
 /**
@@ -22,6 +22,10 @@ import { BONA_FIDE_SPECIES, buildPadSet, readPadSet, withTextureScores, type Pad
  *    fide species of the training half (in the direction the training half shows);
  *  - network: the trained anti-spoofing network's live log-odds alone (faces/medium/anti-spoof-net.ts),
  *    the same way, and the grain measures alone (faces/medium/grain.ts);
+ *  - lens blur: the generated prints let through (inkjet and halftone apart) and the generated
+ *    control flagged, on the reported half, by the simulated camera's lens blur (its Gaussian
+ *    sigma in output pixels): where the misses come from (a set saved before the camera's draws
+ *    were kept has none: every band judges 0);
  *  - CPU of the medium judgement per still (decode at up to 2048 px and the network included).
  * Generated species are labelled generated: they are made by this project's own simulator.
  * Environment: PAD_SAVE=path writes the set read (for scripts/fit-pad-model.ts PAD_ROWS);
@@ -63,6 +67,13 @@ export async function measurePad(): Promise<Record<string, unknown>> {
     const padDev = reported.filter((r) => r.face && r.species.includes('pad_dev'));
     return [f, { higher_on_attacks: sign > 0, threshold: Math.round(sign * t * 1000) / 1000, auc_pad_dev_reported: auc(padDev, f), ...table(speciesRates(reported, (r) => alone(r) >= t)) }];
   }));
+  // Bands of the lens blur: prints are drawn with 0.3 to 1 px, the control with 0.3 to 1.3.
+  const byBlur = (rows: PadRow[]) => ratesByBand(rows, (r) => r.camera?.blur, [0.55, 0.8], after);
+  const lensBlur = {
+    inkjet_print: byBlur(reported.filter((r) => r.species === 'generated_print' && r.camera?.printer === 'inkjet')),
+    halftone_print: byBlur(reported.filter((r) => r.species === 'generated_print' && r.camera?.printer === 'halftone')),
+    control: byBlur(reported.filter((r) => r.species === 'generated_bona_fide')),
+  };
   return {
     seconds: Math.round((Date.now() - started) / 1000),
     model: { features: MEDIUM_MODEL.features.map((f) => f.name), pairs: MEDIUM_MODEL.pairs.length, threshold: MEDIUM_MODEL.threshold, portrait_max_distance: SELFIE_IS_PORTRAIT_MAX_DISTANCE },
@@ -70,6 +81,7 @@ export async function measurePad(): Promise<Record<string, unknown>> {
     reported_half_medium_only: table(mediumOnly),
     before_antispoof_alone: { threshold: Math.round(antispoofThreshold * 1000) / 1000, ...table(beforeRates) },
     training_half: table(trainingRates),
+    generated_by_lens_blur: lensBlur,
     texture_alone: aloneRates(['lbp_edges', 'lbp_irregular']),
     network_alone: aloneRates(['network_live']),
     texture_net_alone: aloneRates(['texture_net']),

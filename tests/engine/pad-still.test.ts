@@ -60,6 +60,16 @@ test('attacks are made the same from the same seed, and differ by seed', async (
   assert.ok(a.image.equals(b.image));
   assert.ok(!a.image.equals(c.image));
   assert.notDeepEqual(a.params, c.params);
+  // A print and its control report what their simulated camera drew (bench:pad's rates by lens
+  // blur read them): the same draws from the same seed, within the ranges each draws from.
+  const [p1, p2] = [await printAttack(source, 7), await printAttack(source, 7)];
+  assert.ok(p1.image.equals(p2.image));
+  assert.deepEqual(p1.camera, p2.camera);
+  assert.ok(p1.camera.blur >= 0.3 && p1.camera.blur <= 1 && p1.camera.noise >= 1.5 && p1.camera.noise <= 5, JSON.stringify(p1.camera));
+  assert.ok(Number.isInteger(p1.camera.jpegQuality) && p1.camera.jpegQuality >= 72 && p1.camera.jpegQuality <= 93);
+  const controls = await Promise.all([7, 8].map((seed) => cameraControl(source, seed)));
+  assert.notDeepEqual(controls[0]!.camera, controls[1]!.camera);
+  for (const c of controls) assert.ok(c.camera.blur >= 0.3 && c.camera.blur <= 1.3, JSON.stringify(c.camera));
 });
 
 test('a face shown on a simulated screen or print scores above the plain photo and above the same photo filmed by the simulated camera, neither of which is an attack', async () => {

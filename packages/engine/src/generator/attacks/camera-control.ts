@@ -1,5 +1,5 @@
 import { createRng } from '../rng.ts';
-import { photograph, selfieFrame } from './rig.ts';
+import { photograph, selfieFrame, type CameraDraw } from './rig.ts';
 import { resizeSource, type Source } from './source.ts';
 
 /**
@@ -10,7 +10,7 @@ import { resizeSource, type Source } from './source.ts';
  * only notices the simulated camera (its noise on an upscaled photo) would look like a detector
  * of prints. Against this control, only what the medium adds separates the two.
  */
-export async function cameraControl(src: Source, seed: number): Promise<{ image: Buffer }> {
+export async function cameraControl(src: Source, seed: number): Promise<{ image: Buffer; camera: CameraDraw }> {
   const rng = createRng(seed);
   const frame = selfieFrame(rng);
   // The scene fills the frame (cover fit about the face), seen square on.
@@ -22,7 +22,7 @@ export async function cameraControl(src: Source, seed: number): Promise<{ image:
     out[2] = scene[i + 2]!;
     return true;
   };
-  const image = await photograph(
+  return photograph(
     surface,
     {
       ...frame,
@@ -33,5 +33,4 @@ export async function cameraControl(src: Source, seed: number): Promise<{ image:
     },
     rng,
   );
-  return { image };
 }

@@ -61,7 +61,7 @@ export async function documentSelfieAttack(src: Source, srcBytes: Uint8Array, se
     }
     return true;
   };
-  const image = await photograph(
+  const { image } = await photograph(
     surface,
     {
       ...frame,

@@ -8,4 +8,5 @@ export { printAttack } from './print.ts';
 export { documentSelfieAttack } from './document-selfie.ts';
 export { cameraControl } from './camera-control.ts';
 export { loadSource } from './source.ts';
+export type { CameraDraw } from './rig.ts';
 

@@ -1,5 +1,5 @@
 import { createRng } from '../rng.ts';
-import { photograph, placeSurface, selfieFrame } from './rig.ts';
+import { photograph, placeSurface, selfieFrame, type CameraDraw } from './rig.ts';
 import { faceInResized, resizeSource, type Source } from './source.ts';
 
 /**
@@ -26,7 +26,7 @@ export interface PrintParams {
 
 const ANGLES = [15, 75, 0, 45].map((d) => (d * Math.PI) / 180); // C, M, Y, K
 
-export async function printAttack(full: Source, seed: number): Promise<{ image: Buffer; params: PrintParams }> {
+export async function printAttack(full: Source, seed: number): Promise<{ image: Buffer; params: PrintParams; camera: CameraDraw }> {
   const rng = createRng(seed);
   const frame = selfieFrame(rng);
   // A printed head-and-shoulders photo: the source cut to about three face heights around the face.
@@ -101,7 +101,7 @@ export async function printAttack(full: Source, seed: number): Promise<{ image: 
   const corners = placeSurface(rng, frame, { width: sw, height: sh }, { cx: face.cx + m, cy: face.cy + m, height: face.height }, p.faceHeightFraction, 15, 0.08);
   const shadeAmp = rng.range(0, 0.25);
   const shadeAt = rng.range(0.2, 0.8) * frame.width;
-  const image = await photograph(
+  const { image, camera } = await photograph(
     surface,
     {
       ...frame,
@@ -115,7 +115,7 @@ export async function printAttack(full: Source, seed: number): Promise<{ image: 
     },
     rng,
   );
-  return { image, params: p };
+  return { image, params: p, camera };
 }
 
 /**

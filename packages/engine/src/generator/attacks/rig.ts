@@ -35,7 +35,19 @@ export interface Shot {
 }
 
 
-export async function photograph(surface: Surface, shot: Shot, rng: Rng): Promise<Buffer> {
+/**
+ * What the simulated camera drew for one photograph, kept beside the image so that a bench can
+ * say which cameras its misses come from (bench:pad's rates by lens blur).
+ */
+export interface CameraDraw {
+  /** Lens blur, Gaussian sigma in output pixels. */
+  blur: number;
+  /** Sensor noise's scale in grey levels (a pixel's deviation is this × (1.2 − level / 512): a little more in the dark). */
+  noise: number;
+  jpegQuality: number;
+}
+
+export async function photograph(surface: Surface, shot: Shot, rng: Rng): Promise<{ image: Buffer; camera: CameraDraw }> {
   const { width: W, height: H, surfaceWidth: sw, surfaceHeight: sh } = shot;
   const toSurface: Homography = homography(shot.corners, [[0, 0], [sw, 0], [sw, sh], [0, sh]]);
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toSurface as [number, number, number, number, number, number, number, number, number];
@@ -93,10 +105,13 @@ export async function photograph(surface: Surface, shot: Shot, rng: Rng): Promis
   const sigma = rng.range(1.5, 5);
   const bytes = new Uint8ClampedArray(W * H * 3);
   for (let i = 0; i < out.length; i++) bytes[i] = out[i]! + rng.gauss() * sigma * (1.2 - out[i]! / 512);
-  return sharp(Buffer.from(bytes.buffer), { raw: { width: W, height: H, channels: 3 } })
-    .blur(Math.max(0.3, shot.blur))
-    .jpeg({ quality: Math.round(rng.range(72, 93)) })
+  const blur = Math.max(0.3, shot.blur);
+  const jpegQuality = Math.round(rng.range(72, 93));
+  const image = await sharp(Buffer.from(bytes.buffer), { raw: { width: W, height: H, channels: 3 } })
+    .blur(blur)
+    .jpeg({ quality: jpegQuality })
     .toBuffer();
+  return { image, camera: { blur, noise: sigma, jpegQuality } };
 }
 
 /**

@@ -90,7 +90,7 @@ export async function screenAttack(src: Source, seed: number): Promise<{ image: 
   };
   const face = faceInResized(src, displayW, displayH);
   const corners = placeSurface(rng, frame, { width: sw, height: sh }, { cx: face.cx + bz, cy: face.cy + bz, height: face.height }, p.faceHeightFraction, 12, 0.06);
-  const image = await photograph(
+  const { image } = await photograph(
     surface,
     {
       ...frame,
