@@ -43,7 +43,7 @@ export function speciesRates(rows: PadRow[], flagged: (r: PadRow) => boolean): S
     else if (r.attack !== flagged(r)) s.errors++;
     out.set(r.species, s);
   }
-  for (const s of out.values()) s.rate = Math.round((s.errors / Math.max(1, s.stills - s.no_face)) * 10000) / 10000;
+  for (const s of out.values()) s.rate = errorRate(s.errors, s.stills - s.no_face);
   return [...out.values()];
 }
 
@@ -72,5 +72,8 @@ export function ratesByBand(rows: PadRow[], value: (r: PadRow) => number | undef
     band.judged++;
     if (r.attack !== flagged(r)) band.errors++;
   }
-  return Object.fromEntries(bands.map((b, k) => [label(k), { rate: Math.round((b.errors / Math.max(1, b.judged)) * 10000) / 10000, ...b }]));
+  return Object.fromEntries(bands.map((b, k) => [label(k), { rate: errorRate(b.errors, b.judged), ...b }]));
 }
+
+/** errors / judged to four decimals (0 when nothing was judged). */
+const errorRate = (errors: number, judged: number) => Math.round((errors / Math.max(1, judged)) * 10000) / 10000;
