@@ -39,6 +39,7 @@ import { DOCUMENT_ATTACK_SPECIES, generateDocumentAttack, imageAttack, imagePhot
 import { generateDocument } from '../../packages/engine/src/generator/generate.ts';
 import { randomIdentity } from '../../packages/engine/src/generator/identity.ts';
 import { FIXTURES_DIR, portraitFixtures } from '../../packages/engine/src/generator/fixtures.ts';
+import { errorRate } from './error-rate.ts';
 
 const IDENTITIES = Number(process.env.BENCH_PAD_DOC_IDENTITIES ?? 80);
 const DOCS = join(FIXTURES_DIR, 'documents');
@@ -160,21 +161,26 @@ const TRAINING_FOLDS_NETWORK_THRESHOLDS: NetworkThresholds = { minScreenNet: 1.7
 /** The network's rules silent: the measures of before the network, in the same run. */
 const NETWORK_SILENT: NetworkThresholds = { minScreenNet: Infinity, minCopyNet: Infinity };
 
-const rate = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 1000 : null);
-
-/** APCER per species and source, BPCER per source; each sample judged at the thresholds `at` gives it. */
+/**
+ * APCER per species and source, BPCER per source, each with its exact 95% interval (`…_ci95`:
+ * bench/checks/error-rate.ts); each sample judged at the thresholds `at` gives it.
+ */
 function rates(samples: Sample[], at: (s: Sample) => MediumThresholds): Record<string, unknown> {
   const flagged = (s: Sample) => s.m === null || mediumReasons(s.m, at(s)).length > 0;
   const out: Record<string, unknown> = {};
+  const put = (key: string, errors: number, n: number, kind: string, source: string) => {
+    const r = errorRate(errors, n);
+    out[key] = r.rate;
+    out[`${key}_ci95`] = r.ci95;
+    out[`n_${kind}_${source}`] = n;
+  };
   for (const source of SOURCES) {
     for (const kind of source === 'real_photographed' ? [] : DOCUMENT_ATTACK_SPECIES) {
       const a = samples.filter((s) => s.kind === kind && s.source === source);
-      out[`apcer_${kind}_${source}`] = rate(a.filter((s) => !flagged(s)).length, a.length);
-      out[`n_${kind}_${source}`] = a.length;
+      put(`apcer_${kind}_${source}`, a.filter((s) => !flagged(s)).length, a.length, kind, source);
     }
     const b = samples.filter((s) => s.kind === 'bona_fide' && s.source === source);
-    out[`bpcer_${source}`] = rate(b.filter(flagged).length, b.length);
-    out[`n_bona_fide_${source}`] = b.length;
+    put(`bpcer_${source}`, b.filter(flagged).length, b.length, 'bona_fide', source);
   }
   return out;
 }

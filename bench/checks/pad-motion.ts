@@ -9,6 +9,7 @@ import { printPathSequence, type PrintSpecies } from '../../packages/engine/src/
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { createRng } from '../../packages/engine/src/generator/rng.ts';
 import { clipFrames } from './clip-frames.ts';
+import { errorRate } from './error-rate.ts';
 
 /**
  * Flat or round (bench:checks section `pad_motion`, alone: `npm run bench:pad-motion`): how far the
@@ -219,21 +220,27 @@ function evaluate(samples: Sample[], isDev: (s: Sample) => boolean) {
     return v !== null && v < threshold;
   };
   const rates: Record<string, unknown> = {};
+  // Each rate with its exact 95% interval (windows of one clip overlap: the truth is wider).
+  const put = (key: string, errors: number, n: number) => {
+    const r = errorRate(errors, n);
+    rates[key] = r.rate;
+    rates[`${key}_ci95`] = r.ci95;
+  };
   for (const species of ['print_planar', 'print_bent', 'replay'] as const) {
     const of = test.filter((s) => s.species === species);
     const notJudged = of.filter((s) => judgedValue(s) === null).length;
-    rates[`apcer_${species}`] = of.length ? r3(of.filter((s) => !flat(s)).length / of.length) : null;
+    put(`apcer_${species}`, of.filter((s) => !flat(s)).length, of.length);
     rates[`not_judged_${species}`] = `${notJudged}/${of.length}`;
     // With the challenge: an attack passes only if the pose turned as far as a challenge asks
     // (≥ 15°) and planarity does not call it flat.
-    rates[`apcer_${species}_with_challenge`] = of.length ? r3(of.filter((s) => (s.measures.poseChange ?? 0) >= CHALLENGE_TURN && !flat(s)).length / of.length) : null;
+    put(`apcer_${species}_with_challenge`, of.filter((s) => (s.measures.poseChange ?? 0) >= CHALLENGE_TURN && !flat(s)).length, of.length);
   }
   // The bona fide windows a challenge would accept (the head turned at least 15°, the challenge's
   // own limit): only those reach the planarity judge; the others are refused by the pose check.
   const bona = test.filter((s) => s.species === 'bona_fide' && (s.measures.poseChange ?? 0) >= CHALLENGE_TURN);
   const bonaJudged = bona.filter((s) => judgedValue(s) !== null);
-  rates.bpcer_bona_fide = bona.length ? r3(bona.filter(flat).length / bona.length) : null;
-  rates.bpcer_bona_fide_judged_windows = bonaJudged.length ? r3(bonaJudged.filter(flat).length / bonaJudged.length) : null;
+  put('bpcer_bona_fide', bona.filter(flat).length, bona.length);
+  put('bpcer_bona_fide_judged_windows', bonaJudged.filter(flat).length, bonaJudged.length);
   rates.bona_fide_test_windows = `${bonaJudged.length} judged of ${bona.length} turned ≥ ${CHALLENGE_TURN}°, people ${[...new Set(bona.map((s) => s.person))].join('+')}`;
   return { threshold: r4(threshold), dev_bona_fide_p03: r4(bonaBound), dev_attack_p95: r4(attackBound), dev_bona_fide_windows: bonaDev.length, dev_attack_sequences: attackDev.length, ...rates };
 }
@@ -294,7 +301,6 @@ function q(sorted: number[], p: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 const r1 = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : Math.round(v * 10) / 10);
-const r3 = (v: number) => Math.round(v * 1000) / 1000;
 const r4 = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? null : Math.round(v * 10000) / 10000);
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {

@@ -12,6 +12,7 @@ import { median as middle } from '../../packages/engine/src/middle.ts';
 import { FIXTURES_DIR } from '../../packages/engine/src/generator/fixtures.ts';
 import { createRng } from '../../packages/engine/src/generator/rng.ts';
 import { clipFrames } from './clip-frames.ts';
+import { errorRate } from './error-rate.ts';
 import { CLIP_WINDOWS, CLIPS, printSources } from './pad-motion.ts';
 import { quantile } from './pad-rates.ts';
 
@@ -22,7 +23,8 @@ import { quantile } from './pad-rates.ts';
  * capture by the median of their live log-odds (faces/sequence-network.ts): one frame the network
  * misreads does not decide. This bench chooses that rule's threshold on one half and reports
  * ISO/IEC 30107-3 rates on the other, per capture (APCER per attack species, BPCER per bona fide
- * species), with the per-frame rates beside them.
+ * species, each with its exact 95% interval: bench/checks/error-rate.ts), with the per-frame rates
+ * beside them.
  *
  * Every frame is first brought to what the journey sends: the longest side 320 px, JPEG quality 60
  * (apps/journey/src/app/screens/sequence.ts). Captures:
@@ -182,12 +184,14 @@ export async function measurePadSequence(): Promise<Record<string, unknown>> {
     (['bona_fide_clips', 'bona_fide_nuaa', 'print_nuaa', 'replay_clips', 'screen_replay', 'print_planar', 'print_bent'] as Species[]).map((species) => {
       const these = of.filter((c) => c.species === species);
       const attack = ATTACKS.includes(species);
-      const errors = these.filter((c) => flagged(c) !== attack).length;
+      const { rate, errors, ci95 } = errorRate(these.filter((c) => flagged(c) !== attack).length, these.length);
       return [species, {
         generated: GENERATED.includes(species),
-        [attack ? 'apcer' : 'bpcer']: these.length ? r3(errors / these.length) : null,
+        [attack ? 'apcer' : 'bpcer']: rate,
         errors,
         captures: these.length,
+        // Windows of one clip or subject overlap: the interval is narrower than the truth.
+        ci95,
         people: new Set(these.map((c) => c.person)).size,
         median_logit: these.length ? r2(quantile(these.map(median), 0.5)) : null,
       }];
