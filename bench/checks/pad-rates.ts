@@ -83,7 +83,7 @@ export function ratesByBand(rows: PadRow[], value: (r: PadRow) => number | undef
  * every generated attack species, ≤ 10% on pad-dev's real prints, BPCER ≤ 3% on every bona fide
  * species. The real screen replays and the news photos that are recaptures have none.
  */
-export function speciesTarget(species: Species): number | null {
+function speciesTarget(species: Species): number | null {
   if (BONA_FIDE_SPECIES.includes(species)) return 0.03;
   if (species === 'pad_dev_print') return 0.1;
   return species.startsWith('generated') ? 0.05 : null;
