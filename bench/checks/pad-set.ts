@@ -19,7 +19,8 @@ import { relabelRecaptured } from './pad-recaptured.ts';
  *    first two photos of people who have two; pad-dev's live frames; frames of the bona fide
  *    clips (reported only);
  *  - generated (labelled generated): each bona fide photo of the fixtures and the first lfw
- *    photo of each person on a simulated screen and on a simulated print, and, for people with a
+ *    photo of each person on a simulated screen and on a simulated print (on the reported half the
+ *    second lfw photo too, kept apart: `secondPhoto`), and, for people with a
  *    second photo, their document (generated with that photo as its portrait) shown as the selfie;
  *    and their bona fide control, the same photo filmed as the scene itself by the same simulated
  *    camera (`generated_bona_fide`): without it, a measure that notices only the simulated
@@ -70,6 +71,12 @@ export interface PadRow {
   networkClasses?: number[];
   /** Generated prints and their control: what the simulated camera drew, and the printer (bench:pad's rates by lens blur). */
   camera?: CameraDraw & { printer?: 'halftone' | 'inkjet' };
+  /**
+   * A generated screen, print or control made from an lfw-dev person's second photo: reported
+   * halves only, counted only in bench:pad's `reported_half_with_second_photos` (since 2026-12-01),
+   * so every other figure stays on the first photos it was first measured on.
+   */
+  secondPhoto?: true;
 }
 
 /** Genuine pairs of a document's portrait against a selfie: the same photo re-photographed, or another photo of the person. */
@@ -153,16 +160,20 @@ export async function buildPadSet(options: PadSetOptions): Promise<PadSet> {
     for (let i = 0; i < list.length; i++) {
       const photo = list[i]!;
       const face = read.get(photo)!.face;
-      if (!face || photo.second) continue;
+      // Second photos make attacks on the reported half only: more items to tell a rate from its
+      // target by, while the training half (and so the fitted model) stays as it was.
+      if (!face || (photo.second && half === 0)) continue;
+      const second = photo.second ? { secondPhoto: true as const } : {};
       // The attacks are made from the photo at its own resolution; the face box found at 640 px scaled back.
       const source = await loadSource(photo.bytes, await boxAtSourceScale(photo.bytes, face));
       const seed = (kind: string) => seedOf(`${kind}:${photo.id}`);
       const screen = await screenAttack(source, seed('screen'));
-      rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${seed('screen')}`, species: 'generated_screen', attack: true, half, person }, options.onStill)).row);
+      rows.push((await readStill(screen.image, { id: `screen:${photo.id}:${seed('screen')}`, species: 'generated_screen', attack: true, half, person, ...second }, options.onStill)).row);
       const print = await printAttack(source, seed('print'));
-      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person, camera: { ...print.camera, printer: print.params.mode } }, options.onStill)).row);
+      rows.push((await readStill(print.image, { id: `print:${photo.id}:${seed('print')}`, species: 'generated_print', attack: true, half, person, camera: { ...print.camera, printer: print.params.mode }, ...second }, options.onStill)).row);
       const control = await cameraControl(source, seed('control'));
-      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person, camera: control.camera }, options.onStill)).row);
+      rows.push((await readStill(control.image, { id: `control:${photo.id}:${seed('control')}`, species: 'generated_bona_fide', attack: false, half, person, camera: control.camera, ...second }, options.onStill)).row);
+      if (photo.second) continue;
       // The document as the selfie, and the genuine pairs of its portrait: the same photo re-photographed, another photo of the person.
       const other = list.find((q, k) => k !== i && read.get(q)!.face);
       if (!other) continue;
